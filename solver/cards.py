@@ -1,0 +1,51 @@
+"""Cards, written as the deal and line files write them.
+
+An island card is its number (an ``int``); the special cards are the strings ``"S"``
+(Start), ``"F"`` (Finish) and ``"M"`` (Sea Monster). Hands are kept as sorted tuples so
+that two hands holding the same cards compare equal (a hand is a multiset).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Iterable, Union
+
+START = "S"
+FINISH = "F"
+MONSTER = "M"
+SPECIALS = (FINISH, MONSTER, START)
+
+Card = Union[int, str]
+
+_SPECIAL_RANK = {FINISH: 0, MONSTER: 1, START: 2}
+
+
+def is_island(card: Card) -> bool:
+    return isinstance(card, int) and not isinstance(card, bool)
+
+
+def card_key(card: Card) -> tuple[int, int]:
+    """Sort islands by number first, then Finish, Monster, Start."""
+    if is_island(card):
+        return (0, card)
+    return (1, _SPECIAL_RANK[card])
+
+
+def sorted_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
+    return tuple(sorted(cards, key=card_key))
+
+
+def card_name(card: Card) -> str:
+    if is_island(card):
+        return str(card)
+    return {START: "Start", FINISH: "Finish", MONSTER: "Sea Monster"}[card]
+
+
+def remove_cards(hand: tuple[Card, ...], cards: Iterable[Card]) -> tuple[Card, ...] | None:
+    """The hand without ``cards`` (a multiset difference), or None if the hand lacks one."""
+    left = Counter(hand)
+    for card in cards:
+        if left[card] == 0:
+            return None
+        left[card] -= 1
+    return sorted_cards(left.elements())

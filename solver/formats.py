@@ -1,0 +1,267 @@
+"""Deal and line files (docs/formats.md): ``tranquility-deal/1`` and ``tranquility-line/1``.
+
+Reading checks the format only (types, keys); whether the cards and actions obey the
+rules is the rules engine's job (``Deal.check``, ``State.apply``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from .actions import Action, DiscardTwo, PlayFinish, PlayIsland, PlayMonster, PlayStart, RocksMove
+from .cards import FINISH, MONSTER, START, Card, is_island
+from .deal import Deal
+from .rules import Rules, RulesError
+
+DEAL_FORMAT = "tranquility-deal/1"
+LINE_FORMAT = "tranquility-line/1"
+
+
+class FormatError(ValueError):
+    """A file cannot be read or does not follow the format; the message says where."""
+
+
+@dataclass(frozen=True)
+class Line:
+    """A deal and the actions played from it; may stop before the end (a position)."""
+
+    deal: Deal
+    actions: tuple[Action, ...] = ()
+
+
+# -- cards -----------------------------------------------------------------------------
+
+
+def card_from_json(value: Any, where: str) -> Card:
+    if is_island(value) or value in (START, FINISH, MONSTER):
+        return value
+    raise FormatError(f"{where}: {value!r} is not a card (an island number, \"S\", \"F\" or \"M\")")
+
+
+def _cards(value: Any, where: str) -> tuple[Card, ...]:
+    if not isinstance(value, list):
+        raise FormatError(f"{where}: must be a list of cards")
+    return tuple(card_from_json(v, f"{where}[{i}]") for i, v in enumerate(value))
+
+
+def _int(value: Any, where: str, low: int = 0) -> int:
+    if not is_island(value) or value < low:
+        raise FormatError(f"{where}: must be an integer >= {low}, got {value!r}")
+    return value
+
+
+def _object(value: Any, where: str) -> dict:
+    if not isinstance(value, dict):
+        raise FormatError(f"{where}: must be a JSON object")
+    return value
+
+
+# -- deals -----------------------------------------------------------------------------
+
+
+def deal_from_json(data: Any, where: str = "deal") -> Deal:
+    data = _object(data, where)
+    if data.get("format") != DEAL_FORMAT:
+        raise FormatError(f"{where}.format: expected {DEAL_FORMAT!r}, got {data.get('format')!r}")
+    try:
+        rules = Rules.from_dict(_object(data.get("rules", {}), f"{where}.rules"))
+    except RulesError as exc:
+        raise FormatError(f"{where}.rules: {exc}") from None
+    if "piles" not in data:
+        raise FormatError(f"{where}: missing key 'piles'")
+    piles = data["piles"]
+    if not isinstance(piles, list):
+        raise FormatError(f"{where}.piles: must be a list of piles")
+    seed = data.get("seed")
+    if seed is not None:
+        seed = _int(seed, f"{where}.seed")
+    rocks_row = data.get("rocks_row")
+    if rocks_row is not None:
+        rocks_row = _int(rocks_row, f"{where}.rocks_row")
+    rolls = data.get("rocks_rolls", [])
+    if not isinstance(rolls, list):
+        raise FormatError(f"{where}.rocks_rolls: must be a list of integers")
+    dealer = data.get("dealer")
+    if dealer is not None and not isinstance(dealer, str):
+        raise FormatError(f"{where}.dealer: must be a string")
+    removed = data.get("removed_islands", [])
+    if not isinstance(removed, list):
+        raise FormatError(f"{where}.removed_islands: must be a list of islands")
+    return Deal(
+        rules=rules,
+        piles=tuple(_cards(p, f"{where}.piles[{i}]") for i, p in enumerate(piles)),
+        seed=seed,
+        removed_islands=tuple(_int(v, f"{where}.removed_islands[{i}]", 1) for i, v in enumerate(removed)),
+        rocks_row=rocks_row,
+        rocks_rolls=tuple(_int(v, f"{where}.rocks_rolls[{i}]") for i, v in enumerate(rolls)),
+        dealer=dealer,
+    )
+
+
+def deal_to_json(deal: Deal) -> dict[str, Any]:
+    data: dict[str, Any] = {"format": DEAL_FORMAT, "dealer": deal.dealer, "seed": deal.seed}
+    data["rules"] = deal.rules.to_dict()
+    data["piles"] = [list(p) for p in deal.piles]
+    data["removed_islands"] = list(deal.removed_islands)
+    data["rocks_row"] = deal.rocks_row
+    data["rocks_rolls"] = list(deal.rocks_rolls)
+    return data
+
+
+# -- actions and lines -----------------------------------------------------------------
+
+_ACTION_KEYS = {"seat", "play", "cell", "discard", "team_discard", "rocks", "rocks_discard"}
+
+
+def action_from_json(data: Any, where: str) -> Action:
+    data = _object(data, where)
+    for key in data:
+        if key not in _ACTION_KEYS:
+            raise FormatError(f"{where}: unknown key {key!r} (known: {', '.join(sorted(_ACTION_KEYS))})")
+    if "seat" not in data:
+        raise FormatError(f"{where}: missing key 'seat'")
+    seat = _int(data["seat"], f"{where}.seat")
+    rocks = _rocks_from_json(data, where)
+    play = data.get("play")
+
+    def allowed(*keys: str) -> None:
+        extra = set(data) - {"seat", "play", "rocks", "rocks_discard", *keys}
+        if extra:
+            kind = "discard-two" if play is None else f"play {play!r}"
+            raise FormatError(f"{where}: key {sorted(extra)[0]!r} does not belong to a {kind} action")
+
+    if play is None:
+        allowed("discard")
+        if "discard" not in data:
+            raise FormatError(f"{where}: an action needs 'play' or 'discard'")
+        return DiscardTwo(seat=seat, discard=_cards(data["discard"], f"{where}.discard"), rocks=rocks)
+    if is_island(play):
+        allowed("cell", "discard")
+        if "cell" not in data:
+            raise FormatError(f"{where}: an island play needs 'cell'")
+        return PlayIsland(
+            seat=seat,
+            card=play,
+            cell=_int(data["cell"], f"{where}.cell"),
+            discard=_cards(data.get("discard", []), f"{where}.discard"),
+            rocks=rocks,
+        )
+    if play == START:
+        allowed("team_discard")
+        split = data.get("team_discard")
+        if not isinstance(split, list):
+            raise FormatError(f"{where}.team_discard: a Start play needs one list of cards per seat")
+        return PlayStart(
+            seat=seat,
+            team_discard=tuple(_cards(d, f"{where}.team_discard[{i}]") for i, d in enumerate(split)),
+            rocks=rocks,
+        )
+    if play == FINISH:
+        allowed()
+        return PlayFinish(seat=seat, rocks=rocks)
+    if play == MONSTER:
+        allowed("cell")
+        if "cell" not in data:
+            raise FormatError(f"{where}: a Sea Monster play needs 'cell'")
+        return PlayMonster(seat=seat, cell=_int(data["cell"], f"{where}.cell"), rocks=rocks)
+    raise FormatError(f"{where}.play: {play!r} is not a card")
+
+
+def _rocks_from_json(data: dict, where: str) -> RocksMove | None:
+    if "rocks" not in data:
+        if "rocks_discard" in data:
+            raise FormatError(f"{where}: 'rocks_discard' needs \"rocks\": \"stay\"")
+        return None
+    value = data["rocks"]
+    if value == "stay":
+        return RocksMove(None, _cards(data.get("rocks_discard", []), f"{where}.rocks_discard"))
+    if "rocks_discard" in data:
+        raise FormatError(f"{where}: 'rocks_discard' only goes with \"rocks\": \"stay\"")
+    return RocksMove(_int(value, f"{where}.rocks"))
+
+
+def action_to_json(action: Action) -> dict[str, Any]:
+    data: dict[str, Any] = {"seat": action.seat}
+    if isinstance(action, PlayIsland):
+        data.update(play=action.card, cell=action.cell, discard=list(action.discard))
+    elif isinstance(action, PlayStart):
+        data.update(play=START, team_discard=[list(d) for d in action.team_discard])
+    elif isinstance(action, PlayFinish):
+        data["play"] = FINISH
+    elif isinstance(action, PlayMonster):
+        data.update(play=MONSTER, cell=action.cell)
+    else:
+        data["discard"] = list(action.discard)
+    if action.rocks is not None:
+        if action.rocks.row is None:
+            data.update(rocks="stay", rocks_discard=list(action.rocks.discard))
+        else:
+            data["rocks"] = action.rocks.row
+    return data
+
+
+def line_from_json(data: Any, where: str = "line") -> Line:
+    data = _object(data, where)
+    if data.get("format") != LINE_FORMAT:
+        raise FormatError(f"{where}.format: expected {LINE_FORMAT!r}, got {data.get('format')!r}")
+    if "deal" not in data:
+        raise FormatError(f"{where}: missing key 'deal'")
+    actions = data.get("actions", [])
+    if not isinstance(actions, list):
+        raise FormatError(f"{where}.actions: must be a list of actions")
+    return Line(
+        deal=deal_from_json(data["deal"], f"{where}.deal"),
+        actions=tuple(action_from_json(a, f"{where}.actions[{i}] (turn {i + 1})") for i, a in enumerate(actions)),
+    )
+
+
+def line_to_json(line: Line) -> dict[str, Any]:
+    return {
+        "format": LINE_FORMAT,
+        "deal": deal_to_json(line.deal),
+        "actions": [action_to_json(a) for a in line.actions],
+    }
+
+
+# -- files -----------------------------------------------------------------------------
+
+
+def read_json(path: str | Path) -> Any:
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise FormatError(f"{path}: no such file") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise FormatError(f"{path}: cannot be read ({exc})") from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise FormatError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+
+
+def read_game_file(path: str | Path) -> Deal | Line:
+    """A deal file or a line file, by its ``format`` key."""
+    data = read_json(path)
+    if not isinstance(data, dict):
+        raise FormatError(f"{path}: must be a JSON object with a 'format' key")
+    fmt = data.get("format")
+    try:
+        if fmt == DEAL_FORMAT:
+            return deal_from_json(data, "deal")
+        if fmt == LINE_FORMAT:
+            return line_from_json(data, "line")
+    except FormatError as exc:
+        raise FormatError(f"{path}: {exc}") from None
+    raise FormatError(f"{path}: 'format' must be {DEAL_FORMAT!r} or {LINE_FORMAT!r}, got {fmt!r}")
+
+
+def write_json(path: str | Path, data: Any, force: bool = False) -> None:
+    """Write JSON; never overwrite an existing file unless ``force``."""
+    path = Path(path)
+    if path.exists() and not force:
+        raise FileExistsError(f"{path} already exists (use --force to overwrite it)")
+    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")

@@ -1,0 +1,167 @@
+"""The rule set of a game: every option the rulebook retellings describe (docs/rules.md).
+
+A ``Rules`` value is immutable and validated on construction; every error names the key.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import asdict, dataclass, fields, replace
+from typing import Any, Mapping
+
+ORDERS = ("sequence", "grid")
+ADJACENCIES = ("sequence", "orthogonal", "both")
+ONE_CARD = ("play", "lose")
+ROCKS = ("off", "auto", "manual")
+FINISH_SETUPS = ("deck", "after_hands")
+MAX_PLAYERS = 5
+
+
+class RulesError(ValueError):
+    """A rule key is unknown or its value is out of range; ``key`` names it."""
+
+    def __init__(self, key: str, message: str):
+        super().__init__(f"rule '{key}': {message}")
+        self.key = key
+
+
+@dataclass(frozen=True)
+class Rules:
+    rows: int = 6
+    cols: int = 6
+    islands: int = 80
+    finish: int = 5
+    hand: int = 5
+    start_discards: int = 8
+    order: str = "sequence"
+    adjacency: str = "sequence"
+    one_card: str = "play"
+    monsters: int = 0
+    rocks: str = "off"
+    removed: int = 0
+    finish_setup: str = "deck"
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.type == "int" and (not isinstance(value, int) or isinstance(value, bool)):
+                raise RulesError(f.name, f"must be an integer, got {value!r}")
+            if f.type == "str" and not isinstance(value, str):
+                raise RulesError(f.name, f"must be a string, got {value!r}")
+        _at_least("rows", self.rows, 1)
+        _at_least("cols", self.cols, 1)
+        _at_least("islands", self.islands, 1)
+        _at_least("finish", self.finish, 1)
+        _at_least("hand", self.hand, 1)
+        _at_least("start_discards", self.start_discards, 0)
+        _at_least("monsters", self.monsters, 0)
+        _at_least("removed", self.removed, 0)
+        _one_of("order", self.order, ORDERS)
+        _one_of("adjacency", self.adjacency, ADJACENCIES)
+        _one_of("one_card", self.one_card, ONE_CARD)
+        _one_of("rocks", self.rocks, ROCKS)
+        _one_of("finish_setup", self.finish_setup, FINISH_SETUPS)
+        if self.islands - self.removed < self.cells + self.monsters:
+            raise RulesError(
+                "removed",
+                f"{self.islands - self.removed} islands left after removing {self.removed}, "
+                f"but the grid has {self.cells} cells and {self.monsters} monsters may each "
+                "send one island away",
+            )
+        if self.rocks != "off" and self.rows < 2:
+            raise RulesError("rocks", "the Jagged Rocks need a grid of at least 2 rows")
+
+    @property
+    def cells(self) -> int:
+        return self.rows * self.cols
+
+    @property
+    def rocks_leave_rows(self) -> int:
+        """Complete rows after which the Jagged Rocks card leaves the game."""
+        return 4 if self.rows >= 5 else self.rows - 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    def digest(self) -> str:
+        """A stable hash of the full rule set (hex), for ids and caches."""
+        text = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
+        return hashlib.sha256(text.encode()).hexdigest()
+
+    def with_options(self, options: Mapping[str, Any]) -> "Rules":
+        return replace(self, **_checked_keys(options))
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> "Rules":
+        """Rules from a (possibly partial) mapping; missing keys take the defaults."""
+        if not isinstance(data, Mapping):
+            raise RulesError("rules", "must be an object")
+        return cls(**_checked_keys(data))
+
+
+def _checked_keys(data: Mapping[str, Any]) -> dict[str, Any]:
+    known = {f.name for f in fields(Rules)}
+    for key in data:
+        if key not in known:
+            raise RulesError(str(key), f"unknown rule key (known: {', '.join(sorted(known))})")
+    return dict(data)
+
+
+def _at_least(key: str, value: int, low: int) -> None:
+    if value < low:
+        raise RulesError(key, f"must be at least {low}, got {value}")
+
+
+def _one_of(key: str, value: str, allowed: tuple[str, ...]) -> None:
+    if value not in allowed:
+        raise RulesError(key, f"must be one of {', '.join(allowed)}; got {value!r}")
+
+
+def parse_rule_value(key: str, text: str) -> Any:
+    """Parse ``--rule KEY=VALUE``'s value by the key's type."""
+    known = {f.name: f.type for f in fields(Rules)}
+    if key not in known:
+        raise RulesError(key, f"unknown rule key (known: {', '.join(sorted(known))})")
+    if known[key] == "int":
+        try:
+            return int(text)
+        except ValueError:
+            raise RulesError(key, f"must be an integer, got {text!r}") from None
+    return text
+
+
+OFFICIAL = Rules()
+
+PRESETS: dict[str, Rules] = {
+    "official": OFFICIAL,
+    "hungarian": Rules(order="grid", adjacency="orthogonal", finish=1),
+    "french": Rules(adjacency="orthogonal", finish_setup="after_hands"),
+    "strict": Rules(one_card="lose"),
+    "monsters": Rules(monsters=4),
+    "rocks": Rules(rocks="auto"),
+    "rocks-manual": Rules(rocks="manual"),
+    "islands": Rules(removed=8),
+}
+
+EXPLANATIONS: dict[str, str] = {
+    "rows": "rows of the grid (row 0 is the bottom row)",
+    "cols": "columns of the grid (column 0 is the leftmost)",
+    "islands": "island cards numbered 1..islands",
+    "finish": "Finish cards in the game (5 official; 1 in seed 001)",
+    "hand": "hand size: each seat draws back up to this many cards",
+    "start_discards": "cards the team discards in total when the Start card is played",
+    "order": "sequence = one ascending sequence in reading order; grid = rows ascend left "
+    "to right and columns bottom to top (seed 001)",
+    "adjacency": "which placed cards set a play's cost: sequence = the cells just before "
+    "and after in reading order (wrapping rows); orthogonal = left/right/below/above "
+    "(seed 004); both = either",
+    "one_card": "play = a seat with one card may still play it; lose = a seat that begins "
+    "its turn with 0 or 1 cards loses (strict reading of seeds 000/002)",
+    "monsters": "Sea Monster cards shuffled in (module; 3..5 recommended, 0 = off)",
+    "rocks": "Jagged Rocks module: off, auto (random row moves) or manual (the seat chooses)",
+    "removed": "island cards taken out at random before dealing (Islands module; 4..12 "
+    "recommended, 0 = off)",
+    "finish_setup": "deck = Finish cards shuffled into the deck before dealing; after_hands "
+    "= added to the piles after the opening hands (seed 004)",
+}

@@ -1,0 +1,553 @@
+"""The game state and its transitions: the one place where the rules of Tranquility live.
+
+``State`` is immutable: ``apply`` checks an action against every rule and returns the
+next state; ``legal_actions`` / ``legal_choices`` enumerate what the active seat may do.
+Each rule is a small function named after it; docs/rules.md cites the seed for each.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from itertools import combinations
+from typing import Iterator
+
+from .actions import (
+    Action,
+    Choice,
+    DiscardTwo,
+    PlayFinish,
+    PlayIsland,
+    PlayMonster,
+    PlayStart,
+    RocksMove,
+    describe,
+)
+from .cards import FINISH, MONSTER, START, Card, card_name, is_island, remove_cards, sorted_cards
+from .deal import Deal, DealError
+from .rules import Rules
+
+
+class IllegalAction(ValueError):
+    """An action breaks a rule; the message names the rule."""
+
+
+# ---------------------------------------------------------------------------------------
+# Geometry: cells, rows, adjacency and the ascending order (rules "order", "adjacency")
+
+
+@dataclass(frozen=True)
+class Geometry:
+    rows: int
+    cols: int
+    neighbours: tuple[tuple[int, ...], ...]  # cells whose card sets a play's cost
+    before: tuple[tuple[int, ...], ...]  # cells that must hold smaller cards
+    after: tuple[tuple[int, ...], ...]  # cells that must hold larger cards
+
+    def row_of(self, cell: int) -> int:
+        return cell // self.cols
+
+    def row_cells(self, row: int) -> range:
+        return range(row * self.cols, (row + 1) * self.cols)
+
+
+@lru_cache(maxsize=None)
+def geometry(rows: int, cols: int, order: str, adjacency: str) -> Geometry:
+    cells = rows * cols
+    neighbours = []
+    for cell in range(cells):
+        near: set[int] = set()
+        if adjacency in ("sequence", "both"):
+            # Reading order wraps from the end of a row to the start of the next (seed 002).
+            near |= {c for c in (cell - 1, cell + 1) if 0 <= c < cells}
+        if adjacency in ("orthogonal", "both"):
+            r, c = divmod(cell, cols)
+            if c > 0:
+                near.add(cell - 1)
+            if c < cols - 1:
+                near.add(cell + 1)
+            if r > 0:
+                near.add(cell - cols)
+            if r < rows - 1:
+                near.add(cell + cols)
+        neighbours.append(tuple(sorted(near)))
+    before, after = [], []
+    for cell in range(cells):
+        if order == "sequence":
+            before.append(tuple(range(cell)))
+            after.append(tuple(range(cell + 1, cells)))
+        else:
+            r, c = divmod(cell, cols)
+            before.append(tuple([r * cols + k for k in range(c)] + [k * cols + c for k in range(r)]))
+            after.append(
+                tuple([r * cols + k for k in range(c + 1, cols)] + [k * cols + c for k in range(r + 1, rows)])
+            )
+    return Geometry(rows, cols, tuple(neighbours), tuple(before), tuple(after))
+
+
+def geometry_of(rules: Rules) -> Geometry:
+    return geometry(rules.rows, rules.cols, rules.order, rules.adjacency)
+
+
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class State:
+    deal: Deal
+    grid: tuple[int | None, ...]
+    hands: tuple[tuple[Card, ...], ...]
+    drawn: tuple[int, ...]  # cards taken so far from the top of each seat's pile
+    seat: int = 0
+    turn: int = 0
+    start_played: bool = False
+    won: bool = False
+    monsters_played: int = 0
+    rocks_row: int | None = None
+    rolls_used: int = 0
+    discarded: tuple[Card, ...] = ()
+    gone: tuple[Card, ...] = ()  # out of the game: played monsters and the islands they sank
+
+    # -- construction -------------------------------------------------------------------
+
+    @classmethod
+    def initial(cls, deal: Deal) -> "State":
+        """Each seat holds its opening hand; seat 0 moves first (docs/rules.md, Setup)."""
+        deal.check()
+        hand = deal.rules.hand
+        return cls(
+            deal=deal,
+            grid=(None,) * deal.rules.cells,
+            hands=tuple(sorted_cards(p[:hand]) for p in deal.piles),
+            drawn=tuple(min(hand, len(p)) for p in deal.piles),
+            rocks_row=deal.rocks_row,
+        )
+
+    # -- views ---------------------------------------------------------------------------
+
+    @property
+    def rules(self) -> Rules:
+        return self.deal.rules
+
+    @property
+    def players(self) -> int:
+        return self.deal.players
+
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        return self.hands[self.seat]
+
+    def pile(self, seat: int) -> tuple[Card, ...]:
+        """The cards still to be drawn by ``seat``, top first."""
+        return self.deal.piles[seat][self.drawn[seat] :]
+
+    @property
+    def filled(self) -> int:
+        return sum(v is not None for v in self.grid)
+
+    @property
+    def status(self) -> str:
+        """won | lost (the seat to move has no legal action) | open."""
+        if self.won:
+            return "won"
+        return "open" if next(iter(self.legal_choices()), None) is not None else "lost"
+
+    def must_play_start(self) -> bool:
+        """Start cards: a seat holding one while none has been played must play it."""
+        return not self.start_played and START in self.hand
+
+    # -- enumeration ---------------------------------------------------------------------
+
+    def legal_choices(self) -> Iterator[Choice]:
+        """Every choice (an action without its payment) that some legal action makes."""
+        if self.won or self._out_of_cards():
+            return
+        if self.must_play_start():
+            if self._start_rounds() is not None:
+                yield Choice("start", START)
+            return
+        hand = self.hand
+        for card in sorted(set(c for c in hand if is_island(c))):
+            for cell in range(self.rules.cells):
+                cost = self.island_cost(card, cell)
+                if cost is not None and cost <= len(hand) - 1:
+                    yield Choice("island", card, cell)
+        if FINISH in hand and self.finish_allowed():
+            yield Choice("finish", FINISH)
+        if MONSTER in hand:
+            for cell, value in enumerate(self.grid):
+                if value is not None:
+                    yield Choice("monster", MONSTER, cell)
+        if len(hand) >= 2:
+            yield Choice("discard")
+
+    def legal_actions(self) -> Iterator[Action]:
+        """Every legal action, with every distinct payment (can be many for a Start)."""
+        for choice in self.legal_choices():
+            yield from self.actions_for(choice)
+
+    def actions_for(self, choice: Choice) -> Iterator[Action]:
+        seat, hand = self.seat, self.hand
+        if choice.kind == "island":
+            rest = remove_cards(hand, [choice.card])
+            cost = self.island_cost(choice.card, choice.cell)
+            for paid in _sub_multisets(rest, cost):
+                yield from self._with_rocks(
+                    PlayIsland(seat=seat, card=choice.card, cell=choice.cell, discard=paid)
+                )
+        elif choice.kind == "start":
+            rounds = self._start_rounds()
+            assert rounds is not None
+            hands, _, owed, _ = rounds
+            for split in _team_splits(hands, owed):
+                yield from self._with_rocks(PlayStart(seat=seat, team_discard=split))
+        elif choice.kind == "finish":
+            yield PlayFinish(seat=seat)
+        elif choice.kind == "monster":
+            yield from self._with_rocks(PlayMonster(seat=seat, cell=choice.cell))
+        else:
+            for paid in _sub_multisets(hand, 2):
+                yield from self._with_rocks(DiscardTwo(seat=seat, discard=paid))
+
+    def _with_rocks(self, action: Action) -> Iterator[Action]:
+        """Manual Jagged Rocks: each action also moves the rocks, or keeps them for two cards."""
+        after = self._act(action)
+        if not _rocks_choice_due(after):
+            yield action
+            return
+        for row in _eligible_rock_rows(after):
+            yield replace(action, rocks=RocksMove(row))
+        for paid in _sub_multisets(after.hands[self.seat], 2):
+            yield replace(action, rocks=RocksMove(None, paid))
+
+    # -- rule checks ---------------------------------------------------------------------
+
+    def island_cost(self, card: int, cell: int) -> int | None:
+        """The cost of playing ``card`` into ``cell``, or None when the placement is illegal
+        (cell taken, blocked by the rocks, or the grid would stop ascending)."""
+        grid = self.grid
+        if not 0 <= cell < len(grid) or grid[cell] is not None:
+            return None
+        if self.rocks_row is not None and cell // self.rules.cols == self.rocks_row:
+            return None
+        geo = geometry_of(self.rules)
+        for c in geo.before[cell]:
+            v = grid[c]
+            if v is not None and v >= card:
+                return None
+        for c in geo.after[cell]:
+            v = grid[c]
+            if v is not None and v <= card:
+                return None
+        # Cost: the smallest difference to an already placed neighbour, 0 if none.
+        gaps = [abs(card - grid[c]) for c in geo.neighbours[cell] if grid[c] is not None]
+        return min(gaps) if gaps else 0
+
+    def finish_allowed(self) -> bool:
+        """Finish cards: every cell filled, a Start played and every monster played."""
+        return (
+            self.start_played
+            and all(v is not None for v in self.grid)
+            and self.monsters_played == self.rules.monsters
+        )
+
+    def _out_of_cards(self) -> bool:
+        """Rule option one_card=lose: a seat beginning its turn with 0 or 1 cards loses."""
+        return self.rules.one_card == "lose" and len(self.hand) <= 1
+
+    def _start_rounds(self):
+        """The Start event's payment (solo reading, docs/rules.md): while the hands together
+        hold fewer cards than are owed, every card in hand is discarded and all seats draw
+        back up. Returns (hands, drawn, owed, forced) for the last round, where the team
+        chooses, or None when hands and piles run dry first (the Start cannot be played)."""
+        hands = list(self.hands)
+        hands[self.seat] = remove_cards(hands[self.seat], [START])
+        drawn = list(self.drawn)
+        owed = self.rules.start_discards
+        forced: list[Card] = []
+        while True:
+            held = sum(len(h) for h in hands)
+            if held >= owed:
+                return tuple(hands), tuple(drawn), owed, tuple(forced)
+            if held == 0:
+                return None
+            for h in hands:
+                forced.extend(h)
+            owed -= held
+            hands = [()] * len(hands)
+            for seat in range(len(hands)):
+                hands[seat], drawn[seat] = self._draw_up((), seat, drawn[seat])
+
+    def _draw_up(self, hand: tuple[Card, ...], seat: int, drawn: int) -> tuple[tuple[Card, ...], int]:
+        """Draw back up to the hand size from the seat's own pile while cards remain."""
+        pile = self.deal.piles[seat]
+        take = max(0, min(self.rules.hand - len(hand), len(pile) - drawn))
+        if take == 0:
+            return hand, drawn
+        return sorted_cards(hand + pile[drawn : drawn + take]), drawn + take
+
+    # -- transitions ---------------------------------------------------------------------
+
+    def apply(self, action: Action) -> "State":
+        """The state after ``action``; raises IllegalAction naming the broken rule."""
+        if self.won:
+            raise IllegalAction("the game is already won")
+        if action.seat != self.seat:
+            raise IllegalAction(f"it is seat {self.seat}'s turn, not seat {action.seat}'s")
+        if self._out_of_cards():
+            raise IllegalAction(
+                f"seat {self.seat} begins its turn with {len(self.hand)} card(s) and loses (rule one_card=lose)"
+            )
+        if self.must_play_start() and not isinstance(action, PlayStart):
+            raise IllegalAction(f"seat {self.seat} holds a Start card and must play it")
+        after = self._act(action)
+        if isinstance(action, PlayFinish):
+            if action.rocks is not None:
+                raise IllegalAction("the winning Finish carries no rocks move")
+            return after
+        after = self._move_rocks(after, action)
+        if isinstance(action, PlayStart):
+            hands, drawn = list(after.hands), list(after.drawn)
+            for seat in range(self.players):
+                hands[seat], drawn[seat] = self._draw_up(hands[seat], seat, drawn[seat])
+        else:
+            hands, drawn = list(after.hands), list(after.drawn)
+            hands[self.seat], drawn[self.seat] = self._draw_up(hands[self.seat], self.seat, drawn[self.seat])
+        return replace(
+            after,
+            hands=tuple(hands),
+            drawn=tuple(drawn),
+            seat=(self.seat + 1) % self.players,
+            turn=self.turn + 1,
+        )
+
+    def _act(self, action: Action) -> "State":
+        """The action itself, before the rocks move and the draw."""
+        if isinstance(action, PlayIsland):
+            return self._play_island(action)
+        if isinstance(action, PlayStart):
+            return self._play_start(action)
+        if isinstance(action, PlayFinish):
+            return self._play_finish()
+        if isinstance(action, DiscardTwo):
+            return self._discard_two(action)
+        if isinstance(action, PlayMonster):
+            return self._play_monster(action)
+        raise IllegalAction(f"unknown action {action!r}")
+
+    def _pay(self, hand: tuple[Card, ...], cards: tuple[Card, ...], what: str) -> tuple[Card, ...]:
+        rest = remove_cards(hand, cards)
+        if rest is None:
+            missing = Counter(cards) - Counter(hand)
+            card = next(iter(missing))
+            raise IllegalAction(f"{what}: {card_name(card)} {card!r} is not in seat {self.seat}'s hand")
+        return rest
+
+    def _with_hand(self, hand: tuple[Card, ...], **changes) -> "State":
+        hands = list(self.hands)
+        hands[self.seat] = hand
+        return replace(self, hands=tuple(hands), **changes)
+
+    def _play_island(self, action: PlayIsland) -> "State":
+        card, cell = action.card, action.cell
+        if not is_island(card):
+            raise IllegalAction(f"{card!r} is not an island card")
+        hand = self._pay(self.hand, (card,), "play")
+        if not 0 <= cell < self.rules.cells:
+            raise IllegalAction(f"cell {cell} is not on the {self.rules.rows}x{self.rules.cols} grid")
+        if self.grid[cell] is not None:
+            raise IllegalAction(f"cell {cell} already holds {self.grid[cell]}")
+        if self.rocks_row is not None and cell // self.rules.cols == self.rocks_row:
+            raise IllegalAction(f"cell {cell} is in row {self.rocks_row}, blocked by the Jagged Rocks")
+        cost = self.island_cost(card, cell)
+        if cost is None:
+            raise IllegalAction(f"{card} at cell {cell} breaks the ascending order ({self.rules.order})")
+        if cost > len(hand):
+            raise IllegalAction(
+                f"{card} at cell {cell} costs {cost} but only {len(hand)} other card(s) are in hand"
+            )
+        if len(action.discard) != cost:
+            raise IllegalAction(
+                f"{card} at cell {cell} costs {cost}; the action discards {len(action.discard)} card(s)"
+            )
+        hand = self._pay(hand, action.discard, "cost")
+        grid = self.grid[:cell] + (card,) + self.grid[cell + 1 :]
+        return self._with_hand(hand, grid=grid, discarded=sorted_cards(self.discarded + action.discard))
+
+    def _play_start(self, action: PlayStart) -> "State":
+        if self.start_played:
+            raise IllegalAction("a Start card has already been played")
+        if START not in self.hand:
+            raise IllegalAction(f"seat {self.seat} holds no Start card")
+        rounds = self._start_rounds()
+        if rounds is None:
+            raise IllegalAction(
+                f"the team cannot pay the {self.rules.start_discards} cards the Start card costs"
+            )
+        hands, drawn, owed, forced = rounds
+        split = action.team_discard
+        if len(split) != self.players:
+            raise IllegalAction(f"team_discard needs one list per seat ({self.players}), got {len(split)}")
+        if sum(len(d) for d in split) != owed:
+            raise IllegalAction(
+                f"the team must discard {owed} card(s) now (of {self.rules.start_discards} in all); "
+                f"team_discard lists {sum(len(d) for d in split)}"
+            )
+        new_hands = []
+        for seat, (hand, paid) in enumerate(zip(hands, split)):
+            rest = remove_cards(hand, paid)
+            if rest is None:
+                missing = next(iter(Counter(paid) - Counter(hand)))
+                raise IllegalAction(f"team_discard: {card_name(missing)} {missing!r} is not in seat {seat}'s hand")
+            new_hands.append(rest)
+        paid_all = [c for d in split for c in d]
+        return replace(
+            self,
+            hands=tuple(new_hands),
+            drawn=drawn,
+            start_played=True,
+            discarded=sorted_cards(self.discarded + forced + tuple(paid_all)),
+        )
+
+    def _play_finish(self) -> "State":
+        if FINISH not in self.hand:
+            raise IllegalAction(f"seat {self.seat} holds no Finish card")
+        if not self.start_played:
+            raise IllegalAction("a Finish card needs a Start card played first")
+        if any(v is None for v in self.grid):
+            raise IllegalAction(f"a Finish card needs a full grid ({self.filled} of {self.rules.cells} cells filled)")
+        if self.monsters_played != self.rules.monsters:
+            raise IllegalAction(
+                f"a Finish card needs every Sea Monster played ({self.monsters_played} of {self.rules.monsters})"
+            )
+        hand = self._pay(self.hand, (FINISH,), "play")
+        return self._with_hand(hand, won=True, turn=self.turn + 1)
+
+    def _discard_two(self, action: DiscardTwo) -> "State":
+        if len(action.discard) != 2:
+            raise IllegalAction(f"discard-two discards exactly 2 cards, got {len(action.discard)}")
+        hand = self._pay(self.hand, action.discard, "discard")
+        return self._with_hand(hand, discarded=sorted_cards(self.discarded + action.discard))
+
+    def _play_monster(self, action: PlayMonster) -> "State":
+        hand = self._pay(self.hand, (MONSTER,), "play")
+        cell = action.cell
+        if not 0 <= cell < self.rules.cells or self.grid[cell] is None:
+            raise IllegalAction(f"a Sea Monster needs an island on its cell; cell {cell} is empty")
+        sunk = self.grid[cell]
+        grid = self.grid[:cell] + (None,) + self.grid[cell + 1 :]
+        return self._with_hand(
+            hand,
+            grid=grid,
+            monsters_played=self.monsters_played + 1,
+            gone=sorted_cards(self.gone + (MONSTER, sunk)),
+        )
+
+    def _move_rocks(self, after: "State", action: Action) -> "State":
+        """Jagged Rocks: after each action the card moves to another row with an empty cell
+        (auto: by the deal's next roll; manual: the seat's choice, or stay for two cards).
+        It leaves the game once enough rows are complete."""
+        if after.rocks_row is None:
+            if action.rocks is not None:
+                raise IllegalAction("the Jagged Rocks are not in play; the action carries a rocks move")
+            return after
+        if _complete_rows(after) >= self.rules.rocks_leave_rows:
+            if action.rocks is not None:
+                raise IllegalAction("the Jagged Rocks leave the game on this action; it carries no rocks move")
+            return replace(after, rocks_row=None)
+        eligible = _eligible_rock_rows(after)
+        if self.rules.rocks == "auto":
+            if action.rocks is not None:
+                raise IllegalAction("rocks=auto moves the rocks by the deal's rolls; the action carries a rocks move")
+            rolls = self.deal.rocks_rolls
+            if after.rolls_used >= len(rolls):
+                raise DealError(f"the deal ran out of rocks_rolls after {len(rolls)} moves")
+            row = eligible[rolls[after.rolls_used] % len(eligible)]
+            return replace(after, rocks_row=row, rolls_used=after.rolls_used + 1)
+        move = action.rocks
+        if move is None:
+            raise IllegalAction("rocks=manual: the action must move the rocks or keep them (\"stay\")")
+        if move.row is not None:
+            if move.discard:
+                raise IllegalAction("moving the rocks costs nothing; rocks_discard is only for \"stay\"")
+            if move.row not in eligible:
+                raise IllegalAction(
+                    f"the rocks may move to row {', '.join(map(str, eligible))}, not to row {move.row}"
+                )
+            return replace(after, rocks_row=move.row)
+        if len(move.discard) != 2:
+            raise IllegalAction("keeping the rocks in place costs exactly 2 more cards (rocks_discard)")
+        hands = list(after.hands)
+        rest = remove_cards(hands[self.seat], move.discard)
+        if rest is None:
+            missing = next(iter(Counter(move.discard) - Counter(hands[self.seat])))
+            raise IllegalAction(f"rocks_discard: {card_name(missing)} {missing!r} is not in seat {self.seat}'s hand")
+        hands[self.seat] = rest
+        return replace(after, hands=tuple(hands), discarded=sorted_cards(after.discarded + move.discard))
+
+    # -- descriptions --------------------------------------------------------------------
+
+    def explain_illegal(self, action: Action) -> str | None:
+        """Why ``action`` is illegal here, or None if it is legal."""
+        try:
+            self.apply(action)
+        except IllegalAction as exc:
+            return str(exc)
+        return None
+
+    def describe(self, action: Action) -> str:
+        return describe(action)
+
+
+def _complete_rows(state: State) -> int:
+    geo = geometry_of(state.rules)
+    return sum(all(state.grid[c] is not None for c in geo.row_cells(r)) for r in range(geo.rows))
+
+
+def _eligible_rock_rows(state: State) -> list[int]:
+    geo = geometry_of(state.rules)
+    return [
+        r
+        for r in range(geo.rows)
+        if r != state.rocks_row and any(state.grid[c] is None for c in geo.row_cells(r))
+    ]
+
+
+def _rocks_choice_due(after: State) -> bool:
+    return (
+        after.rules.rocks == "manual"
+        and after.rocks_row is not None
+        and _complete_rows(after) < after.rules.rocks_leave_rows
+    )
+
+
+def _sub_multisets(cards: tuple[Card, ...], k: int) -> Iterator[tuple[Card, ...]]:
+    """Distinct sub-multisets of size k (cards is sorted)."""
+    seen = set()
+    for combo in combinations(cards, k):
+        if combo not in seen:
+            seen.add(combo)
+            yield combo
+
+
+def _team_splits(hands: tuple[tuple[Card, ...], ...], owed: int) -> Iterator[tuple[tuple[Card, ...], ...]]:
+    """Every way for the team to discard ``owed`` cards from its hands."""
+    if not hands:
+        if owed == 0:
+            yield ()
+        return
+    first, rest = hands[0], hands[1:]
+    later = sum(len(h) for h in rest)
+    for k in range(max(0, owed - later), min(owed, len(first)) + 1):
+        for paid in _sub_multisets(first, k):
+            for tail in _team_splits(rest, owed - k):
+                yield (paid, *tail)
+
+
+def replay(deal: Deal, actions) -> State:
+    """Apply ``actions`` from the deal's start; raises IllegalAction on the first bad one."""
+    state = State.initial(deal)
+    for action in actions:
+        state = state.apply(action)
+    return state

@@ -1,0 +1,48 @@
+"""The replay verifier: checks a deal, or replays a line action by action.
+
+Separate from every solver on purpose: a solver's line is only trusted once this accepts it.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .actions import describe
+from .deal import Deal, DealError
+from .formats import Line
+from .state import IllegalAction, State
+
+
+@dataclass(frozen=True)
+class Verdict:
+    legal: bool
+    won: bool
+    status: str  # won | lost | open (after the accepted actions)
+    turns: int  # actions accepted
+    error: str | None
+    state: State | None  # the position after the accepted actions (None if the deal is bad)
+
+    def to_json(self) -> dict:
+        return {
+            "legal": self.legal,
+            "won": self.won,
+            "status": self.status,
+            "turns": self.turns,
+            "error": self.error,
+        }
+
+
+def verify(game: Deal | Line) -> Verdict:
+    line = game if isinstance(game, Line) else Line(game)
+    try:
+        state = State.initial(line.deal)
+    except DealError as exc:
+        return Verdict(False, False, "open", 0, f"deal: {exc}", None)
+    for turn, action in enumerate(line.actions, start=1):
+        try:
+            next_state = state.apply(action)
+        except (IllegalAction, DealError) as exc:
+            error = f"turn {turn}, seat {action.seat}: {describe(action)}: {exc}"
+            return Verdict(False, state.won, state.status, turn - 1, error, state)
+        state = next_state
+    return Verdict(True, state.won, state.status, len(line.actions), None, state)
