@@ -41,6 +41,13 @@ def card_name(card: Card) -> str:
     return {START: "Start", FINISH: "Finish", MONSTER: "Sea Monster"}[card]
 
 
+def card_label(card: Card) -> str:
+    """A card for messages: ``island 12``, ``Start 'S'``."""
+    if is_island(card):
+        return f"island {card}"
+    return f"{card_name(card)} {card!r}"
+
+
 def remove_cards(hand: tuple[Card, ...], cards: Iterable[Card]) -> tuple[Card, ...] | None:
     """The hand without ``cards`` (a multiset difference), or None if the hand lacks one."""
     left = Counter(hand)

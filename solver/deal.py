@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 
-from .cards import FINISH, MONSTER, START, Card, card_name, is_island
+from .cards import FINISH, MONSTER, START, Card, card_label, is_island
 from .rng import SplitMix64
 from .rules import MAX_PLAYERS, Rules
 
@@ -68,6 +68,11 @@ class Deal:
                     )
                 if card == START and pos < rules.hand:
                     raise DealError(f"seat {seat}: the Start card is in the opening hand (position {pos})")
+                if card == FINISH and pos < rules.hand and rules.finish_setup == "after_hands":
+                    raise DealError(
+                        f"seat {seat}: a Finish card is in the opening hand (position {pos}), "
+                        "but rule finish_setup=after_hands adds them after the hands"
+                    )
                 dealt[card] += 1
             if pile.count(START) != 1:
                 raise DealError(f"seat {seat}: pile holds {pile.count(START)} Start cards, must hold 1")
@@ -77,11 +82,12 @@ class Deal:
                     f"of {rules.hand} and a Start card"
                 )
         for card in sorted(set(expected) | set(dealt), key=str):
+            what = card_label(card)
             if dealt[card] > expected[card]:
-                raise DealError(f"{card_name(card)} card {card!r} is dealt {dealt[card]} times, expected {expected[card]}")
-            if dealt[card] < expected[card]:
                 where = " (it is listed as removed)" if card in removed else ""
-                raise DealError(f"{card_name(card)} card {card!r} is missing from the piles{where}")
+                raise DealError(f"{what} is dealt {dealt[card]} times, expected {expected[card]}{where}")
+            if dealt[card] < expected[card]:
+                raise DealError(f"{what} is missing from the piles")
         if rules.rocks == "off":
             if self.rocks_row is not None:
                 raise DealError("rocks_row is set but rule 'rocks' is off")
@@ -114,6 +120,8 @@ def check_players(rules: Rules, players: int) -> None:
 def deal(rules: Rules, players: int, seed: int) -> Deal:
     """Dealer v1: the only place that consumes random numbers, in the documented order."""
     check_players(rules, players)
+    if not is_island(seed) or not 0 <= seed < 2**64:
+        raise DealError(f"seed must be an integer in 0..2^64-1, got {seed!r}")
     rng = SplitMix64(seed)
     islands = list(range(1, rules.islands + 1))
     # 1. Islands module: a partial Fisher-Yates picks the removed islands.

@@ -14,7 +14,7 @@ from typing import Any
 from .actions import Action, DiscardTwo, PlayFinish, PlayIsland, PlayMonster, PlayStart, RocksMove
 from .cards import FINISH, MONSTER, START, Card, is_island
 from .deal import Deal
-from .rules import Rules, RulesError
+from .rules import MAX_PLAYERS, Rules, RulesError
 
 DEAL_FORMAT = "tranquility-deal/1"
 LINE_FORMAT = "tranquility-line/1"
@@ -75,6 +75,15 @@ def deal_from_json(data: Any, where: str = "deal") -> Deal:
     piles = data["piles"]
     if not isinstance(piles, list):
         raise FormatError(f"{where}.piles: must be a list of piles")
+    if not 1 <= len(piles) <= MAX_PLAYERS:
+        raise FormatError(f"{where}.piles: one pile per seat, 1 to {MAX_PLAYERS} seats; got {len(piles)}")
+    parsed = tuple(_cards(p, f"{where}.piles[{i}]") for i, p in enumerate(piles))
+    for i, pile in enumerate(parsed):
+        if len(pile) < rules.hand + 1:
+            raise FormatError(
+                f"{where}.piles[{i}]: {len(pile)} cards is too short for an opening hand of "
+                f"{rules.hand} (rule 'hand') and a Start card"
+            )
     seed = data.get("seed")
     if seed is not None:
         seed = _int(seed, f"{where}.seed")
@@ -92,7 +101,7 @@ def deal_from_json(data: Any, where: str = "deal") -> Deal:
         raise FormatError(f"{where}.removed_islands: must be a list of islands")
     return Deal(
         rules=rules,
-        piles=tuple(_cards(p, f"{where}.piles[{i}]") for i, p in enumerate(piles)),
+        piles=parsed,
         seed=seed,
         removed_islands=tuple(_int(v, f"{where}.removed_islands[{i}]", 1) for i, v in enumerate(removed)),
         rocks_row=rocks_row,
@@ -126,6 +135,8 @@ def action_from_json(data: Any, where: str) -> Action:
     seat = _int(data["seat"], f"{where}.seat")
     rocks = _rocks_from_json(data, where)
     play = data.get("play")
+    if "play" in data and play is None:
+        raise FormatError(f"{where}.play: must be a card; leave 'play' out for a discard-two")
 
     def allowed(*keys: str) -> None:
         extra = set(data) - {"seat", "play", "rocks", "rocks_discard", *keys}
@@ -241,6 +252,8 @@ def read_json(path: str | Path) -> Any:
         return json.loads(text)
     except json.JSONDecodeError as exc:
         raise FormatError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+    except RecursionError:
+        raise FormatError(f"{path}: JSON nested too deeply to read") from None
 
 
 def read_game_file(path: str | Path) -> Deal | Line:

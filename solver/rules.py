@@ -17,6 +17,19 @@ ROCKS = ("off", "auto", "manual")
 FINISH_SETUPS = ("deck", "after_hands")
 MAX_PLAYERS = 5
 
+# Value ranges of the numeric keys. The upper ends are far beyond any real game; they keep
+# a hostile file from asking for a billion cards.
+LIMITS: dict[str, tuple[int, int]] = {
+    "rows": (1, 20),
+    "cols": (1, 20),
+    "islands": (1, 2000),
+    "finish": (1, 100),
+    "hand": (1, 100),
+    "start_discards": (0, 1000),
+    "monsters": (0, 100),
+    "removed": (0, 2000),
+}
+
 
 class RulesError(ValueError):
     """A rule key is unknown or its value is out of range; ``key`` names it."""
@@ -49,22 +62,24 @@ class Rules:
                 raise RulesError(f.name, f"must be an integer, got {value!r}")
             if f.type == "str" and not isinstance(value, str):
                 raise RulesError(f.name, f"must be a string, got {value!r}")
-        _at_least("rows", self.rows, 1)
-        _at_least("cols", self.cols, 1)
-        _at_least("islands", self.islands, 1)
-        _at_least("finish", self.finish, 1)
-        _at_least("hand", self.hand, 1)
-        _at_least("start_discards", self.start_discards, 0)
-        _at_least("monsters", self.monsters, 0)
-        _at_least("removed", self.removed, 0)
+        for key, (low, high) in LIMITS.items():
+            _in_range(key, getattr(self, key), low, high)
         _one_of("order", self.order, ORDERS)
         _one_of("adjacency", self.adjacency, ADJACENCIES)
         _one_of("one_card", self.one_card, ONE_CARD)
         _one_of("rocks", self.rocks, ROCKS)
         _one_of("finish_setup", self.finish_setup, FINISH_SETUPS)
         if self.islands - self.removed < self.cells + self.monsters:
+            # Name the key that breaks it: too few islands even for the grid, then the
+            # monsters (each sinks an island), then the removed islands.
+            if self.islands < self.cells:
+                key = "islands"
+            elif self.islands < self.cells + self.monsters:
+                key = "monsters"
+            else:
+                key = "removed"
             raise RulesError(
-                "removed",
+                key,
                 f"{self.islands - self.removed} islands left after removing {self.removed}, "
                 f"but the grid has {self.cells} cells and {self.monsters} monsters may each "
                 "send one island away",
@@ -108,9 +123,9 @@ def _checked_keys(data: Mapping[str, Any]) -> dict[str, Any]:
     return dict(data)
 
 
-def _at_least(key: str, value: int, low: int) -> None:
-    if value < low:
-        raise RulesError(key, f"must be at least {low}, got {value}")
+def _in_range(key: str, value: int, low: int, high: int) -> None:
+    if not low <= value <= high:
+        raise RulesError(key, f"must be in {low}..{high}, got {value}")
 
 
 def _one_of(key: str, value: str, allowed: tuple[str, ...]) -> None:

@@ -24,7 +24,7 @@ from .actions import (
     RocksMove,
     describe,
 )
-from .cards import FINISH, MONSTER, START, Card, card_name, is_island, remove_cards, sorted_cards
+from .cards import FINISH, MONSTER, START, Card, card_label, is_island, remove_cards, sorted_cards
 from .deal import Deal, DealError
 from .rules import Rules
 
@@ -341,7 +341,7 @@ class State:
         if rest is None:
             missing = Counter(cards) - Counter(hand)
             card = next(iter(missing))
-            raise IllegalAction(f"{what}: {card_name(card)} {card!r} is not in seat {self.seat}'s hand")
+            raise IllegalAction(f"{what}: {card_label(card)} is not in seat {self.seat}'s hand")
         return rest
 
     def _with_hand(self, hand: tuple[Card, ...], **changes) -> "State":
@@ -399,7 +399,7 @@ class State:
             rest = remove_cards(hand, paid)
             if rest is None:
                 missing = next(iter(Counter(paid) - Counter(hand)))
-                raise IllegalAction(f"team_discard: {card_name(missing)} {missing!r} is not in seat {seat}'s hand")
+                raise IllegalAction(f"team_discard: {card_label(missing)} is not in seat {seat}'s hand")
             new_hands.append(rest)
         paid_all = [c for d in split for c in d]
         return replace(
@@ -482,7 +482,7 @@ class State:
         rest = remove_cards(hands[self.seat], move.discard)
         if rest is None:
             missing = next(iter(Counter(move.discard) - Counter(hands[self.seat])))
-            raise IllegalAction(f"rocks_discard: {card_name(missing)} {missing!r} is not in seat {self.seat}'s hand")
+            raise IllegalAction(f"rocks_discard: {card_label(missing)} is not in seat {self.seat}'s hand")
         hands[self.seat] = rest
         return replace(after, hands=tuple(hands), discarded=sorted_cards(after.discarded + move.discard))
 

@@ -42,7 +42,7 @@ def verify(game: Deal | Line) -> Verdict:
         try:
             next_state = state.apply(action)
         except (IllegalAction, DealError) as exc:
-            error = f"turn {turn}, seat {action.seat}: {describe(action)}: {exc}"
+            error = f"turn {turn}: {describe(action)}: {exc}"
             return Verdict(False, state.won, state.status, turn - 1, error, state)
         state = next_state
     return Verdict(True, state.won, state.status, len(line.actions), None, state)

@@ -1,0 +1,193 @@
+"""Rich rendering of engine values: display only, no rule of the game is decided here."""
+
+from __future__ import annotations
+
+import json
+from typing import Any, Iterable
+
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from solver.cards import FINISH, MONSTER, START, Card, sorted_cards
+from solver.deal import Deal
+from solver.formats import Line
+from solver.rules import EXPLANATIONS, OFFICIAL, PRESETS, Rules
+
+CARD_STYLES = {START: "bold green", FINISH: "bold magenta", MONSTER: "bold red"}
+LEGEND = "S = Start, F = Finish, M = Sea Monster"
+
+
+def make_console(stderr: bool = False) -> Console:
+    """A console for this run (width from the terminal, or COLUMNS, or 80 when piped).
+    No markup: file names and engine messages are printed exactly as they are."""
+    return Console(stderr=stderr, highlight=False, markup=False)
+
+
+def dump_json(data: Any) -> str:
+    """JSON as the tool prints it: the same layout ``write_json`` gives files."""
+    return json.dumps(data, indent=1)
+
+
+# -- cards ------------------------------------------------------------------------------
+
+
+def card_text(card: Card) -> Text:
+    return Text(str(card), style=CARD_STYLES.get(card, ""))
+
+
+def cards_text(cards: Iterable[Card], empty: str = "-") -> Text:
+    text = Text(" ").join(card_text(c) for c in cards)
+    return text if text.plain else Text(empty, style="dim")
+
+
+# -- rules ------------------------------------------------------------------------------
+
+_CORE_KEYS = ("rows", "cols", "islands", "finish", "hand")
+
+
+def rules_diff(rules: Rules, base: Rules = OFFICIAL) -> dict[str, Any]:
+    """The keys of ``rules`` that differ from ``base`` (a partial rules object)."""
+    mine, theirs = rules.to_dict(), base.to_dict()
+    return {k: v for k, v in mine.items() if v != theirs[k]}
+
+
+def rules_label(rules: Rules) -> str:
+    """The preset's name when the rules are exactly a preset, else ``custom``."""
+    return next((name for name, preset in PRESETS.items() if preset == rules), "custom")
+
+
+def rules_line(rules: Rules) -> str:
+    """The rule set in one line: label, the grid and cards, then every other key that
+    differs from the official rules."""
+    text = (
+        f"{rules_label(rules)}: {rules.rows}x{rules.cols} grid, islands 1..{rules.islands}, "
+        f"{rules.finish} Finish, hand {rules.hand}"
+    )
+    others = {k: v for k, v in rules_diff(rules).items() if k not in _CORE_KEYS}
+    if others:
+        return text + "; " + " ".join(f"{k}={v}" for k, v in others.items())
+    return text + "; other options official"
+
+
+def rules_json(rules: Rules) -> dict[str, Any]:
+    return {
+        "label": rules_label(rules),
+        "rules": rules.to_dict(),
+        "explanations": dict(EXPLANATIONS),
+        "presets": {name: rules_diff(preset) for name, preset in PRESETS.items()},
+    }
+
+
+def render_rules(console: Console, rules: Rules) -> None:
+    console.print(Text("Rules in force: ", style="bold") + Text(rules_label(rules)))
+    table = Table(show_header=True, header_style="bold", expand=False)
+    table.add_column("Key", no_wrap=True)
+    table.add_column("Value", no_wrap=True)
+    table.add_column("Meaning")
+    official = OFFICIAL.to_dict()
+    for key, value in rules.to_dict().items():
+        shown = Text(str(value))
+        if value != official[key]:
+            shown.stylize("bold yellow")
+            shown.append(f" (official {official[key]})", style="dim")
+        table.add_row(key, shown, EXPLANATIONS.get(key, ""))
+    console.print(table)
+    console.print(Text("Presets", style="bold") + Text(" (--rules NAME; changes from official):"))
+    for name, preset in PRESETS.items():
+        diff = rules_diff(preset)
+        changes = ", ".join(f"{k}={v}" for k, v in diff.items()) or "the English rulebook (defaults)"
+        console.print(f"  {name:<13} {changes}")
+    console.print("Change single keys with --rule KEY=VALUE, or pass a JSON rules file to --rules.")
+
+
+# -- deals ------------------------------------------------------------------------------
+
+
+def _rocks_text(deal: Deal) -> str:
+    if deal.rocks_row is None:
+        return "off"
+    text = f"{deal.rules.rocks}, starting on row {deal.rocks_row}"
+    if deal.rules.rocks == "auto":
+        text += f" ({len(deal.rocks_rolls)} rolls)"
+    return text
+
+
+def render_deal(console: Console, deal: Deal, title: str = "Deal") -> None:
+    seed = "none" if deal.seed is None else str(deal.seed)
+    head = f"{title}: seed {seed}, {deal.players} player(s), dealer {deal.dealer or 'unknown'}"
+    console.print(Text(head, style="bold"))
+    console.print(f"Rules: {rules_line(deal.rules)}", soft_wrap=True)
+    hand = deal.rules.hand
+    table = Table(show_header=True, header_style="bold")
+    table.add_column("Seat", justify="right", no_wrap=True)
+    table.add_column("Opening hand", no_wrap=True)
+    table.add_column("Rest of the pile (top first)")
+    table.add_column("Cards", justify="right", no_wrap=True)
+    for seat, pile in enumerate(deal.piles):
+        table.add_row(str(seat), cards_text(sorted_cards(pile[:hand])), cards_text(pile[hand:]), str(len(pile)))
+    console.print(table)
+    removed = ", ".join(map(str, deal.removed_islands)) or "none"
+    console.print(f"Removed islands: {removed}")
+    console.print(f"Jagged Rocks: {_rocks_text(deal)}")
+    console.print(f"Seat 0 moves first. {LEGEND}.", style="dim")
+
+
+# -- positions and verdicts -------------------------------------------------------------
+
+
+def grid_table(state) -> Table:
+    """The grid as it lies on the table: top row first, row 0 at the bottom."""
+    rules = state.rules
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    table.add_column("row", justify="right", style="dim")
+    for col in range(rules.cols):
+        table.add_column(str(col), justify="right")
+    for row in reversed(range(rules.rows)):
+        cells = state.grid[row * rules.cols : (row + 1) * rules.cols]
+        shown = [Text(".", style="dim") if v is None else Text(str(v)) for v in cells]
+        label = f"{row}"
+        if state.rocks_row == row:
+            label = f"rocks {row}"
+            shown = [Text("#", style="bold red") if v is None else t for v, t in zip(cells, shown)]
+        table.add_row(label, *shown)
+    return table
+
+
+def render_position(console: Console, state) -> None:
+    """Grid, hands and what each seat still has to draw."""
+    console.print(grid_table(state))
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    table.add_column("Seat", justify="right")
+    table.add_column("Hand")
+    table.add_column("Pile", justify="right")
+    for seat, hand in enumerate(state.hands):
+        marker = " <" if seat == state.seat and not state.won else ""
+        table.add_row(f"{seat}{marker}", cards_text(hand), str(len(state.pile(seat))))
+    console.print(table)
+    start = "played" if state.start_played else "not yet played"
+    rocks = "; # = Jagged Rocks" if state.rocks_row is not None else ""
+    console.print(
+        f"Start {start}; {state.filled}/{state.rules.cells} cells filled; "
+        f"{len(state.discarded)} card(s) discarded; < = seat to move{rocks}.",
+        style="dim",
+    )
+
+
+def render_verdict(console: Console, path: str, game: Deal | Line, verdict) -> None:
+    if isinstance(game, Line):
+        what = f"line of {len(game.actions)} action(s)"
+        deal = game.deal
+    else:
+        what = "deal"
+        deal = game
+    console.print(Text(f"{path}: {what}, {deal.players} player(s)", style="bold"))
+    console.print(f"Rules: {rules_line(deal.rules)}", soft_wrap=True)
+    if verdict.legal:
+        console.print(Text("legal", style="bold green") + Text(f": status {verdict.status} after {verdict.turns} turn(s)"))
+    else:
+        console.print(Text("ILLEGAL", style="bold red") + Text(f": {verdict.error}"), soft_wrap=True)
+        console.print(f"Accepted before the error: {verdict.turns} turn(s); status {verdict.status}.")
+    if verdict.state is not None and isinstance(game, Line) and game.actions:
+        console.print(Text(f"Position after turn {verdict.turns}:", style="bold"))
+        render_position(console, verdict.state)

@@ -1,0 +1,470 @@
+"""Search over the rules engine's states: a randomised greedy player that finds wins fast,
+and a complete depth-first search that proves NO-WIN where the state space allows.
+
+Both only ever move by ``State.apply``, so every line they return is legal by
+construction (and is still replayed by the verifier before anyone sees it).
+
+Dominance rules (docs/model.md, "Search"):
+- *Junk first*: a card that can never be played again (an island that fits no empty cell,
+  a dead Start, a second Finish in the same hand) is interchangeable with any other junk
+  card and worth no more than a live card, so a payment that leaves junk in hand while
+  paying a live card is never better. Payments pay junk first.
+- *Canonical states*: junk cards are written as one token in the transposition key, so
+  positions that differ only in which junk they hold are searched once.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+from .actions import Action, Choice, PlayStart
+from .cards import FINISH, START, Card, is_island, remove_cards
+from .state import State, _sub_multisets, _team_splits, geometry_of
+
+JUNK = 0  # the token that stands for any junk card in a canonical key
+
+
+class Deadline:
+    """A wall-clock limit and a node budget, whichever comes first; also stops on request."""
+
+    def __init__(self, seconds: float | None = None, nodes: int | None = None):
+        self.until = None if seconds is None else time.monotonic() + seconds
+        self.nodes_left = nodes
+        self.stopped = False
+
+    def tick(self) -> bool:
+        """Count one node; True while there is budget left."""
+        if self.nodes_left is not None:
+            self.nodes_left -= 1
+            if self.nodes_left < 0:
+                return False
+        return not self.stopped and (self.until is None or time.monotonic() < self.until)
+
+    def expired(self) -> bool:
+        return self.stopped or (self.until is not None and time.monotonic() >= self.until) or (
+            self.nodes_left is not None and self.nodes_left < 0
+        )
+
+
+# -- what can still be played ----------------------------------------------------------
+
+
+def island_bounds(state: State, cell: int) -> tuple[int, int]:
+    """The open interval (low, high) of island numbers that fit ``cell`` now."""
+    geo = geometry_of(state.rules)
+    grid = state.grid
+    low = max((grid[c] for c in geo.before[cell] if grid[c] is not None), default=0)
+    high = min((grid[c] for c in geo.after[cell] if grid[c] is not None), default=state.rules.islands + 1)
+    return low, high
+
+
+def live_islands(state: State) -> frozenset[int]:
+    """Islands that fit at least one empty cell (ignoring the rocks: not solved here).
+
+    A card that fits nowhere now never fits again: cells only fill up."""
+    intervals = [island_bounds(state, cell) for cell, v in enumerate(state.grid) if v is None]
+    live = set()
+    for low, high in intervals:
+        live.update(range(low + 1, high))
+    return frozenset(live)
+
+
+def is_junk(card: Card, live: frozenset[int], start_played: bool) -> bool:
+    if is_island(card):
+        return card not in live
+    return card == START and start_played
+
+
+def canonical_hand(hand: tuple[Card, ...], live: frozenset[int], start_played: bool) -> tuple:
+    out = []
+    seen_finish = False
+    for card in hand:
+        if card == FINISH:
+            out.append(JUNK if seen_finish else FINISH)
+            seen_finish = True
+        else:
+            out.append(JUNK if is_junk(card, live, start_played) else card)
+    return tuple(sorted(out, key=lambda c: (0, c) if is_island(c) else (1, str(c))))
+
+
+def state_key(state: State, live: frozenset[int]) -> tuple:
+    return (
+        state.grid,
+        tuple(canonical_hand(h, live, state.start_played) for h in state.hands),
+        state.drawn,
+        state.seat,
+        state.start_played,
+    )
+
+
+# -- necessary conditions ----------------------------------------------------------------
+
+
+def refutation(state: State, live: frozenset[int] | None = None) -> str | None:
+    """A reason the team can no longer win from ``state``, or None if none is found.
+
+    Each check is a necessary condition of every winning continuation (docs/model.md)."""
+    if state.won:
+        return None
+    if live is None:
+        live = live_islands(state)
+    rules = state.rules
+    in_play = [c for h in state.hands for c in h] + [c for s in range(state.players) for c in state.pile(s)]
+    if FINISH not in in_play:
+        return "no Finish card is left in any hand or pile"
+    empty = [cell for cell, v in enumerate(state.grid) if v is None]
+    available = sorted(c for c in in_play if is_island(c) and c in live)
+    # Every empty cell needs its own island; runs of empty cells between two placed cards
+    # (reading order, or along a row/column on the grid order) need that many islands between.
+    need = len(empty) + 1 + (0 if state.start_played else 1 + rules.start_discards)
+    if len(in_play) < need:
+        return (
+            f"the hands and piles hold {len(in_play)} cards; filling {len(empty)} cells, "
+            f"{'' if state.start_played else 'the Start event and '}a Finish need at least {need}"
+        )
+    for low, high, run in _empty_runs(state):
+        fits = sum(1 for c in available if low < c < high)
+        if fits < run:
+            cells = f"{run} empty cell{'s' if run > 1 else ''}"
+            return f"{cells} between {low or 'the start'} and {high if high <= rules.islands else 'the end'} need {run} islands; only {fits} are left"
+    return None
+
+
+def _empty_runs(state: State) -> Iterator[tuple[int, int, int]]:
+    """(low, high, length) of each maximal run of empty cells along the order's lines."""
+    rules = state.rules
+    grid = state.grid
+    if rules.order == "sequence":
+        lines = [list(range(rules.cells))]
+    else:
+        lines = [[r * rules.cols + c for c in range(rules.cols)] for r in range(rules.rows)]
+        lines += [[r * rules.cols + c for r in range(rules.rows)] for c in range(rules.cols)]
+    for line in lines:
+        low, run = 0, 0
+        for cell in line:
+            if grid[cell] is None:
+                run += 1
+            else:
+                if run:
+                    yield low, grid[cell], run
+                low, run = grid[cell], 0
+        if run:
+            yield low, rules.islands + 1, run
+
+
+# -- candidate moves ---------------------------------------------------------------------
+
+
+def payments(cards: tuple[Card, ...], k: int, live: frozenset[int], start_played: bool) -> list[tuple[Card, ...]]:
+    """The payments of k cards worth trying: junk first, then every choice of live cards."""
+    junk = [c for c in cards if is_junk(c, live, start_played)]
+    keep_one_finish = _spare_finishes(cards)
+    junk += keep_one_finish
+    if len(junk) >= k:
+        return [tuple(junk[:k])]
+    rest = remove_cards(cards, junk)
+    return [tuple(junk) + tuple(p) for p in _sub_multisets(rest, k - len(junk))]
+
+
+def _spare_finishes(cards: tuple[Card, ...]) -> list[Card]:
+    n = cards.count(FINISH)
+    return [FINISH] * (n - 1) if n > 1 else []
+
+
+def candidate_actions(state: State, live: frozenset[int]) -> Iterator[Action]:
+    """Every legal action up to the dominance rules above (complete for proofs)."""
+    for choice in state.legal_choices():
+        yield from choice_actions(state, choice, live)
+
+
+def choice_actions(state: State, choice: Choice, live: frozenset[int]) -> Iterator[Action]:
+    from .actions import DiscardTwo, PlayFinish, PlayIsland
+
+    seat, hand = state.seat, state.hand
+    if choice.kind == "island":
+        cost = state.island_cost(choice.card, choice.cell)
+        after = remove_cards(hand, [choice.card])
+        # The played card leaves the live set only through this play; judge junk without it.
+        for paid in payments(after, cost, live, state.start_played):
+            yield PlayIsland(seat=seat, card=choice.card, cell=choice.cell, discard=paid)
+    elif choice.kind == "discard":
+        for paid in payments(hand, 2, live, state.start_played):
+            yield DiscardTwo(seat=seat, discard=paid)
+    elif choice.kind == "finish":
+        yield PlayFinish(seat=seat)
+    elif choice.kind == "start":
+        yield from start_actions(state, live)
+
+
+def start_actions(state: State, live: frozenset[int]) -> Iterator[PlayStart]:
+    """Start event splits: each seat pays junk first; live cards are split every way."""
+    hands, _, owed, _ = state._start_rounds()
+    # After the Start every other Start card is dead: count them as junk here.
+    seen = set()
+    for split in _team_splits_junk_first(hands, owed, live):
+        if split not in seen:
+            seen.add(split)
+            yield PlayStart(seat=state.seat, team_discard=split)
+
+
+def _team_splits_junk_first(hands, owed, live) -> Iterator[tuple[tuple[Card, ...], ...]]:
+    # How many cards each seat pays is free; within a seat, junk goes first.
+    sizes = [len(h) for h in hands]
+    for counts in _compositions(owed, sizes):
+        per_seat = [payments(h, k, live, True) for h, k in zip(hands, counts)]
+        yield from _product(per_seat)
+
+
+def _compositions(total: int, caps: list[int]) -> Iterator[tuple[int, ...]]:
+    if not caps:
+        if total == 0:
+            yield ()
+        return
+    later = sum(caps[1:])
+    for k in range(max(0, total - later), min(total, caps[0]) + 1):
+        for tail in _compositions(total - k, caps[1:]):
+            yield (k, *tail)
+
+
+def _product(options: list[list]) -> Iterator[tuple]:
+    if not options:
+        yield ()
+        return
+    for first in options[0]:
+        for tail in _product(options[1:]):
+            yield (first, *tail)
+
+
+# -- the greedy player ---------------------------------------------------------------------
+
+
+@dataclass
+class SearchStats:
+    nodes: int = 0
+    playouts: int = 0
+    cache_hits: int = 0
+    refuted: int = 0
+    extra: dict = field(default_factory=dict)
+
+    def to_json(self) -> dict:
+        return {
+            "nodes": self.nodes,
+            "playouts": self.playouts,
+            "cache_hits": self.cache_hits,
+            "refuted": self.refuted,
+            **self.extra,
+        }
+
+
+def greedy_action(state: State, rng: random.Random, live: frozenset[int], noise: float) -> Action:
+    """A quick heuristic move: the island play that costs least and keeps the most room for
+    the cards still to come; discard two when every play is dear; pay the least useful cards."""
+    choices = list(state.legal_choices())
+    kinds = {c.kind for c in choices}
+    if "finish" in kinds:
+        return next(choice_actions(state, Choice("finish", FINISH), live))
+    if "start" in kinds:
+        return _greedy_start(state, live)
+    hand = state.hand
+    junk = [c for c in hand if is_junk(c, live, state.start_played)] + _spare_finishes(hand)
+    room = _Room(state, live)
+    best: tuple[float, Choice] | None = None
+    for choice in choices:
+        if choice.kind != "island":
+            continue
+        misplaced = room.misplacement(choice.card, choice.cell)
+        if misplaced is None:
+            continue
+        cost = state.island_cost(choice.card, choice.cell)
+        live_paid = max(0, cost - len(junk))
+        score = cost + 2 * live_paid + misplaced + rng.random() * noise
+        if best is None or score < best[0]:
+            best = (score, choice)
+    if "discard" in kinds and (best is None or (best[0] >= 3 and len(junk) >= 2)):
+        return _cheapest_payment_action(state, Choice("discard"), live)
+    if best is None:
+        return _cheapest_payment_action(state, next(c for c in choices if c.kind == "island"), live)
+    return _cheapest_payment_action(state, best[1], live)
+
+
+class _Room:
+    """Along each run of empty cells, which islands in hands and piles can still fill it.
+
+    ``misplacement`` is how far a play sits from where its rank among those islands puts
+    it (0 = just right), or None when it leaves a side with fewer islands than cells."""
+
+    def __init__(self, state: State, live: frozenset[int]):
+        self.state = state
+        in_play = [c for h in state.hands for c in h] + [c for s in range(state.players) for c in state.pile(s)]
+        self.available = sorted(c for c in in_play if is_island(c) and c in live)
+        self.runs = {}
+        if state.rules.order == "sequence":
+            grid, cell = state.grid, 0
+            while cell < len(grid):
+                if grid[cell] is None:
+                    start = cell
+                    while cell < len(grid) and grid[cell] is None:
+                        cell += 1
+                    for k in range(start, cell):
+                        self.runs[k] = (start, cell - 1)
+                else:
+                    cell += 1
+
+    def misplacement(self, card: int, cell: int) -> float | None:
+        if cell not in self.runs:
+            return 0.0
+        first, last = self.runs[cell]
+        low, high = island_bounds(self.state, cell)
+        pool = [c for c in self.available if low < c < high]
+        rank = sum(1 for c in pool if c < card)
+        left, right = cell - first, last - cell
+        if rank < left or len(pool) - rank - 1 < right:
+            return None
+        if len(pool) <= 1:
+            return 0.0
+        ideal = rank * (last - first) / (len(pool) - 1)
+        return abs((cell - first) - ideal) * 0.7
+
+
+def _usefulness(state: State, card: Card, live: frozenset[int]) -> float:
+    """How much a card is worth keeping: lower is discarded first."""
+    if card == FINISH:
+        return 50.0
+    if not is_island(card) or card not in live:
+        return -1.0
+    costs = [state.island_cost(card, cell) for cell, v in enumerate(state.grid) if v is None]
+    best = min((c for c in costs if c is not None), default=None)
+    return -1.0 if best is None else 40.0 - best
+
+
+def _pick_cheapest(state: State, cards: tuple[Card, ...], k: int, live: frozenset[int]) -> tuple[Card, ...]:
+    ranked = sorted(cards, key=lambda c: _usefulness(state, c, live))
+    # Keep one Finish card when possible: the team needs one to win.
+    if FINISH in ranked[:k] and cards.count(FINISH) == 1 and len(cards) > k:
+        ranked.remove(FINISH)
+        ranked.append(FINISH)
+    return tuple(ranked[:k])
+
+
+def _cheapest_payment_action(state: State, choice: Choice, live: frozenset[int]) -> Action:
+    from .actions import DiscardTwo, PlayIsland
+
+    if choice.kind == "discard":
+        return DiscardTwo(seat=state.seat, discard=_pick_cheapest(state, state.hand, 2, live))
+    cost = state.island_cost(choice.card, choice.cell)
+    rest = remove_cards(state.hand, [choice.card])
+    return PlayIsland(
+        seat=state.seat, card=choice.card, cell=choice.cell, discard=_pick_cheapest(state, rest, cost, live)
+    )
+
+
+def _greedy_start(state: State, live: frozenset[int]) -> PlayStart:
+    hands, _, owed, _ = state._start_rounds()
+    pool = [(_usefulness(state, c, live), seat, c) for seat, h in enumerate(hands) for c in h]
+    # Keep the team's Finish cards longest; spare Finish cards beyond one per seat go first.
+    pool.sort(key=lambda x: x[0])
+    paid: list[list[Card]] = [[] for _ in hands]
+    for _, seat, card in pool[:owed]:
+        paid[seat].append(card)
+    return PlayStart(seat=state.seat, team_discard=tuple(tuple(p) for p in paid))
+
+
+def greedy_playout(state: State, rng: random.Random, noise: float) -> tuple[list[Action], State]:
+    line: list[Action] = []
+    while not state.won and state.status == "open":
+        live = live_islands(state)
+        action = greedy_action(state, rng, live, noise)
+        state = state.apply(action)
+        line.append(action)
+    return line, state
+
+
+def greedy(state: State, deadline: Deadline, stats: SearchStats, seed: int = 0) -> list[Action] | None:
+    """Randomised greedy restarts until a win or the deadline; the first playout is plain."""
+    rng = random.Random(seed)
+    noise = 0.0
+    while deadline.tick():
+        stats.playouts += 1
+        line, end = greedy_playout(state, rng, noise)
+        if end.won:
+            return line
+        noise = min(4.0, noise + 0.5)
+    return None
+
+
+# -- the complete search -------------------------------------------------------------------
+
+
+def exhaustive(
+    state: State,
+    deadline: Deadline,
+    stats: SearchStats,
+    on_node: Callable[[], None] | None = None,
+) -> tuple[str, list[Action] | None]:
+    """Depth-first search over canonical states with a transposition table of lost
+    positions. Returns ("win", line), ("no-win", None) when the whole tree was refuted,
+    or ("unknown", None) when the budget ran out."""
+    lost: set = set()
+    path: list[Action] = []
+
+    def dfs(s: State) -> bool | None:
+        if s.won:
+            return True
+        stats.nodes += 1
+        if on_node is not None:
+            on_node()
+        if not deadline.tick():
+            return None
+        live = live_islands(s)
+        key = state_key(s, live)
+        if key in lost:
+            stats.cache_hits += 1
+            return False
+        if refutation(s, live) is not None:
+            stats.refuted += 1
+            lost.add(key)
+            return False
+        unknown = False
+        for action in _ordered(s, live):
+            path.append(action)
+            result = dfs(s.apply(action))
+            if result:
+                return True
+            path.pop()
+            if result is None:
+                unknown = True
+                if deadline.expired():
+                    return None
+        if unknown:
+            return None
+        lost.add(key)
+        return False
+
+    result = dfs(state)
+    stats.extra["lost_positions"] = len(lost)
+    if result:
+        return "win", list(path)
+    if result is None:
+        return "unknown", None
+    return "no-win", None
+
+
+def _ordered(state: State, live: frozenset[int]) -> list[Action]:
+    """Candidate actions, cheapest island plays first (finds wins early)."""
+    actions = list(candidate_actions(state, live))
+
+    def rank(a: Action) -> tuple:
+        kind = type(a).__name__
+        if kind == "PlayFinish":
+            return (0, 0)
+        if kind == "PlayIsland":
+            return (1, len(a.discard))
+        if kind == "PlayStart":
+            return (1, 0)
+        return (2, 0)
+
+    actions.sort(key=rank)
+    return actions

@@ -1,0 +1,249 @@
+"""Shared helpers for the engine tests: tiny hand-made deals, positions, and an oracle.
+
+The oracle (``oracle_*``) is written from the rules text of issue 2 / docs/rules.md and
+deliberately calls none of the engine's rule functions, so that the property tests compare
+two independent readings of the same rules.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from dataclasses import replace
+from itertools import combinations, islice, product
+from typing import Iterable
+
+from solver.actions import Choice
+from solver.cards import FINISH, MONSTER, START, is_island, sorted_cards
+from solver.deal import Deal, pile_sizes
+from solver.rules import Rules
+from solver.state import State
+
+# The smallest useful rule set: one row of four cells, eight islands, one Finish card.
+TINY = dict(rows=1, cols=4, islands=8, finish=1, hand=3, start_discards=2)
+
+
+def tiny_rules(**options) -> Rules:
+    return Rules(**{**TINY, **options})
+
+
+def make_deal(piles: Iterable[Iterable], rules: Rules | None = None, **kwargs) -> Deal:
+    """A hand-made deal (``kwargs``: removed_islands, rocks_row, rocks_rolls, seed)."""
+    deal = Deal(rules=rules or tiny_rules(), piles=tuple(tuple(p) for p in piles), **kwargs)
+    deal.check()
+    return deal
+
+
+def simple_deal(rules: Rules, players: int = 1, **kwargs) -> Deal:
+    """A legal deal without shuffling: islands ascending, then Finish and monster cards,
+    split as the dealer splits them, each Start just below its seat's opening hand."""
+    cards = [*range(1, rules.islands - rules.removed + 1), *[FINISH] * rules.finish, *[MONSTER] * rules.monsters]
+    removed = tuple(range(rules.islands - rules.removed + 1, rules.islands + 1))
+    piles, at = [], 0
+    for size in pile_sizes(len(cards), players):
+        pile = cards[at : at + size]
+        piles.append(pile[: rules.hand] + [START] + pile[rules.hand :])
+        at += size
+    if rules.rocks != "off":
+        kwargs.setdefault("rocks_row", 0)
+    return make_deal(piles, rules, removed_islands=removed, **kwargs)
+
+
+def at(grid=None, hands=None, players: int = 1, deal: Deal | None = None, **options) -> State:
+    """A position on a ``simple_deal`` of ``tiny_rules(**options)`` (or of ``deal``);
+    options naming a State field (start_played, rocks_row...) set that field instead."""
+    changes = {k: options.pop(k) for k in list(options) if k in State.__dataclass_fields__}
+    deal = deal or simple_deal(tiny_rules(**options), players)
+    return position(State.initial(deal), grid, hands, **changes)
+
+
+def position(state: State, grid=None, hands=None, **changes) -> State:
+    """``state`` with some cells filled ({cell: card} or a full list) and/or new hands."""
+    if grid is not None:
+        if isinstance(grid, dict):
+            cells = [None] * state.rules.cells
+            for cell, card in grid.items():
+                cells[cell] = card
+            grid = cells
+        changes["grid"] = tuple(grid)
+    if hands is not None:
+        changes["hands"] = tuple(sorted_cards(h) for h in hands)
+    return replace(state, **changes)
+
+
+def choices(state: State) -> set[Choice]:
+    return set(state.legal_choices())
+
+
+def island_choices(state: State) -> set[tuple[int, int]]:
+    return {(c.card, c.cell) for c in state.legal_choices() if c.kind == "island"}
+
+
+def kinds(state: State) -> set[str]:
+    return {c.kind for c in state.legal_choices()}
+
+
+# -- the oracle ------------------------------------------------------------------------
+
+
+def oracle_neighbours(rules: Rules, cell: int) -> set[int]:
+    """Cells whose placed card sets the cost of a play into ``cell`` (rule 'adjacency')."""
+    rows, cols = rules.rows, rules.cols
+    row, col = divmod(cell, cols)
+    near: set[int] = set()
+    if rules.adjacency in ("sequence", "both"):
+        # Just before and just after in reading order, even on another row.
+        near |= {n for n in (cell - 1, cell + 1) if 0 <= n < rows * cols}
+    if rules.adjacency in ("orthogonal", "both"):
+        for r, c in ((row, col - 1), (row, col + 1), (row - 1, col), (row + 1, col)):
+            if 0 <= r < rows and 0 <= c < cols:
+                near.add(r * cols + c)
+    return near
+
+
+def oracle_ascending(rules: Rules, grid) -> bool:
+    """Is the whole grid ascending for rule 'order'? Checks every pair of placed cards."""
+    placed = [(cell, card) for cell, card in enumerate(grid) if card is not None]
+    for a, x in placed:
+        for b, y in placed:
+            if a >= b:
+                continue
+            if rules.order == "sequence":
+                if not x < y:  # reading order: a comes before b
+                    return False
+            else:
+                (ra, ca), (rb, cb) = divmod(a, rules.cols), divmod(b, rules.cols)
+                if (ra == rb or ca == cb) and not x < y:  # left of / below b
+                    return False
+    return True
+
+
+def oracle_cost(rules: Rules, grid, card: int, cell: int) -> int | None:
+    """The cost of ``card`` into empty ``cell``: smallest gap to a placed neighbour, 0 if
+    none; None if the grid would stop ascending."""
+    trial = list(grid)
+    trial[cell] = card
+    if not oracle_ascending(rules, trial):
+        return None
+    gaps = [abs(card - grid[n]) for n in oracle_neighbours(rules, cell) if grid[n] is not None]
+    return min(gaps, default=0)
+
+
+def oracle_complete_rows(rules: Rules, grid) -> int:
+    return sum(
+        all(grid[r * rules.cols + c] is not None for c in range(rules.cols)) for r in range(rules.rows)
+    )
+
+
+def oracle_rock_rows(rules: Rules, grid, rocks_row: int) -> list[int]:
+    """Rows the rocks may move to: the other rows with an empty cell, ascending."""
+    return [
+        r
+        for r in range(rules.rows)
+        if r != rocks_row and any(grid[r * rules.cols + c] is None for c in range(rules.cols))
+    ]
+
+
+def oracle_start_round(state: State):
+    """Solo reading: while the hands hold fewer cards than are owed, all are discarded and
+    every seat draws up. Returns (hands, owed) of the last round, where the team chooses,
+    or None when hands and piles run dry first (the Start cannot be played)."""
+    rules = state.rules
+    hands = [list(h) for h in state.hands]
+    hands[state.seat].remove(START)
+    piles = [list(state.pile(s)) for s in range(state.players)]
+    owed = rules.start_discards
+    while sum(map(len, hands)) < owed:
+        if not any(hands):
+            return None
+        owed -= sum(map(len, hands))
+        hands = [pile[: rules.hand] for pile in piles]
+        piles = [pile[rules.hand :] for pile in piles]
+    return hands, owed
+
+
+def oracle_start_payable(state: State) -> bool:
+    return oracle_start_round(state) is not None
+
+
+def oracle_payments(cards, k: int) -> set[tuple]:
+    """Every distinct set of ``k`` cards from ``cards`` (sorted tuples)."""
+    return {tuple(sorted_cards(combo)) for combo in combinations(list(cards), k)}
+
+
+def oracle_splits(hands, owed: int) -> set[tuple]:
+    """Every way for the seats to discard ``owed`` cards in total from their hands."""
+    per_seat = [{k: oracle_payments(h, k) for k in range(len(h) + 1)} for h in hands]
+    found = set()
+    for sizes in product(*[range(len(h) + 1) for h in hands]):
+        if sum(sizes) == owed:
+            found |= set(product(*[per_seat[s][k] for s, k in enumerate(sizes)]))
+    return found
+
+
+def oracle_choices(state: State) -> set[Choice]:
+    """Every legal choice of the active seat, from the rules text."""
+    rules, hand, grid = state.rules, state.hand, state.grid
+    if state.won or (rules.one_card == "lose" and len(hand) <= 1):
+        return set()
+    if START in hand and not state.start_played:
+        return {Choice("start", START)} if oracle_start_payable(state) else set()
+    found = set()
+    for card in set(c for c in hand if is_island(c)):
+        for cell in range(rules.cells):
+            if grid[cell] is not None or (state.rocks_row is not None and cell // rules.cols == state.rocks_row):
+                continue
+            cost = oracle_cost(rules, grid, card, cell)
+            if cost is not None and cost <= len(hand) - 1:
+                found.add(Choice("island", card, cell))
+    if (
+        FINISH in hand
+        and state.start_played
+        and all(v is not None for v in grid)
+        and state.monsters_played == rules.monsters
+    ):
+        found.add(Choice("finish", FINISH))
+    if MONSTER in hand:
+        found |= {Choice("monster", MONSTER, cell) for cell, v in enumerate(grid) if v is not None}
+    if len(hand) >= 2:
+        found.add(Choice("discard"))
+    return found
+
+
+def census(state: State) -> Counter:
+    """Every card of the deal, wherever it is now (each must be in exactly one place)."""
+    seen = Counter(c for c in state.grid if c is not None)
+    for seat in range(state.players):
+        seen.update(state.hands[seat])
+        seen.update(state.pile(seat))
+    seen.update(state.discarded)
+    seen.update(state.gone)
+    if state.start_played:
+        seen[START] += 1
+    if state.won:
+        seen[FINISH] += 1
+    return seen
+
+
+def deal_cards(deal: Deal) -> Counter:
+    return Counter(c for pile in deal.piles for c in pile)
+
+
+# -- random play -----------------------------------------------------------------------
+
+
+def random_action(state: State, rng: random.Random, cap: int = 64):
+    """A random legal action, without enumerating every Start split (there can be many)."""
+    choice = rng.choice(sorted(state.legal_choices(), key=repr))
+    return rng.choice(list(islice(state.actions_for(choice), cap)))
+
+
+def random_game(state: State, rng: random.Random, limit: int = 10_000) -> tuple[State, list]:
+    """Play random legal actions until the game is won or lost."""
+    actions = []
+    while state.status == "open" and len(actions) < limit:
+        action = random_action(state, rng)
+        actions.append(action)
+        state = state.apply(action)
+    return state, actions
+
