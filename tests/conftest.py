@@ -1,4 +1,7 @@
-"""Hypothesis runs deterministically (CI) and without deadlines (playouts vary in length)."""
+"""Hypothesis profiles. ``ci`` (the default) is deterministic and quick; ``long`` is for
+hunting bugs by hand: HYPOTHESIS_PROFILE=long pytest tests/test_properties.py"""
+
+import os
 
 from hypothesis import HealthCheck, settings
 
@@ -9,4 +12,10 @@ settings.register_profile(
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
-settings.load_profile("ci")
+settings.register_profile(
+    "long",
+    max_examples=1000,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))

@@ -51,6 +51,27 @@ def test_golden_tiny_deal_by_eye():
     assert golden_deal("tiny-s0-p2").piles == ((2, 1, 4, 6, START), (7, FINISH, 3, 5, 8, START))
 
 
+def test_worked_example_of_docs_dealing():
+    rules = Rules(rows=2, cols=3, islands=12, hand=2, start_discards=2, finish=1, removed=2, monsters=1, rocks="auto")
+    d = deal(rules, 2, 7)
+    assert d.piles == ((5, 12, 8, 11, 3, 10, START), (MONSTER, FINISH, 6, 1, 9, START, 7))
+    assert d.removed_islands == (2, 4)
+    assert d.rocks_row == 1
+    assert len(d.rocks_rolls) == 14
+    assert d.rocks_rolls[:5] == (1479370519, 1820089116, 3876378335, 4124581683, 329343489)
+
+
+def test_rocks_do_not_change_the_piles():
+    piles = {deal(Rules(rocks=mode), 3, 99).piles for mode in ("off", "auto", "manual")}
+    assert len(piles) == 1
+
+
+def test_official_seed_1_opening_hands():
+    d = deal(OFFICIAL, 4, 1)
+    assert [len(p) for p in d.piles] == [22, 22, 22, 23]
+    assert d.piles[0][:5] == (72, 19, 66, 32, 62)
+
+
 @pytest.mark.parametrize("name", sorted(GOLDEN_CASES))
 def test_golden_files_read_back_and_check(name):
     d = deal_from_json(json.loads((GOLDEN / f"{name}.json").read_text()))
@@ -125,6 +146,16 @@ def test_impossible_player_counts_are_refused(rules, players):
     assert "players" in str(err.value) or "'hand'" in str(err.value)
 
 
+@pytest.mark.parametrize("seed", [-1, 2**64, "1", 1.0, True])
+def test_bad_seeds_are_refused(seed):
+    with pytest.raises(DealError, match="seed"):
+        deal(OFFICIAL, 2, seed)
+
+
+def test_largest_seed_deals():
+    deal(OFFICIAL, 2, 2**64 - 1).check()
+
+
 def test_check_players_accepts_the_limit():
     # TINY: 8 islands + 1 Finish = 9 cards; three seats of 3 is exactly enough.
     check_players(tiny_rules(), 3)
@@ -184,6 +215,13 @@ def test_check_rocks():
     assert "rocks_row" in bad(GOOD, rules, rocks_row=2)
     assert "rocks_row" in bad(GOOD, tiny_rules(), rocks_row=0)
     assert "non-negative" in bad(GOOD, rules, rocks_row=0, rocks_rolls=(1, -1))
+
+
+def test_check_after_hands_keeps_finish_out_of_opening_hands():
+    rules = tiny_rules(finish_setup="after_hands")
+    make_deal([[1, 2, 3, START, 4], [5, 6, 7, 8, FINISH, START]], rules)
+    assert "Finish card is in the opening hand" in bad([[1, 2, 3, START, 4], [5, FINISH, 7, 8, 6, START]], rules)
+    make_deal([[1, 2, 3, START, 4], [5, FINISH, 7, 8, 6, START]])  # fine with finish_setup=deck
 
 
 def test_check_monsters_are_counted():

@@ -9,7 +9,7 @@ from dataclasses import replace
 import pytest
 
 from solver.actions import Choice, DiscardTwo, PlayFinish, PlayIsland, PlayMonster, PlayStart, RocksMove
-from solver.cards import FINISH, MONSTER, START
+from solver.cards import FINISH, MONSTER, START, card_label, is_island, remove_cards, sorted_cards
 from solver.deal import DealError
 from solver.formats import Line
 from solver.state import IllegalAction, State, replay
@@ -26,6 +26,27 @@ def illegal(state: State, action, words: str) -> None:
 
 def payments(state: State, card: int, cell: int) -> set[tuple]:
     return {a.discard for a in state.actions_for(Choice("island", card, cell))}
+
+
+# -- cards and choices -----------------------------------------------------------------
+
+
+def test_cards_sort_islands_then_finish_monster_start():
+    assert sorted_cards([START, 12, MONSTER, 3, FINISH, 7]) == (3, 7, 12, FINISH, MONSTER, START)
+    assert not is_island(True) and is_island(0) and not is_island("5")
+    assert card_label(12) == "island 12" and card_label(START) == "Start 'S'"
+
+
+def test_remove_cards_is_a_multiset_difference():
+    assert remove_cards((3, FINISH, FINISH), [FINISH]) == (3, FINISH)
+    assert remove_cards((3, FINISH), [FINISH, FINISH]) is None
+    assert remove_cards((3,), []) == (3,)
+
+
+def test_choices_describe_themselves():
+    assert str(Choice("island", 5, 2)) == "5 at cell 2"
+    assert str(Choice("monster", MONSTER, 4)) == "Sea Monster on cell 4"
+    assert [str(Choice(k)) for k in ("start", "finish", "discard")] == ["Start", "Finish", "discard two"]
 
 
 # -- costs (seeds 000, 002, 003, 004) --------------------------------------------------

@@ -14,10 +14,10 @@ from collections import Counter
 from itertools import islice
 
 import pytest
-from hypothesis import event, given, settings
+from hypothesis import event, given
 from hypothesis import strategies as st
 
-from solver.actions import Choice, PlayFinish, PlayIsland, PlayStart
+from solver.actions import Choice, PlayFinish, PlayIsland, PlayStart, choice_of
 from solver.cards import card_key
 from solver.deal import deal
 from solver.formats import Line, line_from_json, line_to_json
@@ -38,48 +38,56 @@ from tests.helpers import (
     random_game,
 )
 
+# Sparse settings: a 3x3 grid, islands 1..18, a Start costing 3 cards.
 BASE = dict(rows=3, cols=3, islands=18, finish=2, hand=3, start_discards=3)
-
-# Every value of every option and module appears at least once; players 1..5 too.
-CONFIGS = {
-    "base-1p": ({}, 1),
-    "base-4p": ({}, 4),
-    "grid-orthogonal-2p": ({"order": "grid", "adjacency": "orthogonal"}, 2),
-    "grid-both-3p": ({"order": "grid", "adjacency": "both"}, 3),
-    "sequence-both-5p": ({"adjacency": "both"}, 5),
-    "one-card-lose-2p": ({"one_card": "lose"}, 2),
-    "one-card-lose-1p": ({"one_card": "lose", "hand": 2, "start_discards": 1}, 1),
-    "finish-5-3p": ({"finish": 5}, 3),
-    "finish-1-2p": ({"finish": 1}, 2),
-    "after-hands-4p": ({"finish_setup": "after_hands"}, 4),
-    "after-hands-1p": ({"finish_setup": "after_hands", "finish": 5}, 1),
-    "monsters-2p": ({"monsters": 2}, 2),
-    "monsters-grid-5p": ({"monsters": 3, "order": "grid", "adjacency": "orthogonal"}, 5),
-    "rocks-auto-2p": ({"rocks": "auto"}, 2),
-    "rocks-auto-tall-3p": ({"rocks": "auto", "rows": 6, "cols": 2, "islands": 20}, 3),
-    "rocks-manual-1p": ({"rocks": "manual"}, 1),
-    "rocks-manual-monsters-3p": ({"rocks": "manual", "monsters": 2, "order": "grid"}, 3),
-    "removed-2p": ({"removed": 4}, 2),
-    "removed-monsters-rocks-4p": ({"removed": 2, "monsters": 1, "rocks": "auto"}, 4),
-    "solo-forced-start": ({"start_discards": 7}, 1),
-    "team-forced-start-3p": ({"start_discards": 10}, 3),
-    "wide-1x5": ({"rows": 1, "cols": 5, "islands": 9, "finish": 1}, 1),
-}
-
 # Dense settings: a 2x2 grid with islands 1..10 and a cheap Start is won about one game in
 # five, so Finish plays and rock departures are reached too (random play on the sparser
-# grids above nearly always runs out of cards first).
+# grids nearly always runs out of cards first).
 DENSE = dict(rows=2, cols=2, islands=10, finish=3, hand=4, start_discards=1)
-DENSE_CONFIGS = {
-    "dense-sequence-1p": ({}, 1),
-    "dense-sequence-2p": ({}, 2),
-    "dense-grid-orthogonal": ({"order": "grid", "adjacency": "orthogonal"}, 2),
-    "dense-both-lose": ({"adjacency": "both", "one_card": "lose"}, 1),
-    "dense-rocks-auto": ({"rocks": "auto"}, 1),
-    "dense-rocks-manual": ({"rocks": "manual"}, 2),
-    "dense-monsters": ({"monsters": 1}, 1),
-    "dense-after-hands": ({"finish_setup": "after_hands", "finish": 1}, 2),
-    "dense-removed": ({"removed": 2}, 1),
+
+
+def sparse(**options) -> Rules:
+    return Rules(**{**BASE, **options})
+
+
+def dense(**options) -> Rules:
+    return Rules(**{**DENSE, **options})
+
+
+# name: (rules, players). Every value of every option and module appears at least once
+# (test_every_option_value_is_covered), and so does every player count.
+CONFIGS = {
+    "base-1p": (sparse(), 1),
+    "base-4p": (sparse(), 4),
+    "grid-orthogonal-2p": (sparse(order="grid", adjacency="orthogonal"), 2),
+    "grid-both-3p": (sparse(order="grid", adjacency="both"), 3),
+    "sequence-both-5p": (sparse(adjacency="both"), 5),
+    "one-card-lose-2p": (sparse(one_card="lose"), 2),
+    "one-card-lose-1p": (sparse(one_card="lose", hand=2, start_discards=1), 1),
+    "finish-5-3p": (sparse(finish=5), 3),
+    "finish-1-2p": (sparse(finish=1), 2),
+    "after-hands-4p": (sparse(finish_setup="after_hands"), 4),
+    "after-hands-1p": (sparse(finish_setup="after_hands", finish=5), 1),
+    "monsters-2p": (sparse(monsters=2), 2),
+    "monsters-grid-5p": (sparse(monsters=3, order="grid", adjacency="orthogonal"), 5),
+    "rocks-auto-2p": (sparse(rocks="auto"), 2),
+    "rocks-auto-tall-3p": (sparse(rocks="auto", rows=6, cols=2, islands=20), 3),
+    "rocks-manual-1p": (sparse(rocks="manual"), 1),
+    "rocks-manual-monsters-3p": (sparse(rocks="manual", monsters=2, order="grid"), 3),
+    "removed-2p": (sparse(removed=4), 2),
+    "removed-monsters-rocks-4p": (sparse(removed=2, monsters=1, rocks="auto"), 4),
+    "solo-forced-start": (sparse(start_discards=7), 1),
+    "team-forced-start-3p": (sparse(start_discards=10), 3),
+    "wide-1x5": (sparse(rows=1, cols=5, islands=9, finish=1), 1),
+    "dense-sequence-1p": (dense(), 1),
+    "dense-sequence-2p": (dense(), 2),
+    "dense-grid-orthogonal": (dense(order="grid", adjacency="orthogonal"), 2),
+    "dense-both-lose": (dense(adjacency="both", one_card="lose"), 1),
+    "dense-rocks-auto": (dense(rocks="auto"), 1),
+    "dense-rocks-manual": (dense(rocks="manual"), 2),
+    "dense-monsters": (dense(monsters=1), 1),
+    "dense-after-hands": (dense(finish_setup="after_hands", finish=1), 2),
+    "dense-removed": (dense(removed=2), 1),
 }
 
 
@@ -101,7 +109,7 @@ def sort_choices(options) -> list[Choice]:
 
 
 def check_actions(state: State, choice: Choice, actions: list) -> None:
-    """The payments the engine lists for a choice are exactly the oracle's."""
+    """The actions the engine lists for a choice are exactly the oracle's."""
     hand = list(state.hand)
     if choice.kind == "island":
         hand.remove(choice.card)
@@ -109,14 +117,12 @@ def check_actions(state: State, choice: Choice, actions: list) -> None:
         assert {a.discard for a in actions} == oracle_payments(hand, cost)
     elif choice.kind == "discard":
         assert {a.discard for a in actions} == oracle_payments(hand, 2)
-    elif choice.kind == "start":
+    elif choice.kind == "start" and len(actions) < 5000:
         hands, owed = oracle_start_round(state)
-        splits = {a.team_discard for a in actions}
-        if len(actions) < 5000:
-            assert splits == oracle_splits(hands, owed)
-    for action in actions:
-        if state.rules.rocks == "manual" and action.rocks is not None and action.rocks.row is not None:
-            assert action.rocks.row != state.rocks_row
+        assert {a.team_discard for a in actions} == oracle_splits(hands, owed)
+    if len(actions) < 5000:
+        # Every action once, and as many as the rules allow (payments times rocks moves).
+        assert len(set(actions)) == len(actions) == oracle_action_count(state, choice)
 
 
 def check_step(before: State, action, after: State) -> None:
@@ -209,6 +215,7 @@ def playout(data, rules: Rules, players: int) -> State:
         assert listed, f"{choice} has no action"
         check_actions(state, choice, listed)
         action = data.draw(st.sampled_from(listed), label="action")
+        assert choice_of(action) == choice
         after = state.apply(action)
         check_step(state, action, after)
         note(state, action, after)
@@ -220,19 +227,10 @@ def playout(data, rules: Rules, players: int) -> State:
 
 
 @pytest.mark.parametrize("name", sorted(CONFIGS))
-@settings(max_examples=30)
 @given(data=st.data())
 def test_playouts_keep_every_invariant(name, data):
-    config, players = CONFIGS[name]
-    playout(data, Rules(**{**BASE, **config}), players)
-
-
-@pytest.mark.parametrize("name", sorted(DENSE_CONFIGS))
-@settings(max_examples=30)
-@given(data=st.data())
-def test_dense_playouts_keep_every_invariant(name, data):
-    config, players = DENSE_CONFIGS[name]
-    playout(data, Rules(**{**DENSE, **config}), players)
+    rules, players = CONFIGS[name]
+    playout(data, rules, players)
 
 
 OPTION_VALUES = {
@@ -247,35 +245,32 @@ OPTION_VALUES = {
 }
 
 
-@settings(max_examples=60)
 @given(st.data())
 def test_playouts_with_random_options(data):
     options = {key: data.draw(st.sampled_from(values), label=key) for key, values in OPTION_VALUES.items()}
     players = data.draw(st.integers(1, 5), label="players")
-    rules = Rules(**{**BASE, "islands": 22, **options})
+    rules = sparse(islands=22, **options)
     playout(data, rules, players)
 
 
 def test_every_option_value_is_covered():
     seen: dict[str, set] = {key: set() for key in OPTION_VALUES}
-    players = set()
-    for config, base, n in [(c, BASE, p) for c, p in CONFIGS.values()] + [(c, DENSE, p) for c, p in DENSE_CONFIGS.values()]:
-        rules = Rules(**{**base, **config})
-        players.add(n)
+    for rules, _ in CONFIGS.values():
         for key in seen:
-            seen[key].add(getattr(rules, key) if key not in ("monsters", "removed") else bool(getattr(rules, key)))
-    assert players == {1, 2, 3, 4, 5}
+            value = getattr(rules, key)
+            seen[key].add(bool(value) if key in ("monsters", "removed") else value)
     for key, values in OPTION_VALUES.items():
         expected = {bool(v) for v in values} if key in ("monsters", "removed") else set(values)
         assert seen[key] >= expected, key
+    assert {players for _, players in CONFIGS.values()} == {1, 2, 3, 4, 5}
 
 
 # -- perft: legal choices and actions from fixed small deals, pinned -------------------
 
 
-def oracle_action_count(state: State) -> int:
-    """How many legal actions the rules allow, counted from the oracle's choices."""
-    rules, grid = state.rules, state.grid
+def oracle_action_count(state: State, choice: Choice) -> int:
+    """How many legal actions the rules allow for ``choice`` (payments times rocks moves)."""
+    rules, grid, hand = state.rules, state.grid, list(state.hand)
 
     def with_rocks(after_grid, after_hand) -> int:
         if rules.rocks != "manual" or state.rocks_row is None:
@@ -285,30 +280,25 @@ def oracle_action_count(state: State) -> int:
             return 1
         return len(oracle_rock_rows(rules, after_grid, state.rocks_row)) + len(oracle_payments(after_hand, 2))
 
-    count = 0
-    for choice in oracle_choices(state):
-        hand = list(state.hand)
-        if choice.kind == "island":
-            hand.remove(choice.card)
-            after = list(grid)
-            after[choice.cell] = choice.card
-            for paid in oracle_payments(hand, oracle_cost(rules, grid, choice.card, choice.cell)):
-                count += with_rocks(after, (Counter(hand) - Counter(paid)).elements())
-        elif choice.kind == "discard":
-            for paid in oracle_payments(hand, 2):
-                count += with_rocks(grid, (Counter(hand) - Counter(paid)).elements())
-        elif choice.kind == "monster":
-            hand.remove(choice.card)
-            after = list(grid)
-            after[choice.cell] = None
-            count += with_rocks(after, hand)
-        elif choice.kind == "start":
-            hands, owed = oracle_start_round(state)
-            for split in oracle_splits(hands, owed):
-                count += with_rocks(grid, (Counter(hands[state.seat]) - Counter(split[state.seat])).elements())
-        else:
-            count += 1
-    return count
+    def left(cards, paid):
+        return list((Counter(cards) - Counter(paid)).elements())
+
+    if choice.kind == "island":
+        hand.remove(choice.card)
+        after = list(grid)
+        after[choice.cell] = choice.card
+        cost = oracle_cost(rules, grid, choice.card, choice.cell)
+        return sum(with_rocks(after, left(hand, paid)) for paid in oracle_payments(hand, cost))
+    if choice.kind == "discard":
+        return sum(with_rocks(grid, left(hand, paid)) for paid in oracle_payments(hand, 2))
+    if choice.kind == "monster":
+        after = list(grid)
+        after[choice.cell] = None
+        return with_rocks(after, left(hand, [choice.card]))
+    if choice.kind == "start":
+        hands, owed = oracle_start_round(state)
+        return sum(with_rocks(grid, left(hands[state.seat], split[state.seat])) for split in oracle_splits(hands, owed))
+    return 1
 
 
 def perft(state: State, depth: int) -> tuple[int, int]:
@@ -316,8 +306,8 @@ def perft(state: State, depth: int) -> tuple[int, int]:
     every node's counts are checked against the oracle's on the way."""
     choices = list(state.legal_choices())
     actions = [a for c in choices for a in state.actions_for(c)]
-    assert len(set(actions)) == len(actions) == oracle_action_count(state)
-    assert len(choices) == len(oracle_choices(state))
+    assert set(choices) == oracle_choices(state)
+    assert len(set(actions)) == len(actions) == sum(oracle_action_count(state, c) for c in choices)
     if depth == 1:
         return len(choices), len(actions)
     total = [0, 0]

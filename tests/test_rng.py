@@ -16,9 +16,21 @@ def test_published_first_outputs_for_seed_1234567():
     ]
 
 
-def test_seed_zero_first_output():
-    # The reference C implementation (Vigna) seeded with 0 starts with 0xE220A8397B1DCDAF.
-    assert SplitMix64(0).next_u64() == 0xE220A8397B1DCDAF
+@pytest.mark.parametrize(
+    "seed, values",
+    [
+        (0, [0xE220A8397B1DCDAF, 0x6E789E6AA1B965F4, 0x06C45D188009454F, 0xF88BB8A8724C81EC]),
+        (1, [0x910A2DEC89025CC1, 0xBEEB8DA1658EEC67, 0xF893A2EEFB32555E, 0x71C18690EE42C90B]),
+    ],
+)
+def test_check_values_of_docs_dealing(seed, values):
+    rng = SplitMix64(seed)
+    assert [rng.next_u64() for _ in values] == values
+
+
+def test_below_check_values_of_docs_dealing():
+    rng = SplitMix64(1)
+    assert [rng.below(n) for n in (85, 84, 83, 82, 81)] == [10, 7, 0, 43, 75]
 
 
 def test_next_u32_is_the_high_half():

@@ -2,7 +2,7 @@
 
 import pytest
 
-from solver.rules import EXPLANATIONS, OFFICIAL, PRESETS, Rules, RulesError, parse_rule_value
+from solver.rules import EXPLANATIONS, LIMITS, OFFICIAL, PRESETS, Rules, RulesError, parse_rule_value
 
 OFFICIAL_DICT = {
     "rows": 6,
@@ -117,6 +117,13 @@ def test_bad_rules_name_the_key(data, key):
 
 def test_rules_must_be_a_mapping():
     check_names("rules", lambda: Rules.from_dict([("rows", 6)]))
+
+
+@pytest.mark.parametrize("key", sorted(LIMITS))
+def test_numeric_limits_name_the_key(key):
+    low, high = LIMITS[key]
+    check_names(key, lambda: Rules.from_dict({key: low - 1}))
+    check_names(key, lambda: Rules.from_dict({key: high + 1}))
 
 
 @pytest.mark.parametrize(
