@@ -6,7 +6,10 @@ solve, so ``--help``, ``deal``, ``verify`` and ``rules`` never load it.
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
+from rich.progress import Progress
 
 from solver import __version__
 from solver.formats import deal_to_json, write_json
@@ -14,12 +17,24 @@ from solver.formats import deal_to_json, write_json
 from .options import (
     INPUT_ERRORS,
     DealSource,
+    InputError,
     deal_source,
+    game_file_argument,
     input_error,
     json_option,
     read_game,
 )
-from .render import dump_json, make_console, render_deal, render_rules, render_verdict, rules_json
+from .render import (
+    dump_json,
+    make_console,
+    render_bench,
+    render_deal,
+    render_rules,
+    render_solve,
+    render_verdict,
+    rules_json,
+    solve_json,
+)
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -28,14 +43,15 @@ CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
     context_settings=CONTEXT,
     epilog="""\b
 Examples:
-  tranquility deal --seed 1 --players 4
+  tranquility solve --seed 1 --players 4
   tranquility deal --seed 1 --players 4 --out deal.json
   tranquility verify deal.json
-  tranquility rules --rules hungarian""",
+  tranquility rules --rules hungarian
+  tranquility bench --suite official --deals 20""",
 )
 @click.version_option(__version__, "-V", "--version", prog_name="tranquility")
 def main() -> None:
-    """Tranquility: deals, rules and a replay verifier for the cooperative card game.
+    """Tranquility: deals, rules, a replay verifier and a solver for the cooperative card game.
 
     Files: docs/formats.md. Rules and options: docs/rules.md. Seeded deals: docs/dealing.md.
     """
@@ -125,6 +141,132 @@ def rules(source: DealSource, as_json: bool) -> None:
         click.echo(dump_json(rules_json(in_force)))
     else:
         render_rules(make_console(), in_force)
+
+
+@main.command(
+    epilog="""\b
+Examples:
+  tranquility solve --seed 1 --players 4
+  tranquility solve --seed 6 --players 1 --time-limit 30 --json
+  tranquility solve position.json --out win.json
+  tranquility solve --seed 3 --players 2 --rule order=grid --method cpsat --reproducible
+\b
+Methods (what decided, in the output): refute (a cheap necessary condition
+fails), greedy (a randomised greedy playout won), exhaustive (the complete
+search), cpsat (the CP-SAT model), timeout/interrupted (unknown).
+\b
+Exit status: 0 it ran (whatever the verdict), 2 bad input or rules the solver
+does not support (monsters, rocks), 3 internal error (a line the engine rejects)."""
+)
+@deal_source
+@game_file_argument
+@click.option("--time-limit", type=click.FloatRange(min=0), default=60.0, show_default=True, help="Seconds for the whole solve.")
+@click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True, help="CP-SAT worker threads.")
+@click.option(
+    "--method",
+    type=click.Choice(["auto", "search", "cpsat"]),
+    default="auto",
+    show_default=True,
+    help="auto = refutations, greedy, complete search, then CP-SAT; search or cpsat alone.",
+)
+@click.option(
+    "--reproducible",
+    is_flag=True,
+    help="Same verdict and line on every run and machine: node budgets and CP-SAT deterministic time instead of seconds, one worker.",
+)
+@click.option("--out", type=click.Path(dir_okay=False), help="Write the winning line here (tranquility-line/1).")
+@click.option("--force", is_flag=True, help="Let --out overwrite an existing file.")
+@json_option
+def solve(
+    source: DealSource,
+    file: str | None,
+    time_limit: float,
+    workers: int,
+    method: str,
+    reproducible: bool,
+    out: str | None,
+    force: bool,
+    as_json: bool,
+) -> None:
+    """Decide whether a deal (or the position a line FILE reaches) can still be won.
+
+    Three verdicts, never more: win (with a line the rules engine has replayed), no-win
+    (proven; the output names the proof) or unknown (the time ran out). The line always
+    starts from the deal, so `tranquility verify` accepts it as it is.
+    """
+    from solver.formats import Line, line_to_json
+    from solver.model import UnsupportedRules
+    from solver.solve import Budget, InternalError
+    from solver.solve import solve as run_solve
+
+    game = source.resolve(file)
+    if out is not None and not force and Path(out).exists():
+        raise input_error(out, FileExistsError(f"{out} already exists (use --force to overwrite it)"))
+    budget = Budget(seconds=time_limit, workers=1 if reproducible else workers, reproducible=reproducible)
+    console = make_console(stderr=True)
+    try:
+        with console.status("solving", spinner="dots") as status:
+            result = run_solve(game, budget, method, progress=lambda phase: status.update(f"solving: {phase}"))
+    except UnsupportedRules as exc:
+        raise InputError(f"unsupported rules: {exc}") from None
+    except ValueError as exc:
+        raise input_error(file, exc) from None
+    except InternalError as exc:
+        click.echo(f"INTERNAL ERROR: {exc}", err=True)
+        raise SystemExit(3) from None
+    line_json = line_to_json(result.line) if result.line is not None else None
+    if out is not None and line_json is not None:
+        try:
+            write_json(out, line_json, force=force)
+        except INPUT_ERRORS as exc:
+            raise input_error(out, exc) from None
+        click.echo(f"wrote {out}", err=True)
+    if as_json:
+        click.echo(dump_json(solve_json(result, line_json)))
+    else:
+        prefix = len(game.actions) if isinstance(game, Line) else 0
+        render_solve(make_console(), result, prefix)
+
+
+@main.command(
+    epilog="""\b
+Examples:
+  tranquility bench --suite official --deals 20
+  tranquility bench --suite positions --time-limit 10 --json --out bench.json
+  tranquility bench --suite all"""
+)
+@click.option("--suite", type=click.Choice(["official", "variants", "positions", "all"]), default="official", show_default=True)
+@click.option("--deals", type=click.IntRange(min=1), help="Seeds per group (default: the suite's own: 200, 50, 25).")
+@click.option("--time-limit", type=click.FloatRange(min=0), default=60.0, show_default=True, help="Seconds per solve.")
+@click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True, help="CP-SAT worker threads.")
+@click.option("--out", type=click.Path(dir_okay=False), help="Also write the full report (every case) as JSON here.")
+@click.option("--force", is_flag=True, help="Let --out overwrite an existing file.")
+@json_option
+def bench(suite: str, deals: int | None, time_limit: float, workers: int, out: str | None, force: bool, as_json: bool) -> None:
+    """Time the solver on fixed seeded deals and positions (CLI start-up excluded).
+
+    Per group and player count: decided share, verdict counts, which method decided,
+    median / p90 / max seconds, and whether every win replayed. docs/performance.md
+    explains the suites and records the measured table.
+    """
+    from solver.bench import cases, run
+
+    if out is not None and not force and Path(out).exists():
+        raise input_error(out, FileExistsError(f"{out} already exists (use --force to overwrite it)"))
+    total = sum(1 for _ in cases(suite, deals))
+    console = make_console(stderr=True)
+    with Progress(console=console, transient=True, disable=as_json and not console.is_terminal) as progress:
+        task = progress.add_task(f"bench {suite}", total=total)
+        report = run(suite, deals, time_limit, workers, on_case=lambda case, result: progress.advance(task))
+    if out is not None:
+        try:
+            write_json(out, report.to_json(), force=force)
+        except INPUT_ERRORS as exc:
+            raise input_error(out, exc) from None
+    if as_json:
+        click.echo(dump_json({k: v for k, v in report.to_json().items() if k != "cases"}))
+    else:
+        render_bench(make_console(), report)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -191,3 +191,81 @@ def render_verdict(console: Console, path: str, game: Deal | Line, verdict) -> N
     if verdict.state is not None and isinstance(game, Line) and game.actions:
         console.print(Text(f"Position after turn {verdict.turns}:", style="bold"))
         render_position(console, verdict.state)
+
+
+# -- solving ----------------------------------------------------------------------------
+
+VERDICT_STYLES = {"win": "bold green", "no-win": "bold red", "unknown": "bold yellow"}
+
+
+def solve_json(result, line_json) -> dict[str, Any]:
+    return {
+        "verdict": result.verdict,
+        "method": result.method,
+        "seconds": round(result.seconds, 4),
+        "line": line_json,
+        "reason": result.reason,
+        "stats": result.stats,
+    }
+
+
+def render_solve(console: Console, result, prefix_turns: int) -> None:
+    """The verdict, how it was reached, and for a win the continuation turn by turn."""
+    from solver.actions import describe
+
+    head = Text(result.verdict.upper(), style=VERDICT_STYLES[result.verdict])
+    head.append(f"  by {result.method} in {result.seconds:.2f} s", style="")
+    console.print(head)
+    if result.reason:
+        console.print(f"Proof: {result.reason}", soft_wrap=True)
+    if result.verdict == "unknown":
+        console.print("The time limit ran out before a win was found or ruled out; try a longer --time-limit.")
+    if result.line is not None:
+        actions = result.line.actions
+        if prefix_turns:
+            console.print(f"Winning continuation from turn {prefix_turns + 1}:", style="bold")
+        else:
+            console.print("Winning line:", style="bold")
+        for turn, action in enumerate(actions[prefix_turns:], start=prefix_turns + 1):
+            console.print(f"  {turn:>3}. {describe(action)}", soft_wrap=True)
+        from solver.state import replay
+
+        console.print(Text("Final grid:", style="bold"))
+        console.print(grid_table(replay(result.line.deal, actions)))
+    counts = ", ".join(f"{k} {v}" for k, v in _flat_stats(result.stats).items())
+    if counts:
+        console.print(f"Stats: {counts}", style="dim", soft_wrap=True)
+
+
+def _flat_stats(stats: dict) -> dict[str, Any]:
+    flat: dict[str, Any] = {}
+    for phase, values in stats.items():
+        for key, value in values.items():
+            if key != "reason":
+                flat[f"{phase}.{key}"] = value
+    return flat
+
+
+def render_bench(console: Console, report) -> None:
+    console.print(Text(f"Benchmark: suite {report.suite}, time limit {report.time_limit:g} s", style="bold"))
+    console.print(f"Machine: {report.machine}", style="dim")
+    table = Table(show_header=True, header_style="bold")
+    for name in ("group", "players", "deals", "decided", "win", "no-win", "unknown", "methods", "median s", "p90 s", "max s", "replay"):
+        table.add_column(name, justify="left" if name in ("group", "methods") else "right")
+    for g in report.groups:
+        methods = " ".join(f"{k}:{v}" for k, v in sorted(g.methods.items()))
+        table.add_row(
+            g.group,
+            str(g.players),
+            str(g.count),
+            f"{100 * g.decided:.1f}%",
+            str(g.verdicts["win"]),
+            str(g.verdicts["no-win"]),
+            str(g.verdicts["unknown"]),
+            methods,
+            f"{g.median:.3f}",
+            f"{g.p90:.3f}",
+            f"{g.max:.3f}",
+            "ok" if g.replay_ok else "FAILED",
+        )
+    console.print(table)

@@ -46,8 +46,8 @@ class Budget:
     seconds: float = 60.0
     workers: int = 2
     reproducible: bool = False
-    greedy_playouts: int = 200
-    search_nodes: int = 200_000
+    greedy_playouts: int = 100
+    search_nodes: int = 5_000  # auto: a short complete search before CP-SAT
     cpsat_deterministic: float = 60.0
     seed: int = 0
 
@@ -65,23 +65,36 @@ def solve(
     game: Deal | Line,
     budget: Budget = Budget(),
     method: str = "auto",
-    stop: Callable[[], bool] | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> Result:
-    """Decide whether the team can still win from the position ``game`` reaches."""
+    """Decide whether the team can still win from the position ``game`` reaches.
+
+    ``method``: auto (the portfolio), search (greedy then the complete search only) or
+    cpsat (the CP-SAT model only). Ctrl-C ends the solve with ``unknown`` and the
+    statistics gathered so far."""
     from .model import check_supported
 
+    if method not in METHODS:
+        raise ValueError(f"method must be one of {', '.join(METHODS)}")
     started = time.monotonic()
     prefix, state = position_of(game)
     check_supported(state)
     stats: dict = {}
-    elapsed = lambda: time.monotonic() - started  # noqa: E731
+    say = progress or (lambda _: None)
 
     def finish(verdict: str, how: str, actions=None, reason=None) -> Result:
         line = None
         if actions is not None:
             line = Line(prefix.deal, prefix.actions + tuple(actions))
             check_line(line)
-        return Result(verdict, how, elapsed(), line, reason, stats)
+        return Result(verdict, how, time.monotonic() - started, line, reason, stats)
+
+    def limit(share: float, nodes: int | None) -> Deadline:
+        """A share of the time left (ignored when reproducible) and a node budget."""
+        if budget.reproducible:
+            return Deadline(nodes=nodes)
+        left = max(0.0, budget.seconds - (time.monotonic() - started))
+        return Deadline(seconds=left * share, nodes=nodes)
 
     if state.won:
         return finish("win", "replay", [])
@@ -90,37 +103,41 @@ def solve(
     reason = refutation(state)
     if reason is not None:
         return finish("no-win", "refute", reason=reason)
-
-    def deadline(share: float, nodes: int | None) -> Deadline:
-        if budget.reproducible:
-            d = Deadline(nodes=nodes)
-        else:
-            d = Deadline(seconds=max(0.0, budget.seconds - elapsed()) * share)
-        if stop is not None:
-            d.stopped = stop()
-        return d
-
-    if method in ("auto", "search"):
-        search_stats = SearchStats()
-        line = greedy(state, deadline(0.2, budget.greedy_playouts), search_stats, budget.seed)
-        stats["greedy"] = search_stats.to_json()
-        if line is not None:
-            return finish("win", "greedy", line)
-        search_stats = SearchStats()
-        share = 1.0 if method == "search" else 0.5
-        verdict, line = exhaustive(state, deadline(share, budget.search_nodes), search_stats)
-        stats["exhaustive"] = search_stats.to_json()
-        if verdict == "win":
-            return finish("win", "exhaustive", line)
-        if verdict == "no-win":
-            return finish("no-win", "exhaustive", reason="every line was searched and none wins")
-    if method in ("auto", "cpsat"):
-        verdict, line, info = cpsat(state, budget, max(0.0, budget.seconds - elapsed()))
-        stats["cpsat"] = info
-        if verdict == "win":
-            return finish("win", "cpsat", line)
-        if verdict == "no-win":
-            return finish("no-win", "cpsat", reason=info.get("reason", "CP-SAT proved the model infeasible"))
+    try:
+        if method in ("auto", "search"):
+            say("greedy playouts")
+            search_stats = SearchStats()
+            line = greedy(state, limit(0.1, budget.greedy_playouts), search_stats, budget.seed)
+            stats["greedy"] = search_stats.to_json()
+            if line is not None:
+                return finish("win", "greedy", line)
+            say("complete search")
+            search_stats = SearchStats()
+            # In auto mode the complete search gets a small node budget: it settles small
+            # positions at once and leaves the big ones to CP-SAT.
+            if method == "search":
+                deadline = limit(1.0, budget.search_nodes * 100 if budget.reproducible else None)
+            else:
+                deadline = limit(0.3, budget.search_nodes)
+            try:
+                verdict, line = exhaustive(state, deadline, search_stats)
+            finally:
+                stats["exhaustive"] = search_stats.to_json()
+            if verdict == "win":
+                return finish("win", "exhaustive", line)
+            if verdict == "no-win":
+                return finish("no-win", "exhaustive", reason="the complete search tried every line; none wins")
+        if method in ("auto", "cpsat"):
+            say("CP-SAT model")
+            left = max(0.0, budget.seconds - (time.monotonic() - started))
+            verdict, line, info = cpsat(state, budget, left)
+            stats["cpsat"] = info
+            if verdict == "win":
+                return finish("win", "cpsat", line)
+            if verdict == "no-win":
+                return finish("no-win", "cpsat", reason=info["reason"])
+    except KeyboardInterrupt:
+        return finish("unknown", "interrupted")
     return finish("unknown", "timeout")
 
 
@@ -154,6 +171,9 @@ def cpsat(state: State, budget: Budget, seconds: float, hint: list[Action] | Non
         params.num_workers = max(1, budget.workers)
         params.max_time_in_seconds = max(0.01, seconds)
     status = solver.Solve(game.model)
+    if status == cp_model.UNKNOWN and not budget.reproducible and solver.WallTime() < seconds * 0.9:
+        # CP-SAT stops early only when asked to (Ctrl-C): report it as an interruption.
+        raise KeyboardInterrupt
     info = {**game.size(), "status": solver.StatusName(status), "wall_time": round(solver.WallTime(), 3)}
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return "win", realise(state, game.plan(solver)), info

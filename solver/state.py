@@ -270,8 +270,8 @@ class State:
             held = sum(len(h) for h in hands)
             if held >= owed:
                 return tuple(hands), tuple(drawn), owed, tuple(forced)
-            if held == 0:
-                return None
+            if held == 0 and all(d == len(p) for d, p in zip(drawn, self.deal.piles)):
+                return None  # hands and piles have run dry (empty hands alone can happen at hand=1)
             for h in hands:
                 forced.extend(h)
             owed -= held

@@ -154,7 +154,7 @@ def oracle_start_round(state: State):
     piles = [list(state.pile(s)) for s in range(state.players)]
     owed = rules.start_discards
     while sum(map(len, hands)) < owed:
-        if not any(hands):
+        if not any(hands) and not any(piles):  # hands and piles have run dry
             return None
         owed -= sum(map(len, hands))
         hands = [pile[: rules.hand] for pile in piles]

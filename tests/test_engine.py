@@ -324,6 +324,27 @@ def test_solo_start_runs_dry():
     illegal(state, PlayStart(seat=0, team_discard=((),)), "cannot pay the 8 cards")
 
 
+def test_start_with_empty_hands_but_cards_in_the_piles():
+    # Hand size 1: seat 0 plays its 1 and draws S, so it holds nothing but the Start while
+    # its pile still holds 2 3 4 F. The hands are empty, the piles are not: the forced round
+    # discards nothing, the seat draws 2, and the team pays it. Not a loss.
+    rules = tiny_rules(hand=1, start_discards=1)
+    state = State.initial(make_deal([[1, START, 2, 3, 4, 5, 6, 7, 8, FINISH]], rules))
+    state = state.apply(PlayIsland(seat=0, card=1, cell=0))
+    assert state.hands == ((START,),)
+    assert choices(state) == {Choice("start", START)}
+    assert {a.team_discard for a in state.legal_actions()} == {((2,),)}
+    after = state.apply(PlayStart(seat=0, team_discard=((2,),)))
+    assert after.discarded == (2,) and after.hands == ((3,),) and after.status == "open"
+
+
+def test_start_with_empty_hands_and_piles_is_lost():
+    rules = tiny_rules(hand=1, start_discards=1)
+    state = State.initial(make_deal([[1, START, 2, 3, 4, 5, 6, 7, 8, FINISH]], rules))
+    state = position(state.apply(PlayIsland(seat=0, card=1, cell=0)), drawn=(10,))
+    assert state.status == "lost"
+
+
 def test_team_start_forced_round_draws_every_seat():
     # Seat 0 holds 1 3 (+S), seat 1 holds 7 8 S: 5 cards for 6 owed. All five go, seat 0
     # draws 4, seat 1 draws F, and the team picks the last card from those two.

@@ -14,12 +14,12 @@ from collections import Counter
 from itertools import islice
 
 import pytest
-from hypothesis import event, given
+from hypothesis import assume, event, given
 from hypothesis import strategies as st
 
 from solver.actions import Choice, PlayFinish, PlayIsland, PlayStart, choice_of
 from solver.cards import card_key
-from solver.deal import deal
+from solver.deal import DealError, check_players, deal
 from solver.formats import Line, line_from_json, line_to_json
 from solver.rules import PRESETS, Rules
 from solver.state import State
@@ -79,6 +79,8 @@ CONFIGS = {
     "solo-forced-start": (sparse(start_discards=7), 1),
     "team-forced-start-3p": (sparse(start_discards=10), 3),
     "wide-1x5": (sparse(rows=1, cols=5, islands=9, finish=1), 1),
+    "hand-1-1p": (sparse(hand=1, start_discards=2), 1),
+    "hand-1-3p": (sparse(hand=1, start_discards=4, rocks="manual"), 3),
     "dense-sequence-1p": (dense(), 1),
     "dense-sequence-2p": (dense(), 2),
     "dense-grid-orthogonal": (dense(order="grid", adjacency="orthogonal"), 2),
@@ -250,6 +252,26 @@ def test_playouts_with_random_options(data):
     options = {key: data.draw(st.sampled_from(values), label=key) for key, values in OPTION_VALUES.items()}
     players = data.draw(st.integers(1, 5), label="players")
     rules = sparse(islands=22, **options)
+    playout(data, rules, players)
+
+
+@given(st.data())
+def test_playouts_with_random_sizes(data):
+    """Odd shapes and sizes too: one cell, one column, a hand of 1, a free Start."""
+    rows, cols = data.draw(st.sampled_from([(1, 1), (1, 4), (2, 2), (2, 3), (4, 1), (5, 2)]), label="shape")
+    options = {key: data.draw(st.sampled_from(values), label=key) for key, values in OPTION_VALUES.items()}
+    if rows < 2:
+        options["rocks"] = "off"
+    hand = data.draw(st.integers(1, 4), label="hand")
+    start_discards = data.draw(st.sampled_from([0, 1, 3, 6]), label="start_discards")
+    extra = data.draw(st.integers(0, 8), label="extra islands")
+    islands = rows * cols + options["monsters"] + options["removed"] + extra
+    rules = Rules(rows=rows, cols=cols, islands=islands, hand=hand, start_discards=start_discards, **options)
+    players = data.draw(st.integers(1, 5), label="players")
+    try:
+        check_players(rules, players)
+    except DealError:
+        assume(False)
     playout(data, rules, players)
 
 

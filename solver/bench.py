@@ -1,0 +1,206 @@
+"""Benchmark suites for the solver (docs/performance.md): fixed seeded deals and positions,
+each solved inside this process, with every win replay-checked and every no-win's proof
+method recorded."""
+
+from __future__ import annotations
+
+import math
+import platform
+import statistics
+from dataclasses import dataclass, field
+from typing import Callable, Iterator
+
+from .deal import Deal, deal
+from .formats import Line
+from .rng import SplitMix64
+from .rules import OFFICIAL, Rules
+from .solve import Budget, Result, solve
+from .state import State
+from .verify import verify
+
+SUITES = ("official", "variants", "positions", "all")
+
+VARIANTS: dict[str, dict] = {
+    "order=grid": {"order": "grid"},
+    "adjacency=orthogonal": {"adjacency": "orthogonal"},
+    "adjacency=both": {"adjacency": "both"},
+    "finish=1": {"finish": 1},
+    "one_card=lose": {"one_card": "lose"},
+    "removed=12": {"removed": 12},
+}
+
+
+@dataclass(frozen=True)
+class Case:
+    """One benchmark problem: a group label, and a deal or a position (a line)."""
+
+    group: str
+    players: int
+    seed: int
+    game: Deal | Line
+
+
+@dataclass
+class Outcome:
+    case: Case
+    verdict: str
+    method: str
+    seconds: float
+    replayed: bool  # a win's line replays as a win (always checked)
+
+
+@dataclass
+class GroupSummary:
+    group: str
+    players: int
+    count: int
+    decided: float
+    verdicts: dict[str, int]
+    methods: dict[str, int]
+    median: float
+    p90: float
+    max: float
+    replay_ok: bool
+
+    def to_json(self) -> dict:
+        return self.__dict__.copy()
+
+
+@dataclass
+class Report:
+    suite: str
+    time_limit: float
+    machine: str
+    groups: list[GroupSummary] = field(default_factory=list)
+    outcomes: list[Outcome] = field(default_factory=list)
+
+    def to_json(self) -> dict:
+        return {
+            "suite": self.suite,
+            "time_limit": self.time_limit,
+            "machine": self.machine,
+            "groups": [g.to_json() for g in self.groups],
+            "cases": [
+                {
+                    "group": o.case.group,
+                    "players": o.case.players,
+                    "seed": o.case.seed,
+                    "verdict": o.verdict,
+                    "method": o.method,
+                    "seconds": round(o.seconds, 4),
+                    "replayed": o.replayed,
+                }
+                for o in self.outcomes
+            ],
+        }
+
+
+def cases(suite: str, deals: int | None = None) -> Iterator[Case]:
+    """The problems of a suite, in a fixed order. ``deals`` caps the seeds per group."""
+    if suite in ("official", "all"):
+        for players in range(1, 6):
+            for seed in range(deals or 200):
+                yield Case("official", players, seed, deal(OFFICIAL, players, seed))
+    if suite in ("variants", "all"):
+        for name, options in VARIANTS.items():
+            rules = Rules(**options)
+            for players in (1, 2, 4):
+                for seed in range(deals or 50):
+                    yield Case(name, players, seed, deal(rules, players, seed))
+    if suite in ("positions", "all"):
+        for players in range(2, 6):
+            for seed in range(deals or 25):
+                line = random_playout(deal(OFFICIAL, players, seed), seed)
+                for turns in (10, 20, 30):
+                    if len(line.actions) >= turns:
+                        yield Case(f"after {turns} turns", players, seed, Line(line.deal, line.actions[:turns]))
+
+
+def random_playout(game: Deal, seed: int, max_turns: int = 30) -> Line:
+    """A seeded random legal playout: each turn, with probability 0.7 a uniformly random
+    legal island play if there is one, else a uniformly random legal choice; its payment
+    is a uniformly random one of the legal payments (SplitMix64, docs/performance.md)."""
+    rng = SplitMix64(seed)
+    state = State.initial(game)
+    actions = []
+    while len(actions) < max_turns and state.status == "open":
+        choices = list(state.legal_choices())
+        islands = [c for c in choices if c.kind == "island"]
+        if islands and rng.below(10) < 7:
+            choice = islands[rng.below(len(islands))]
+        else:
+            choice = choices[rng.below(len(choices))]
+        payments = _first(state.actions_for(choice), 256)
+        action = payments[rng.below(len(payments))]
+        actions.append(action)
+        state = state.apply(action)
+    return Line(game, tuple(actions))
+
+
+def _first(items, n: int) -> list:
+    out = []
+    for item in items:
+        out.append(item)
+        if len(out) == n:
+            break
+    return out
+
+
+def run(
+    suite: str,
+    deals: int | None,
+    time_limit: float,
+    workers: int = 2,
+    on_case: Callable[[Case, Result], None] | None = None,
+) -> Report:
+    report = Report(suite, time_limit, machine_description())
+    budget = Budget(seconds=time_limit, workers=workers)
+    for case in cases(suite, deals):
+        result = solve(case.game, budget)
+        replayed = True
+        if result.verdict == "win":
+            check = verify(result.line)
+            replayed = check.legal and check.won
+        report.outcomes.append(Outcome(case, result.verdict, result.method, result.seconds, replayed))
+        if on_case is not None:
+            on_case(case, result)
+    report.groups = summarise(report.outcomes)
+    return report
+
+
+def summarise(outcomes: list[Outcome]) -> list[GroupSummary]:
+    keys: list[tuple[str, int]] = []
+    for o in outcomes:
+        key = (o.case.group, o.case.players)
+        if key not in keys:
+            keys.append(key)
+    groups = []
+    for group, players in keys:
+        mine = [o for o in outcomes if (o.case.group, o.case.players) == (group, players)]
+        times = sorted(o.seconds for o in mine)
+        verdicts: dict[str, int] = {"win": 0, "no-win": 0, "unknown": 0}
+        methods: dict[str, int] = {}
+        for o in mine:
+            verdicts[o.verdict] += 1
+            methods[o.method] = methods.get(o.method, 0) + 1
+        groups.append(
+            GroupSummary(
+                group=group,
+                players=players,
+                count=len(mine),
+                decided=(verdicts["win"] + verdicts["no-win"]) / len(mine),
+                verdicts=verdicts,
+                methods=methods,
+                median=statistics.median(times),
+                p90=times[max(0, math.ceil(0.9 * len(times)) - 1)],
+                max=times[-1],
+                replay_ok=all(o.replayed for o in mine),
+            )
+        )
+    return groups
+
+
+def machine_description() -> str:
+    import os
+
+    return f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
