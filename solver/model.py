@@ -276,7 +276,9 @@ class GameModel:
         otherwise the team picks the owed cards and the event ends."""
         m = self.model
         owed0 = self.rules.start_discards
-        rounds = owed0 + 1  # each forced round pays at least one card
+        # Each forced round pays at least one card, except a first round with empty hands
+        # (it only draws); hands and piles both dry leave the last round unpayable.
+        rounds = owed0 + 2
         big = sum(self.held) + sum(len(q) for q in self.queue) + owed0
         removed_then = []
         for s in range(self.P):
@@ -306,7 +308,6 @@ class GameModel:
             m.Add(forced + last == active)
             m.Add(total < owed).OnlyEnforceIf(forced)
             m.Add(total >= owed).OnlyEnforceIf(last)
-            m.Add(total >= 1).OnlyEnforceIf(forced)  # hands and piles dry: unpayable
             self.forced_round.append((forced, list(drawn)))
             ends.append(last)
             chosen = []

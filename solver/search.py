@@ -119,10 +119,12 @@ def refutation(state: State, live: frozenset[int] | None = None) -> str | None:
     available = sorted(c for c in in_play if is_island(c) and c in live)
     # Every empty cell needs its own island; runs of empty cells between two placed cards
     # (reading order, or along a row/column on the grid order) need that many islands between.
-    need = len(empty) + 1 + (0 if state.start_played else 1 + rules.start_discards)
+    costs = least_total_cost(state)
+    need = len(empty) + costs + 1 + (0 if state.start_played else 1 + rules.start_discards)
     if len(in_play) < need:
         return (
-            f"the hands and piles hold {len(in_play)} cards; filling {len(empty)} cells, "
+            f"the hands and piles hold {len(in_play)} cards; filling {len(empty)} cells "
+            f"(paying at least {costs} in costs), "
             f"{'' if state.start_played else 'the Start event and '}a Finish need at least {need}"
         )
     for low, high, run in _empty_runs(state):
@@ -131,6 +133,27 @@ def refutation(state: State, live: frozenset[int] | None = None) -> str | None:
             cells = f"{run} empty cell{'s' if run > 1 else ''}"
             return f"{cells} between {low or 'the start'} and {high if high <= rules.islands else 'the end'} need {run} islands; only {fits} are left"
     return None
+
+
+def least_total_cost(state: State) -> int:
+    """A lower bound on the costs still to pay: a play costs nothing only into a cell with
+    no placed neighbour, and of two neighbouring empty cells at most one can be filled for
+    free (the second then has a placed neighbour, and distinct islands differ by >= 1).
+    So the bound is: cells that already touch a card, plus a matching among the others."""
+    geo = geometry_of(state.rules)
+    grid = state.grid
+    free = [k for k, v in enumerate(grid) if v is None and all(grid[j] is None for j in geo.neighbours[k])]
+    touching = sum(1 for v in grid if v is None) - len(free)
+    free_set, matched = set(free), set()
+    pairs = 0
+    for k in free:
+        if k in matched:
+            continue
+        mate = next((j for j in geo.neighbours[k] if j in free_set and j not in matched), None)
+        if mate is not None:
+            matched.update((k, mate))
+            pairs += 1
+    return touching + pairs
 
 
 def _empty_runs(state: State) -> Iterator[tuple[int, int, int]]:

@@ -469,10 +469,12 @@ def test_turn_passes_seat_to_seat():
     seats = []
     for _ in range(5):
         seats.append(state.seat)
-        action = next(a for a in state.legal_actions() if not isinstance(a, PlayStart)) if not state.must_play_start() else next(state.legal_actions())
-        state = state.apply(action)
+        state = state.apply(next(state.legal_actions()))
     assert seats == [0, 1, 2, 0, 1]
     assert state.turn == 5
+    # A Start moves the turn on too, after every seat has drawn.
+    state = start_position().apply(PlayStart(seat=0, team_discard=((1, 3), ())))
+    assert state.seat == 1
 
 
 def test_wrong_seat_is_refused():
@@ -660,8 +662,8 @@ def test_manual_rocks_move_after_a_start_before_the_team_draws():
     deal = simple_deal(rules, rocks_row=0)
     state = State.initial(deal).apply(DiscardTwo(seat=0, discard=(1, 2), rocks=RocksMove(1)))
     assert state.hands == ((3, 4, START),)
-    # Start, the team pays 3; the seat keeps 4 and must pay it and... only one card left:
-    # staying is impossible, so the rocks must move.
+    # The Start costs 1 card: the seat pays 3 or 4 and keeps one card. Before the team
+    # draws that is too few to pay for staying, so the rocks must move off row 1.
     actions = set(state.legal_actions())
     assert actions == {
         PlayStart(seat=0, team_discard=((3,),), rocks=RocksMove(0)),
@@ -675,7 +677,7 @@ def test_monster_reopens_a_row_for_the_rocks():
     rules = tiny_rules(**ROCKS, rocks="auto", monsters=1)
     deal = simple_deal(rules, rocks_row=2, rocks_rolls=(1, 0))
     state = position(State.initial(deal), {2: 3, 3: 4}, [[MONSTER, 5, 6]])
-    # Rows 0 and 1 full? no: row 0 empty, row 1 full. Sinking 4 makes row 1 eligible again.
+    # Row 1 is full, so from row 2 only row 0 was eligible; sinking 4 reopens row 1.
     after = state.apply(PlayMonster(seat=0, cell=3))
     assert after.rocks_row == 1  # eligible [0, 1], roll 1
 

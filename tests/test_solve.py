@@ -1,0 +1,173 @@
+"""The solver's contract: three verdicts, wins that replay, proofs named, positions solved
+from their prefix, and results that do not depend on workers or method."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+import pytest
+from click.testing import CliRunner
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cli.main import main
+from solver.deal import deal
+from solver.formats import Line, line_to_json
+from solver.model import UnsupportedRules, horizon
+from solver.rules import OFFICIAL, Rules
+from solver.search import least_total_cost, refutation
+from solver.solve import Budget, solve
+from solver.state import State
+from solver.verify import verify
+
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+from test_crosscheck import small_deals  # noqa: E402
+
+REPRO = Budget(seconds=60, workers=1, reproducible=True, cpsat_deterministic=30.0)
+SMALL = small_deals(40, seed=7)
+WON = [(g, r) for g in SMALL for r in [solve(g, REPRO, method="search")] if r.verdict == "win"]
+
+
+def test_official_multiplayer_deals_are_won_with_replayed_lines():
+    for players in (2, 3, 4, 5):
+        result = solve(deal(OFFICIAL, players, 1), Budget(seconds=20))
+        assert result.verdict == "win"
+        check = verify(result.line)
+        assert check.legal and check.won
+
+
+def test_a_lost_solo_deal_is_proven_by_cpsat():
+    # Solo seed 6: no Finish card can survive with the Start this deep (measured: CP-SAT
+    # proves it infeasible in well under a second of search).
+    result = solve(deal(OFFICIAL, 1, 6), Budget(seconds=60, workers=2), method="cpsat")
+    assert result.verdict == "no-win" and result.method == "cpsat"
+    assert "proven bound" in result.reason
+
+
+def test_monsters_and_rocks_are_refused():
+    for rules in (Rules(monsters=3), Rules(rocks="auto")):
+        with pytest.raises(UnsupportedRules):
+            solve(deal(rules, 2, 1), Budget(seconds=1))
+
+
+@pytest.mark.parametrize("index", range(len(WON)))
+def test_every_prefix_of_a_winning_line_is_still_a_win(index):
+    game, result = WON[index]
+    actions = result.line.actions
+    for cut in range(len(actions)):
+        sub = solve(Line(game, actions[:cut]), REPRO, method="search")
+        assert sub.verdict == "win", cut
+        assert sub.line.actions[:cut] == actions[:cut]
+        assert verify(sub.line).won
+
+
+def test_verdict_does_not_depend_on_workers():
+    for game in SMALL[:12]:
+        one = solve(game, Budget(seconds=30, workers=1), method="cpsat")
+        two = solve(game, Budget(seconds=30, workers=2), method="cpsat")
+        assert one.verdict == two.verdict != "unknown"
+
+
+def test_reproducible_mode_gives_the_same_line():
+    game = SMALL[0]
+    runs = [solve(game, REPRO, method=m) for m in ("cpsat", "cpsat", "search", "search")]
+    assert runs[0].line == runs[1].line and runs[2].line == runs[3].line
+
+
+@settings(max_examples=25)
+@given(st.sampled_from(SMALL), st.integers(0, 5))
+def test_refutations_never_refute_a_winnable_position(game, cut):
+    """A cheap refutation is a proof: it must never fire on a position that is won later."""
+    won = solve(game, REPRO, method="search")
+    if won.verdict != "win":
+        return
+    state = State.initial(game)
+    for action in won.line.actions[: min(cut, len(won.line.actions))]:
+        state = state.apply(action)
+    assert refutation(state) is None
+    # The horizon bound covers the rest of the winning line.
+    assert len(won.line.actions) - min(cut, len(won.line.actions)) <= horizon(state)
+    assert least_total_cost(state) >= 0
+
+
+# -- the command ---------------------------------------------------------------------------
+
+
+def run(*args):
+    return CliRunner().invoke(main, [str(a) for a in args])
+
+
+def test_solve_json_shape_and_line_verifies(tmp_path):
+    result = run("solve", "--seed", 1, "--players", 3, "--json", "--time-limit", 20)
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert set(data) >= {"verdict", "method", "seconds", "line", "stats"}
+    assert data["verdict"] == "win" and data["line"]["format"] == "tranquility-line/1"
+    path = tmp_path / "win.json"
+    path.write_text(json.dumps(data["line"]))
+    assert run("verify", path).exit_code == 0
+
+
+def test_solve_a_position_file_returns_the_whole_line(tmp_path):
+    game, result = WON[0]
+    prefix = Line(game, result.line.actions[:2])
+    path = tmp_path / "position.json"
+    path.write_text(json.dumps(line_to_json(prefix)))
+    out = run("solve", path, "--json", "--reproducible", "--method", "search")
+    data = json.loads(out.stdout)
+    assert data["verdict"] == "win"
+    assert data["line"]["actions"][:2] == line_to_json(prefix)["actions"]
+
+
+def test_solve_out_never_overwrites(tmp_path):
+    path = tmp_path / "line.json"
+    path.write_text("keep me")
+    result = run("solve", "--seed", 1, "--players", 2, "--out", path)
+    assert result.exit_code == 2 and "already exists" in result.stderr
+    assert path.read_text() == "keep me"
+    assert run("solve", "--seed", 1, "--players", 2, "--out", path, "--force").exit_code == 0
+    assert verify_file(path)
+
+
+def verify_file(path) -> bool:
+    return json.loads(run("verify", path, "--json").stdout)["won"]
+
+
+def test_solve_unsupported_rules_exit_2():
+    result = run("solve", "--seed", 1, "--players", 2, "--rule", "monsters=3")
+    assert result.exit_code == 2 and "not supported" in result.stderr
+
+
+def test_solve_bad_file_exit_2(tmp_path):
+    path = tmp_path / "bad.json"
+    path.write_text("{")
+    result = run("solve", path)
+    assert result.exit_code == 2 and "not valid JSON" in result.stderr
+    assert "Traceback" not in result.output
+
+
+def test_solve_illegal_line_exit_2(tmp_path):
+    game = deal(OFFICIAL, 2, 1)
+    data = line_to_json(Line(game))
+    data["actions"] = [{"seat": 1, "discard": [1, 2]}]
+    path = tmp_path / "illegal.json"
+    path.write_text(json.dumps(data))
+    result = run("solve", path)
+    assert result.exit_code == 2 and "turn 1" in result.stderr
+
+
+def test_solve_readable_output_names_the_proof():
+    result = run("solve", "--seed", 6, "--players", 1, "--method", "cpsat", "--time-limit", 60)
+    assert result.exit_code == 0
+    assert "NO-WIN" in result.stdout and "Proof:" in result.stdout
+
+
+def test_bench_runs_a_tiny_suite(tmp_path):
+    out = tmp_path / "bench.json"
+    result = run("bench", "--suite", "official", "--deals", 1, "--time-limit", 5, "--json", "--out", out)
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)
+    assert [g["players"] for g in summary["groups"]] == [1, 2, 3, 4, 5]
+    assert all(g["replay_ok"] for g in summary["groups"])
+    assert len(json.loads(out.read_text())["cases"]) == 5
