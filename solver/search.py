@@ -294,6 +294,7 @@ def greedy_action(state: State, rng: random.Random, live: frozenset[int], noise:
     hand = state.hand
     junk = [c for c in hand if is_junk(c, live, state.start_played)] + _spare_finishes(hand)
     room = _Room(state, live)
+    reserve = _reserve(state)
     best: tuple[float, Choice] | None = None
     for choice in choices:
         if choice.kind != "island":
@@ -303,7 +304,7 @@ def greedy_action(state: State, rng: random.Random, live: frozenset[int], noise:
             continue
         cost = state.island_cost(choice.card, choice.cell)
         live_paid = max(0, cost - len(junk))
-        score = cost + 2 * live_paid + misplaced + rng.random() * noise
+        score = cost + 2 * live_paid + misplaced + 3 * max(0, cost - reserve) + rng.random() * noise
         if best is None or score < best[0]:
             best = (score, choice)
     if "discard" in kinds and (best is None or (best[0] >= 3 and len(junk) >= 2)):
@@ -311,6 +312,14 @@ def greedy_action(state: State, rng: random.Random, live: frozenset[int], noise:
     if best is None:
         return _cheapest_payment_action(state, next(c for c in choices if c.kind == "island"), live)
     return _cheapest_payment_action(state, best[1], live)
+
+
+def _reserve(state: State) -> int:
+    """Cards the seat to move can spare: what it holds and has still to draw, less one card
+    for each turn it will probably still have to take before the grid is full."""
+    empty = sum(v is None for v in state.grid)
+    turns_left = -(-(empty + 1) // state.players)
+    return len(state.hand) + len(state.pile(state.seat)) - turns_left
 
 
 class _Room:
@@ -385,13 +394,18 @@ def _cheapest_payment_action(state: State, choice: Choice, live: frozenset[int])
 
 
 def _greedy_start(state: State, live: frozenset[int]) -> PlayStart:
-    hands, _, owed, _ = state._start_rounds()
-    pool = [(_usefulness(state, c, live), seat, c) for seat, h in enumerate(hands) for c in h]
-    # Keep the team's Finish cards longest; spare Finish cards beyond one per seat go first.
-    pool.sort(key=lambda x: x[0])
+    """Split the Start event's discards: junk first, then the least useful cards of the
+    seats with the most cards left (a seat that runs dry loses the game for everyone)."""
+    hands, drawn, owed, _ = state._start_rounds()
+    left = [len(h) + len(state.deal.piles[s]) - drawn[s] for s, h in enumerate(hands)]
+    pools = [sorted(h, key=lambda c: _usefulness(state, c, live)) for h in hands]
     paid: list[list[Card]] = [[] for _ in hands]
-    for _, seat, card in pool[:owed]:
-        paid[seat].append(card)
+    for _ in range(owed):
+        seat = max(
+            (s for s in range(len(hands)) if pools[s]),
+            key=lambda s: (_usefulness(state, pools[s][0], live) < 0, left[s] - len(paid[s])),
+        )
+        paid[seat].append(pools[seat].pop(0))
     return PlayStart(seat=state.seat, team_discard=tuple(tuple(p) for p in paid))
 
 
