@@ -153,7 +153,9 @@ Examples:
 \b
 Methods (what decided, in the output): refute (a cheap necessary condition
 fails), greedy (a randomised greedy playout won), exhaustive (the complete
-search), cpsat (the CP-SAT model), timeout/interrupted (unknown).
+search), cpsat (the CP-SAT model), replay (the line has already won);
+timeout or interrupted for unknown. --reproducible ignores --time-limit: it
+uses fixed node budgets and 60 s of CP-SAT deterministic time (docs/solving.md).
 \b
 Exit status: 0 it ran (whatever the verdict), 2 bad input or rules the solver
 does not support (monsters, rocks), 3 internal error (a line the engine rejects)."""
@@ -266,7 +268,7 @@ def bench(suite: str, deals: int | None, time_limit: float, workers: int, out: s
     if as_json:
         click.echo(dump_json({k: v for k, v in report.to_json().items() if k != "cases"}))
     else:
-        render_bench(make_console(), report)
+        render_bench(make_console(min_width=132), report)
 
 
 if __name__ == "__main__":  # pragma: no cover

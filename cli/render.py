@@ -18,10 +18,14 @@ CARD_STYLES = {START: "bold green", FINISH: "bold magenta", MONSTER: "bold red"}
 LEGEND = "S = Start, F = Finish, M = Sea Monster"
 
 
-def make_console(stderr: bool = False) -> Console:
-    """A console for this run (width from the terminal, or COLUMNS, or 80 when piped).
-    No markup: file names and engine messages are printed exactly as they are."""
-    return Console(stderr=stderr, highlight=False, markup=False)
+def make_console(stderr: bool = False, min_width: int | None = None) -> Console:
+    """A console for this run (width from the terminal, or COLUMNS, or 80 when piped;
+    at least ``min_width`` for wide tables). No markup: file names and engine messages
+    are printed exactly as they are."""
+    console = Console(stderr=stderr, highlight=False, markup=False)
+    if min_width is not None and console.width < min_width:
+        console = Console(stderr=stderr, highlight=False, markup=False, width=min_width)
+    return console
 
 
 def dump_json(data: Any) -> str:
@@ -218,7 +222,9 @@ def render_solve(console: Console, result, prefix_turns: int) -> None:
     console.print(head)
     if result.reason:
         console.print(f"Proof: {result.reason}", soft_wrap=True)
-    if result.verdict == "unknown":
+    if result.method == "interrupted":
+        console.print("Interrupted before a win was found or ruled out.")
+    elif result.verdict == "unknown":
         console.print("The time limit ran out before a win was found or ruled out; try a longer --time-limit.")
     if result.line is not None:
         actions = result.line.actions
@@ -250,8 +256,8 @@ def render_bench(console: Console, report) -> None:
     console.print(Text(f"Benchmark: suite {report.suite}, time limit {report.time_limit:g} s", style="bold"))
     console.print(f"Machine: {report.machine}", style="dim")
     table = Table(show_header=True, header_style="bold")
-    for name in ("group", "players", "deals", "decided", "win", "no-win", "unknown", "methods", "median s", "p90 s", "max s", "replay"):
-        table.add_column(name, justify="left" if name in ("group", "methods") else "right")
+    for name in ("group", "players", "cases", "decided", "win", "no-win", "unknown", "decided by", "median s", "p90 s", "max s", "replay"):
+        table.add_column(name, justify="left" if name in ("group", "decided by") else "right", no_wrap=True)
     for g in report.groups:
         methods = " ".join(f"{k}:{v}" for k, v in sorted(g.methods.items()))
         table.add_row(

@@ -14,7 +14,7 @@ from .deal import Deal, deal
 from .formats import Line
 from .rng import SplitMix64
 from .rules import OFFICIAL, Rules
-from .solve import Budget, Result, solve
+from .solve import Budget, InternalError, Result, solve
 from .state import State
 from .verify import verify
 
@@ -118,8 +118,9 @@ def cases(suite: str, deals: int | None = None) -> Iterator[Case]:
 
 def random_playout(game: Deal, seed: int, max_turns: int = 30) -> Line:
     """A seeded random legal playout: each turn, with probability 0.7 a uniformly random
-    legal island play if there is one, else a uniformly random legal choice; its payment
-    is a uniformly random one of the legal payments (SplitMix64, docs/performance.md)."""
+    legal island play if there is one, else a uniformly random legal choice (an action
+    without its payment); then a uniformly random one of that choice's first 256 legal
+    actions in the engine's order (SplitMix64, docs/performance.md)."""
     rng = SplitMix64(seed)
     state = State.initial(game)
     actions = []
@@ -156,14 +157,22 @@ def run(
     report = Report(suite, time_limit, machine_description())
     budget = Budget(seconds=time_limit, workers=workers)
     for case in cases(suite, deals):
-        result = solve(case.game, budget)
-        replayed = True
-        if result.verdict == "win":
-            check = verify(result.line)
-            replayed = check.legal and check.won
-        report.outcomes.append(Outcome(case, result.verdict, result.method, result.seconds, replayed))
+        try:
+            result = solve(case.game, budget)
+        except InternalError as exc:
+            # Reported in the table (replay FAILED), never hidden, and the run goes on.
+            result = Result("unknown", f"internal error: {exc}", 0.0)
+            report.outcomes.append(Outcome(case, "unknown", "internal-error", 0.0, False))
+        else:
+            replayed = True
+            if result.verdict == "win":
+                check = verify(result.line)
+                replayed = check.legal and check.won
+            report.outcomes.append(Outcome(case, result.verdict, result.method, result.seconds, replayed))
         if on_case is not None:
             on_case(case, result)
+        if result.method == "interrupted":
+            break  # Ctrl-C ends the whole run; the report covers the cases done so far
     report.groups = summarise(report.outcomes)
     return report
 

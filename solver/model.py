@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from ortools.sat.python import cp_model
 
 from .cards import FINISH, START, Card, is_island
-from .state import State, geometry_of
+from .rules import Rules
+from .state import State
 
 
 class UnsupportedRules(ValueError):
@@ -33,6 +34,27 @@ def check_supported(state: State) -> None:
         raise UnsupportedRules("the Sea Monsters module (monsters > 0) is not supported by the solver yet")
     if rules.rocks != "off":
         raise UnsupportedRules("the Jagged Rocks module (rocks on) is not supported by the solver yet")
+
+
+def precedes(rules: Rules, j: int, k: int) -> bool:
+    """Rule 'order': must cell j hold a smaller island than cell k? (Written here again,
+    apart from the rules engine, so that the engine's replay checks the model.)"""
+    if rules.order == "sequence":
+        return j < k
+    (rj, cj), (rk, ck) = divmod(j, rules.cols), divmod(k, rules.cols)
+    return (rj == rk and cj < ck) or (cj == ck and rj < rk)
+
+
+def cost_neighbours(rules: Rules, k: int) -> list[int]:
+    """Rule 'adjacency': the cells whose placed islands set the cost of a play into k."""
+    cols, cells = rules.cols, rules.cells
+    near = set()
+    if rules.adjacency in ("sequence", "both"):
+        near.update(j for j in (k - 1, k + 1) if 0 <= j < cells)
+    if rules.adjacency in ("orthogonal", "both"):
+        row, col = divmod(k, cols)
+        near.update(j for j, ok in ((k - 1, col > 0), (k + 1, col < cols - 1), (k - cols, row > 0), (k + cols, k + cols < cells)) if ok)
+    return sorted(near)
 
 
 def horizon(state: State) -> int:
@@ -164,12 +186,12 @@ class GameModel:
         final one, so it is enough that the final grid ascends."""
         m = self.model
         st = self.state
-        geo = geometry_of(self.rules)
         self.value = {}
         self.goes = {}
         for k in self.empty:
-            low = max((st.grid[c] for c in geo.before[k] if st.grid[c] is not None), default=0)
-            high = min((st.grid[c] for c in geo.after[k] if st.grid[c] is not None), default=self.rules.islands + 1)
+            placed = [(j, v) for j, v in enumerate(st.grid) if v is not None]
+            low = max((v for j, v in placed if precedes(self.rules, j, k)), default=0)
+            high = min((v for j, v in placed if precedes(self.rules, k, j)), default=self.rules.islands + 1)
             options = []
             for pc in self.islands:
                 if low < pc.card < high:
@@ -401,11 +423,10 @@ class GameModel:
         'adjacency'), 0 if none is placed yet."""
         m = self.model
         st = self.state
-        geo = geometry_of(self.rules)
         self.cost = {}
         for k in self.empty:
             options = []
-            for j in geo.neighbours[k]:
+            for j in cost_neighbours(self.rules, k):
                 gap = m.NewIntVar(0, self.rules.islands, f"gap[{k},{j}]")
                 m.AddAbsEquality(gap, self._value_of(k) - self._value_of(j))
                 if st.grid[j] is not None:

@@ -115,6 +115,9 @@ def refutation(state: State, live: frozenset[int] | None = None) -> str | None:
     in_play = [c for h in state.hands for c in h] + [c for s in range(state.players) for c in state.pile(s)]
     if FINISH not in in_play:
         return "no Finish card is left in any hand or pile"
+    doomed = _finish_cannot_survive_the_start(state)
+    if doomed is not None:
+        return doomed
     empty = [cell for cell, v in enumerate(state.grid) if v is None]
     available = sorted(c for c in in_play if is_island(c) and c in live)
     # Every empty cell needs its own island; runs of empty cells between two placed cards
@@ -132,6 +135,24 @@ def refutation(state: State, live: frozenset[int] | None = None) -> str | None:
         if fits < run:
             cells = f"{run} empty cell{'s' if run > 1 else ''}"
             return f"{cells} between {low or 'the start'} and {high if high <= rules.islands else 'the end'} need {run} islands; only {fits} are left"
+    return None
+
+
+def _finish_cannot_survive_the_start(state: State) -> str | None:
+    """Solo: when one hand minus the Start cannot pay the Start event, its first round is
+    forced and throws away the whole hand, so every Finish card drawn by then is lost. A
+    Finish can only survive from deeper in the pile than the Start card."""
+    rules = state.rules
+    if state.players != 1 or state.start_played or rules.hand - 1 >= rules.start_discards:
+        return None
+    pile = state.pile(0)
+    if START in state.hand or START not in pile:
+        return None
+    if FINISH not in pile[pile.index(START) + 1 :]:
+        return (
+            "every Finish card left comes before the Start card, and the Start event's first "
+            "round (forced: one hand cannot pay it) throws away the whole hand"
+        )
     return None
 
 

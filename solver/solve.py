@@ -8,6 +8,7 @@ before it is returned; a line the verifier rejects is an ``InternalError``, neve
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Callable
@@ -17,7 +18,7 @@ from .cards import FINISH, START, Card, is_island
 from .deal import Deal
 from .formats import Line
 from .search import Deadline, SearchStats, exhaustive, greedy, refutation
-from .state import State
+from .state import IllegalAction, State
 from .verify import verify
 
 VERDICTS = ("win", "no-win", "unknown")
@@ -31,7 +32,7 @@ class InternalError(RuntimeError):
 @dataclass
 class Result:
     verdict: str  # win | no-win | unknown
-    method: str  # what decided: refute, greedy, exhaustive, cpsat, timeout
+    method: str  # refute, greedy, exhaustive, cpsat, replay (already won); timeout, interrupted
     seconds: float
     line: Line | None = None
     reason: str | None = None  # for no-win: the proof in words
@@ -96,14 +97,15 @@ def solve(
         left = max(0.0, budget.seconds - (time.monotonic() - started))
         return Deadline(seconds=left * share, nodes=nodes)
 
-    if state.won:
-        return finish("win", "replay", [])
-    if state.status == "lost":
-        return finish("no-win", "refute", reason="the seat to move has no legal action")
-    reason = refutation(state)
-    if reason is not None:
-        return finish("no-win", "refute", reason=reason)
     try:
+        if state.won:
+            return finish("win", "replay", [])
+        if state.status == "lost":
+            return finish("no-win", "refute", reason="the seat to move has no legal action")
+        # Cheap necessary conditions first (not for --method cpsat, which stays independent).
+        reason = refutation(state) if method != "cpsat" else None
+        if reason is not None:
+            return finish("no-win", "refute", reason=reason)
         if method in ("auto", "search"):
             say("greedy playouts")
             search_stats = SearchStats()
@@ -170,10 +172,7 @@ def cpsat(state: State, budget: Budget, seconds: float, hint: list[Action] | Non
     else:
         params.num_workers = max(1, budget.workers)
         params.max_time_in_seconds = max(0.01, seconds)
-    status = solver.Solve(game.model)
-    if status == cp_model.UNKNOWN and not budget.reproducible and solver.WallTime() < seconds * 0.9:
-        # CP-SAT stops early only when asked to (Ctrl-C): report it as an interruption.
-        raise KeyboardInterrupt
+    status = _interruptible_solve(solver, game.model)
     info = {**game.size(), "status": solver.StatusName(status), "wall_time": round(solver.WallTime(), 3)}
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return "win", realise(state, game.plan(solver)), info
@@ -181,6 +180,28 @@ def cpsat(state: State, budget: Budget, seconds: float, hint: list[Action] | Non
         info["reason"] = f"CP-SAT proved that no line of at most {T} turns (a proven bound) wins"
         return "no-win", None, info
     return "unknown", None, info
+
+
+def _interruptible_solve(solver, model) -> int:
+    """Run CP-SAT in a worker thread so that Ctrl-C reaches Python: it stops the search
+    and is passed on as KeyboardInterrupt (the caller reports ``unknown``)."""
+    solver.parameters.catch_sigint_signal = False
+    outcome: dict = {}
+    worker = threading.Thread(target=lambda: outcome.update(status=solver.Solve(model)))
+    interrupted = False
+    worker.start()
+    while worker.is_alive():
+        try:
+            worker.join(0.05)
+        except KeyboardInterrupt:
+            interrupted = True
+            solver.StopSearch()
+    if interrupted:
+        # CP-SAT tears its worker threads down just after a stopped Solve returns; exiting
+        # the process in that instant aborts it ("terminate called..."), so give it a moment.
+        time.sleep(0.2)
+        raise KeyboardInterrupt
+    return outcome["status"]
 
 
 def realise(state: State, plan) -> list[Action]:
@@ -215,7 +236,10 @@ def realise(state: State, plan) -> list[Action]:
                 team_discard=tuple(_spare(list(h), plan.team_choice[s], reserve, s) for s, h in enumerate(hands)),
             )
         actions.append(action)
-        state = state.apply(action)
+        try:
+            state = state.apply(action)
+        except IllegalAction as exc:
+            raise InternalError(f"the CP-SAT plan's turn {len(actions)} is illegal: {exc}") from None
     return actions
 
 
