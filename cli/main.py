@@ -243,15 +243,18 @@ Examples:
 @click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True, help="CP-SAT worker threads.")
 @click.option("--out", type=click.Path(dir_okay=False), help="Also write the full report (every case) as JSON here.")
 @click.option("--force", is_flag=True, help="Let --out overwrite an existing file.")
+@click.option("--markdown", is_flag=True, help="Print the summary as a Markdown table (docs/performance.md).")
 @json_option
-def bench(suite: str, deals: int | None, time_limit: float, workers: int, out: str | None, force: bool, as_json: bool) -> None:
+def bench(
+    suite: str, deals: int | None, time_limit: float, workers: int, out: str | None, force: bool, markdown: bool, as_json: bool
+) -> None:
     """Time the solver on fixed seeded deals and positions (CLI start-up excluded).
 
     Per group and player count: decided share, verdict counts, which method decided,
     median / p90 / max seconds, and whether every win replayed. docs/performance.md
     explains the suites and records the measured table.
     """
-    from solver.bench import cases, run
+    from solver.bench import cases, markdown_table, run
 
     if out is not None and not force and Path(out).exists():
         raise input_error(out, FileExistsError(f"{out} already exists (use --force to overwrite it)"))
@@ -267,6 +270,8 @@ def bench(suite: str, deals: int | None, time_limit: float, workers: int, out: s
             raise input_error(out, exc) from None
     if as_json:
         click.echo(dump_json({k: v for k, v in report.to_json().items() if k != "cases"}))
+    elif markdown:
+        click.echo(markdown_table(report))
     else:
         render_bench(make_console(min_width=132), report)
 

@@ -209,6 +209,20 @@ def summarise(outcomes: list[Outcome]) -> list[GroupSummary]:
     return groups
 
 
+def markdown_table(report: Report) -> str:
+    """The summary as a Markdown table (for docs/performance.md)."""
+    head = "| group | players | cases | decided | win | no-win | unknown | decided by | median s | p90 s | max s | replay |"
+    rows = [head, "|" + "---|" * 12]
+    for g in report.groups:
+        methods = ", ".join(f"{k} {v}" for k, v in sorted(g.methods.items()))
+        rows.append(
+            f"| {g.group} | {g.players} | {g.count} | {100 * g.decided:.1f}% | {g.verdicts['win']} | "
+            f"{g.verdicts['no-win']} | {g.verdicts['unknown']} | {methods} | {g.median:.3f} | "
+            f"{g.p90:.3f} | {g.max:.3f} | {'ok' if g.replay_ok else 'FAILED'} |"
+        )
+    return "\n".join(rows)
+
+
 def machine_description() -> str:
     import os
 
