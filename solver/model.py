@@ -487,18 +487,25 @@ class GameModel:
         for s in range(self.P):
             plays_until = self._plays_until(s)
             spare_in_hand = self._spare_in_hand(s)
+            previous = None
             for t in self.turns_of[s]:
                 discarded = self.removed[s][t + 1] - plays_until[t + 1]
                 # On the Start turn the event's own check below applies (it draws mid-way).
-                m.Add(discarded <= spare_in_hand + self._spare_drawn(s, self.removed[s][t], f"{s},{t}")).OnlyEnforceIf(
-                    self.start[t].Not()
-                )
+                spare, has = self._spare_drawn(s, self.removed[s][t], f"{s},{t}")
+                m.Add(discarded <= spare_in_hand + spare).OnlyEnforceIf(self.start[t].Not())
+                # Redundant, for propagation: draws only grow, card by card and turn by turn.
+                for q in range(1, len(has)):
+                    m.AddImplication(has[q], has[q - 1])
+                if previous is not None:
+                    for before, now in zip(previous, has):
+                        m.AddImplication(before, now)
+                previous = has
             if not self.state.start_played:
                 # The event pays from cards drawn during its forced rounds too.
                 by_event = m.NewIntVar(-self.T, self.held[s] + len(self.queue[s]), f"discarded_by_event[{s}]")
                 for u in range(self.T):
                     m.Add(by_event == self.removed[s][u + 1] - plays_until[u + 1]).OnlyEnforceIf(self.start[u])
-                spare = self._spare_drawn(s, self.drawn_at_event[s], f"{s},event")
+                spare, _ = self._spare_drawn(s, self.drawn_at_event[s], f"{s},event")
                 m.Add(by_event <= spare_in_hand + spare)
 
     def _spare_in_hand(self, s: int):
@@ -521,14 +528,17 @@ class GameModel:
         return out
 
     def _spare_drawn(self, s: int, drawn, tag: str):
-        """Never-played cards among the first ``drawn`` pile cards of seat s."""
+        """Never-played cards among the first ``drawn`` pile cards of seat s, and the
+        literals "pile card q is drawn" that count them."""
         m = self.model
         terms = []
+        flags = []
         played = {pc.queue: pc.played for pc in self.cards if pc.seat == s and pc.queue >= 0}
         for q, card in enumerate(self.queue[s]):
             has = self.new_bool(f"drawn[{tag},{q}]")
             m.Add(drawn >= q + 1).OnlyEnforceIf(has)
             m.Add(drawn <= q).OnlyEnforceIf(has.Not())
+            flags.append(has)
             if card == START and not self.state.start_played:
                 never = self.start_seat_flag(s).Not()
             elif q in played:
@@ -540,7 +550,7 @@ class GameModel:
             m.AddBoolAnd([has, never]).OnlyEnforceIf(both)
             m.AddBoolOr([has.Not(), never.Not(), both])
             terms.append(both)
-        return sum(terms)
+        return sum(terms), flags
 
     def start_seat_flag(self, s: int):
         if not hasattr(self, "_start_flags"):

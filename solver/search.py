@@ -303,7 +303,28 @@ class SearchStats:
         }
 
 
-def greedy_action(state: State, rng: random.Random, live: frozenset[int], noise: float) -> Action:
+@dataclass(frozen=True)
+class Style:
+    """The greedy player's weights; restarts draw new ones so that playouts differ."""
+
+    noise: float = 0.0  # random jitter added to each play's score
+    room: float = 1.0  # weight of playing away from where a card's rank puts it
+    economy: float = 3.0  # weight of paying more than the seat can spare
+    dear: float = 3.0  # a play scoring this much or more is worse than discarding junk
+
+    @classmethod
+    def draw(cls, rng: random.Random, playout: int) -> "Style":
+        if playout == 0:
+            return cls()
+        return cls(
+            noise=rng.uniform(0.0, min(4.0, 0.5 * playout)),
+            room=rng.uniform(0.3, 1.5),
+            economy=rng.uniform(1.0, 5.0),
+            dear=rng.uniform(2.0, 4.5),
+        )
+
+
+def greedy_action(state: State, rng: random.Random, live: frozenset[int], style: Style) -> Action:
     """A quick heuristic move: the island play that costs least and keeps the most room for
     the cards still to come; discard two when every play is dear; pay the least useful cards."""
     choices = list(state.legal_choices())
@@ -325,10 +346,16 @@ def greedy_action(state: State, rng: random.Random, live: frozenset[int], noise:
             continue
         cost = state.island_cost(choice.card, choice.cell)
         live_paid = max(0, cost - len(junk))
-        score = cost + 2 * live_paid + misplaced + 3 * max(0, cost - reserve) + rng.random() * noise
+        score = (
+            cost
+            + 2 * live_paid
+            + style.room * misplaced
+            + style.economy * max(0, cost - reserve)
+            + rng.random() * style.noise
+        )
         if best is None or score < best[0]:
             best = (score, choice)
-    if "discard" in kinds and (best is None or (best[0] >= 3 and len(junk) >= 2)):
+    if "discard" in kinds and (best is None or (best[0] >= style.dear and len(junk) >= 2)):
         return _cheapest_payment_action(state, Choice("discard"), live)
     if best is None:
         return _cheapest_payment_action(state, next(c for c in choices if c.kind == "island"), live)
@@ -379,7 +406,7 @@ class _Room:
         if len(pool) <= 1:
             return 0.0
         ideal = rank * (last - first) / (len(pool) - 1)
-        return abs((cell - first) - ideal) * 0.7
+        return abs((cell - first) - ideal) * 0.7  # Style.room scales this
 
 
 def _usefulness(state: State, card: Card, live: frozenset[int]) -> float:
@@ -430,26 +457,26 @@ def _greedy_start(state: State, live: frozenset[int]) -> PlayStart:
     return PlayStart(seat=state.seat, team_discard=tuple(tuple(p) for p in paid))
 
 
-def greedy_playout(state: State, rng: random.Random, noise: float) -> tuple[list[Action], State]:
+def greedy_playout(state: State, rng: random.Random, style: Style) -> tuple[list[Action], State]:
     line: list[Action] = []
     while not state.won and state.status == "open":
         live = live_islands(state)
-        action = greedy_action(state, rng, live, noise)
+        action = greedy_action(state, rng, live, style)
         state = state.apply(action)
         line.append(action)
     return line, state
 
 
 def greedy(state: State, deadline: Deadline, stats: SearchStats, seed: int = 0) -> list[Action] | None:
-    """Randomised greedy restarts until a win or the deadline; the first playout is plain."""
+    """Randomised greedy restarts until a win or the deadline; the first playout is plain,
+    each later one draws its own weights (``Style.draw``)."""
     rng = random.Random(seed)
-    noise = 0.0
     while deadline.tick():
+        style = Style.draw(rng, stats.playouts)
         stats.playouts += 1
-        line, end = greedy_playout(state, rng, noise)
+        line, end = greedy_playout(state, rng, style)
         if end.won:
             return line
-        noise = min(4.0, noise + 0.5)
     return None
 
 

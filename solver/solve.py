@@ -47,7 +47,7 @@ class Budget:
     seconds: float = 60.0
     workers: int = 2
     reproducible: bool = False
-    greedy_playouts: int = 100
+    greedy_playouts: int = 1000
     search_nodes: int = 5_000  # auto: a short complete search before CP-SAT
     cpsat_deterministic: float = 60.0
     seed: int = 0
@@ -109,7 +109,7 @@ def solve(
         if method in ("auto", "search"):
             say("greedy playouts")
             search_stats = SearchStats()
-            line = greedy(state, limit(0.1, budget.greedy_playouts), search_stats, budget.seed)
+            line = greedy(state, limit(0.25, budget.greedy_playouts), search_stats, budget.seed)
             stats["greedy"] = search_stats.to_json()
             if line is not None:
                 return finish("win", "greedy", line)
