@@ -150,6 +150,7 @@ Examples:
   tranquility solve --seed 6 --players 1 --time-limit 30 --json
   tranquility solve position.json --out win.json
   tranquility solve --seed 3 --players 2 --rule order=grid --method cpsat --reproducible
+  tranquility solve --seed 1 --players 3 --objective spare --time-limit 120
 \b
 Methods (what decided, in the output): refute (a cheap necessary condition
 fails), greedy (a randomised greedy playout won), exhaustive (the complete
@@ -176,6 +177,14 @@ does not support (monsters, rocks), 3 internal error (a line the engine rejects)
     is_flag=True,
     help="Same verdict and line on every run and machine: node budgets and CP-SAT deterministic time instead of seconds, one worker.",
 )
+@click.option(
+    "--objective",
+    type=click.Choice(["any", "spare", "turns", "cost"]),
+    default="any",
+    show_default=True,
+    help="any = the first win found; spare = most cards left in hands and piles at the win; "
+    "turns = fewest turns; cost = fewest cards paid as costs. Says whether the value is proven optimal.",
+)
 @click.option("--out", type=click.Path(dir_okay=False), help="Write the winning line here (tranquility-line/1).")
 @click.option("--force", is_flag=True, help="Let --out overwrite an existing file.")
 @json_option
@@ -186,6 +195,7 @@ def solve(
     workers: int,
     method: str,
     reproducible: bool,
+    objective: str,
     out: str | None,
     force: bool,
     as_json: bool,
@@ -208,7 +218,9 @@ def solve(
     console = make_console(stderr=True)
     try:
         with console.status("solving", spinner="dots") as status:
-            result = run_solve(game, budget, method, progress=lambda phase: status.update(f"solving: {phase}"))
+            result = run_solve(
+                game, budget, method, progress=lambda phase: status.update(f"solving: {phase}"), objective=objective
+            )
     except UnsupportedRules as exc:
         raise InputError(f"unsupported rules: {exc}") from None
     except ValueError as exc:

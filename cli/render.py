@@ -197,13 +197,62 @@ def render_verdict(console: Console, path: str, game: Deal | Line, verdict) -> N
         render_position(console, verdict.state)
 
 
+# -- show ---------------------------------------------------------------------------------
+
+
+def position_json(state, turn: int) -> dict[str, Any]:
+    """``tranquility show --json``: the position after ``turn`` actions."""
+    return {
+        "turn": turn,
+        "seat": state.seat,
+        "status": state.status,
+        "grid": list(state.grid),
+        "hands": [list(h) for h in state.hands],
+        "piles": [len(state.pile(s)) for s in range(state.players)],
+        "start_played": state.start_played,
+        "discarded": list(state.discarded),
+    }
+
+
+def _status_text(state) -> Text:
+    status = state.status
+    if status == "won":
+        return Text("won", style="bold green")
+    if status == "lost":
+        return Text("lost", style="bold red") + Text(f": seat {state.seat}, to move, has no legal action")
+    text = Text("open", style="bold") + Text(f": seat {state.seat} to move")
+    if state.must_play_start():
+        text.append(" (it holds the Start card and must play it)")
+    return text
+
+
+def render_show(console: Console, path: str, line: Line, state, turn: int) -> None:
+    """A deal, position or line at ``turn``: what led there, the table, what comes next."""
+    from solver.actions import describe
+
+    total = len(line.actions)
+    console.print(Text(f"{path}: line of {total} action(s), {line.deal.players} player(s)", style="bold"))
+    console.print(f"Rules: {rules_line(line.deal.rules)}", soft_wrap=True)
+    if turn == 0:
+        console.print(f"Starting position (turn 0 of {total})", style="bold")
+    else:
+        console.print(Text(f"After turn {turn} of {total}: ", style="bold") + Text(describe(line.actions[turn - 1])), soft_wrap=True)
+    render_position(console, state)
+    console.print(Text("Discarded: ") + cards_text(state.discarded, empty="none"), soft_wrap=True)
+    if state.gone:
+        console.print(Text("Out of the game (monsters and sunk islands): ") + cards_text(state.gone), soft_wrap=True)
+    console.print(Text("Status: ") + _status_text(state))
+    if turn < total:
+        console.print(f"Next in the line: turn {turn + 1}: {describe(line.actions[turn])}", soft_wrap=True)
+
+
 # -- solving ----------------------------------------------------------------------------
 
 VERDICT_STYLES = {"win": "bold green", "no-win": "bold red", "unknown": "bold yellow"}
 
 
 def solve_json(result, line_json) -> dict[str, Any]:
-    return {
+    data = {
         "verdict": result.verdict,
         "method": result.method,
         "seconds": round(result.seconds, 4),
@@ -211,6 +260,17 @@ def solve_json(result, line_json) -> dict[str, Any]:
         "reason": result.reason,
         "stats": result.stats,
     }
+    if result.best is not None:
+        data["objective"] = result.best.to_json()
+    return data
+
+
+def best_text(best) -> str:
+    what = {"spare": "cards left at the win", "turns": "turns to the win", "cost": "cards paid as costs"}[best.objective]
+    if best.optimal:
+        return f"{what}: {best.value} (proven optimal)"
+    bound = "no bound proven" if best.bound is None else f"bound {best.bound}"
+    return f"{what}: {best.value} (best found in the time limit; {bound})"
 
 
 def render_solve(console: Console, result, prefix_turns: int) -> None:
@@ -222,6 +282,8 @@ def render_solve(console: Console, result, prefix_turns: int) -> None:
     console.print(head)
     if result.reason:
         console.print(f"Proof: {result.reason}", soft_wrap=True)
+    if result.best is not None:
+        console.print(f"Objective {result.best.objective}: {best_text(result.best)}", soft_wrap=True)
     if result.method == "interrupted":
         console.print("Interrupted before a win was found or ruled out.")
     elif result.verdict == "unknown":

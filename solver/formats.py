@@ -240,14 +240,22 @@ def line_to_json(line: Line) -> dict[str, Any]:
 # -- files -----------------------------------------------------------------------------
 
 
-def read_json(path: str | Path) -> Any:
+def read_text(path: str | Path) -> str:
+    """A file's text (UTF-8); a missing or unreadable file is a FormatError naming it."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8")
     except FileNotFoundError:
         raise FormatError(f"{path}: no such file") from None
     except (OSError, UnicodeDecodeError) as exc:
         raise FormatError(f"{path}: cannot be read ({exc})") from None
+
+
+def read_json(path: str | Path) -> Any:
+    return parse_json(read_text(path), path)
+
+
+def parse_json(text: str, path: str | Path) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
@@ -257,8 +265,18 @@ def read_json(path: str | Path) -> Any:
 
 
 def read_game_file(path: str | Path) -> Deal | Line:
-    """A deal file or a line file, by its ``format`` key."""
-    data = read_json(path)
+    """A deal file or a line file: JSON by its ``format`` key, or a notation file
+    (docs/notation.md) when the text starts with a word or a ``#`` comment."""
+    from .notation import looks_like_notation, notation_from_text  # notation imports this module
+
+    text = read_text(path)
+    if looks_like_notation(text):
+        return notation_from_text(text, path)
+    return game_from_json(parse_json(text, path), path)
+
+
+def game_from_json(data: Any, path: str | Path) -> Deal | Line:
+    """A deal or a line from a JSON file's data, by its ``format`` key."""
     if not isinstance(data, dict):
         raise FormatError(f"{path}: must be a JSON object with a 'format' key")
     fmt = data.get("format")

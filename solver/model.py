@@ -584,6 +584,52 @@ class GameModel:
         finish = next(pc for pc in self.finishes if solver.Value(pc.played))
         return Plan(tuple(kinds), team, (finish.seat, finish.queue))
 
+    # -- objectives and hints -----------------------------------------------------------------
+
+    def objective(self, name: str):
+        """The objective as a linear expression to minimise (docs/model.md, Objectives):
+        spare = cards still in hands and piles at the win (maximised: its negation),
+        turns = turns to the win, cost = cards paid as placement costs."""
+        if name == "spare":
+            return sum(self.removed[s][self.T] for s in range(self.P)) - self.cards_left
+        if name == "turns":
+            return self.finish_turn + 1
+        if name == "cost":
+            return sum(self.cost.values())
+        raise ValueError(f"unknown objective {name!r}")
+
+    @property
+    def cards_left(self) -> int:
+        return sum(self.held) + sum(len(q) for q in self.queue)
+
+    def hint(self, turns: list[tuple[str, int | None, int | None]], removed: list[list[int]], finish_card: tuple[int, int]) -> None:
+        """Warm start from a known winning continuation (as the engine replayed it):
+        per turn (kind, card, cell), and each seat's removal count before each turn."""
+        m = self.model
+        kinds = {"island": self.island, "start": self.start, "finish": self.finish, "discard": self.discard}
+        placed = {}
+        for t in range(self.T):
+            kind = turns[t][0] if t < len(turns) else "idle"
+            for name, flags in kinds.items():
+                m.AddHint(flags[t], name == kind)
+            m.AddHint(self.idle[t], kind == "idle")
+            if kind == "island":
+                placed[turns[t][2]] = (t, turns[t][1])
+        for (k, t), flag in self.fill.items():
+            m.AddHint(flag, placed.get(k, (None,))[0] == t)
+        for (card, k), flag in self.goes.items():
+            m.AddHint(flag, placed.get(k, (None, None))[1] == card)
+        played_at = {card: t for t, card in placed.values()}
+        for pc in self.islands:
+            m.AddHint(pc.played, pc.card in played_at)
+            if pc.card in played_at:
+                m.AddHint(pc.turn, played_at[pc.card])
+        for pc in self.finishes:
+            m.AddHint(pc.played, (pc.seat, pc.queue) == finish_card)
+        for s in range(self.P):
+            for t in range(self.T + 1):
+                m.AddHint(self.removed[s][t], removed[s][min(t, len(removed[s]) - 1)])
+
     def size(self) -> dict:
         proto = self.model.Proto()
         return {"variables": len(proto.variables), "constraints": len(proto.constraints), "horizon": self.T}

@@ -17,12 +17,13 @@ from .actions import Action, DiscardTwo, PlayFinish, PlayIsland, PlayStart
 from .cards import FINISH, START, Card, is_island
 from .deal import Deal
 from .formats import Line
-from .search import Deadline, SearchStats, exhaustive, greedy, refutation
+from .search import Deadline, SearchStats, exhaustive, greedy, least_total_cost, refutation
 from .state import IllegalAction, State
 from .verify import verify
 
 VERDICTS = ("win", "no-win", "unknown")
 METHODS = ("auto", "search", "cpsat")
+OBJECTIVES = ("any", "spare", "turns", "cost")
 
 
 class InternalError(RuntimeError):
@@ -37,6 +38,22 @@ class Result:
     line: Line | None = None
     reason: str | None = None  # for no-win: the proof in words
     stats: dict = field(default_factory=dict)
+    best: "Best | None" = None  # with --objective: the value of the line, its bound
+    prefix: int = 0  # actions of the line that were given (the position), before the solve's
+
+
+@dataclass(frozen=True)
+class Best:
+    """How good the returned line is for an objective: its value, the best bound known
+    (None when none was proven), and whether the value is proven optimal."""
+
+    objective: str
+    value: int
+    bound: int | None
+    optimal: bool
+
+    def to_json(self) -> dict:
+        return {"name": self.objective, "value": self.value, "bound": self.bound, "optimal": self.optimal}
 
 
 @dataclass(frozen=True)
@@ -67,12 +84,24 @@ def solve(
     budget: Budget = Budget(),
     method: str = "auto",
     progress: Callable[[str], None] | None = None,
+    objective: str = "any",
 ) -> Result:
     """Decide whether the team can still win from the position ``game`` reaches.
 
     ``method``: auto (the portfolio), search (greedy then the complete search only) or
-    cpsat (the CP-SAT model only). Ctrl-C ends the solve with ``unknown`` and the
-    statistics gathered so far."""
+    cpsat (the CP-SAT model only). With an ``objective`` other than ``any``, a win is
+    then improved by CP-SAT (warm-started from it) for the rest of the time, and the
+    result says whether its value is proven optimal. Ctrl-C ends the solve with
+    ``unknown`` (or the best win so far) and the statistics gathered so far."""
+    result = _decide(game, budget, method, progress)
+    if objective == "any" or result.verdict != "win":
+        return result
+    if objective not in OBJECTIVES:
+        raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}")
+    return _improve(result, budget, objective, progress)
+
+
+def _decide(game: Deal | Line, budget: Budget, method: str, progress: Callable[[str], None] | None) -> Result:
     from .model import check_supported
 
     if method not in METHODS:
@@ -88,7 +117,7 @@ def solve(
         if actions is not None:
             line = Line(prefix.deal, prefix.actions + tuple(actions))
             check_line(line)
-        return Result(verdict, how, time.monotonic() - started, line, reason, stats)
+        return Result(verdict, how, time.monotonic() - started, line, reason, stats, prefix=len(prefix.actions))
 
     def limit(share: float, nodes: int | None) -> Deadline:
         """A share of the time left (ignored when reproducible) and a node budget."""
@@ -143,6 +172,119 @@ def solve(
     return finish("unknown", "timeout")
 
 
+def _improve(result: Result, budget: Budget, objective: str, progress) -> Result:
+    """Optimise the objective with CP-SAT, warm-started from the winning line found."""
+    started = time.monotonic()
+    line = result.line
+    prefix = result.prefix
+    position = verify(Line(line.deal, line.actions[:prefix])).state
+    continuation = list(line.actions[prefix:])
+    value = objective_value(position, continuation, objective)
+    simple = objective_bound(position, objective)
+    left = max(0.0, budget.seconds - result.seconds)
+    if progress is not None:
+        progress(f"optimising {objective}")
+    try:
+        if value == simple:  # the line found already meets the bound: nothing to search
+            better, bound, optimal, info = None, simple, True, {"status": "bound met"}
+        else:
+            better, bound, optimal, info = optimise(position, continuation, objective, budget, left)
+    except KeyboardInterrupt:
+        better, bound, optimal, info = None, None, False, {"status": "interrupted"}
+    result.stats["optimise"] = info
+    if better is not None and _better(objective, objective_value(position, better, objective), value):
+        continuation = better
+        value = objective_value(position, better, objective)
+        result.line = Line(line.deal, line.actions[:prefix] + tuple(better))
+        check_line(result.line)
+    if bound is None or (bound > simple if objective == "spare" else bound < simple):
+        bound = simple
+    result.best = Best(objective, value, bound, (optimal and bound == value) or simple == value)
+    result.seconds += time.monotonic() - started
+    return result
+
+
+def _better(objective: str, new: int, old: int) -> bool:
+    return new > old if objective == "spare" else new < old
+
+
+def objective_bound(position: State, objective: str) -> int:
+    """A bound every win from ``position`` obeys (docs/model.md, Objectives): each empty
+    cell takes a turn, an island and its cost (at least ``least_total_cost``); the Start
+    event, if still to come, a turn and 1 + start_discards cards; the Finish a turn and a card."""
+    empty = sum(v is None for v in position.grid)
+    start = 0 if position.start_played else 1
+    least = least_total_cost(position)
+    if objective == "turns":
+        return empty + start + 1
+    if objective == "cost":
+        return least
+    left = sum(len(h) for h in position.hands) + sum(len(position.pile(s)) for s in range(position.players))
+    return left - empty - least - 1 - start * (1 + position.rules.start_discards)
+
+
+def objective_value(position: State, actions: list[Action], objective: str) -> int:
+    """The objective's value of a winning continuation, measured by the rules engine."""
+    if objective == "turns":
+        return len(actions)
+    if objective == "cost":
+        return sum(len(a.discard) for a in actions if isinstance(a, PlayIsland))
+    state = position
+    for action in actions:
+        state = state.apply(action)
+    return sum(len(h) for h in state.hands) + sum(len(state.pile(s)) for s in range(state.players))
+
+
+def optimise(position: State, actions: list[Action], objective: str, budget: Budget, seconds: float):
+    """CP-SAT over the model with the objective, hinted with ``actions``.
+    Returns (better continuation or None, bound or None, proven optimal, info)."""
+    from ortools.sat.python import cp_model
+
+    from .model import GameModel, horizon
+
+    game = GameModel(position, horizon(position))
+    turns, removed, finish_card = line_facts(position, actions)
+    game.hint(turns, removed, finish_card)
+    sign = -1 if objective == "spare" else 1
+    # A valid cut (least_total_cost's argument) that tightens CP-SAT's bound.
+    game.model.Add(sum(game.cost.values()) >= least_total_cost(position))
+    game.model.Minimize(game.objective(objective))
+    solver = cp_model.CpSolver()
+    _configure(solver, budget, seconds)
+    status = _interruptible_solve(solver, game.model)
+    info = {**game.size(), "status": solver.StatusName(status), "wall_time": round(solver.WallTime(), 3)}
+    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
+        return None, None, False, info
+    bound = round(sign * solver.BestObjectiveBound())
+    return realise(position, game.plan(solver)), bound, status == cp_model.OPTIMAL, info
+
+
+def line_facts(position: State, actions: list[Action]):
+    """What the model needs to be hinted with a continuation: per turn (kind, card, cell),
+    each seat's removal count before each turn, and which Finish card is played."""
+    turns, removed = [], [[0] for _ in range(position.players)]
+    held0 = [len(h) for h in position.hands]
+    state = position
+    for action in actions:
+        if isinstance(action, PlayIsland):
+            turns.append(("island", action.card, action.cell))
+        elif isinstance(action, PlayStart):
+            turns.append(("start", None, None))
+        elif isinstance(action, PlayFinish):
+            turns.append(("finish", None, None))
+        else:
+            turns.append(("discard", None, None))
+        state = state.apply(action)
+        for s in range(position.players):
+            drawn = state.drawn[s] - position.drawn[s]
+            removed[s].append(held0[s] + drawn - len(state.hands[s]))
+    seat = (position.seat + len(actions) - 1) % position.players
+    queue = position.pile(seat)
+    drawn = state.drawn[seat] - position.drawn[seat]
+    finishes = [q for q in range(min(drawn, len(queue))) if queue[q] == FINISH]
+    return turns, removed, (seat, finishes[-1] if finishes else -1)
+
+
 def check_line(line: Line) -> None:
     """Replay a solver's line; anything but a legal win is an internal error."""
     verdict = verify(line)
@@ -164,14 +306,7 @@ def cpsat(state: State, budget: Budget, seconds: float, hint: list[Action] | Non
         return "no-win", None, {"reason": "no turn is left for a win (card count)", "horizon": 0}
     game = GameModel(state, T)
     solver = cp_model.CpSolver()
-    params = solver.parameters
-    if budget.reproducible:
-        params.num_workers = 1
-        params.max_deterministic_time = budget.cpsat_deterministic
-        params.random_seed = budget.seed
-    else:
-        params.num_workers = max(1, budget.workers)
-        params.max_time_in_seconds = max(0.01, seconds)
+    _configure(solver, budget, seconds)
     status = _interruptible_solve(solver, game.model)
     info = {**game.size(), "status": solver.StatusName(status), "wall_time": round(solver.WallTime(), 3)}
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -180,6 +315,17 @@ def cpsat(state: State, budget: Budget, seconds: float, hint: list[Action] | Non
         info["reason"] = f"CP-SAT proved that no line of at most {T} turns (a proven bound) wins"
         return "no-win", None, info
     return "unknown", None, info
+
+
+def _configure(solver, budget: Budget, seconds: float) -> None:
+    params = solver.parameters
+    if budget.reproducible:
+        params.num_workers = 1
+        params.max_deterministic_time = budget.cpsat_deterministic
+        params.random_seed = budget.seed
+    else:
+        params.num_workers = max(1, budget.workers)
+        params.max_time_in_seconds = max(0.01, seconds)
 
 
 def _interruptible_solve(solver, model) -> int:
