@@ -23,13 +23,17 @@ from .options import (
     input_error,
     json_option,
     read_game,
+    usage_error,
 )
 from .render import (
     dump_json,
     make_console,
+    notation_text,
+    position_json,
     render_bench,
     render_deal,
     render_rules,
+    render_show,
     render_solve,
     render_verdict,
     rules_json,
@@ -46,8 +50,10 @@ Examples:
   tranquility solve --seed 1 --players 4
   tranquility deal --seed 1 --players 4 --out deal.json
   tranquility verify deal.json
+  tranquility show game.tq --turn 12
   tranquility rules --rules hungarian
-  tranquility bench --suite official --deals 20""",
+  tranquility bench --suite official --deals 20
+  tranquility simulate --seed 1 --players 4 --policy greedy""",
 )
 @click.version_option(__version__, "-V", "--version", prog_name="tranquility")
 def main() -> None:
@@ -55,6 +61,21 @@ def main() -> None:
 
     Files: docs/formats.md. Rules and options: docs/rules.md. Seeded deals: docs/dealing.md.
     """
+
+
+def write_out(path: str, data, force: bool) -> None:
+    """``write_json`` for an --out option: a bad path or an existing file (without
+    --force) is a one-line input error, exit 2."""
+    try:
+        write_json(path, data, force=force)
+    except INPUT_ERRORS as exc:
+        raise input_error(path, exc) from None
+
+
+def refuse_existing(path: str | None, force: bool) -> None:
+    """Fail before long work when --out would overwrite a file without --force."""
+    if path is not None and not force and Path(path).exists():
+        raise input_error(path, FileExistsError(f"{path} already exists (use --force to overwrite it)"))
 
 
 @main.command(
@@ -81,10 +102,7 @@ def deal(source: DealSource, out: str | None, force: bool, as_json: bool) -> Non
     game = source.deal()
     data = deal_to_json(game)
     if out is not None:
-        try:
-            write_json(out, data, force=force)
-        except INPUT_ERRORS as exc:
-            raise input_error(out, exc) from None
+        write_out(out, data, force)
         click.echo(f"wrote {out} (seed {game.seed}, {game.players} player(s))", err=True)
     if as_json:
         click.echo(dump_json(data))
@@ -97,14 +115,25 @@ def deal(source: DealSource, out: str | None, force: bool, as_json: bool) -> Non
 Examples:
   tranquility verify deal.json
   tranquility verify line.json --json
+  tranquility verify game.tq
+  tranquility verify line.json --notation > game.tq
+\b
+FILE is a deal or line file in JSON, or a game in the notation of
+docs/notation.md (a header naming the deal, then one token a turn).
 \b
 Exit status: 0 legal (also a line that has not won yet), 1 well-formed but
 breaks a game rule, 2 cannot be read or does not follow the format."""
 )
 @click.argument("file", type=click.Path(dir_okay=False))
 @json_option
+@click.option(
+    "--notation",
+    "as_notation",
+    is_flag=True,
+    help="Print the line in the game notation (docs/notation.md), the verdict as a last # comment.",
+)
 @click.pass_context
-def verify(ctx: click.Context, file: str, as_json: bool) -> None:
+def verify(ctx: click.Context, file: str, as_json: bool, as_notation: bool) -> None:
     """Check a deal FILE, or replay a line FILE action by action.
 
     --json prints {"legal", "won", "status", "turns", "error"}: turns = actions
@@ -113,6 +142,8 @@ def verify(ctx: click.Context, file: str, as_json: bool) -> None:
     """
     from solver.verify import verify as run_verify
 
+    if as_json and as_notation:
+        raise usage_error("--json and --notation do not mix; choose one")
     game = read_game(file)
     try:
         verdict = run_verify(game)
@@ -120,9 +151,64 @@ def verify(ctx: click.Context, file: str, as_json: bool) -> None:
         raise input_error(file, exc) from None
     if as_json:
         click.echo(dump_json(verdict.to_json()))
+    elif as_notation:
+        try:
+            click.echo(notation_text(file, game, verdict), nl=False)
+        except (ValueError, *INPUT_ERRORS) as exc:
+            raise input_error(file, exc) from None
     else:
         render_verdict(make_console(), file, game, verdict)
     ctx.exit(0 if verdict.legal else 1)
+
+
+@main.command(
+    epilog="""\b
+Examples:
+  tranquility show deal.json
+  tranquility show game.tq --turn 0
+  tranquility show line.json --turn 12 --json
+\b
+FILE is a deal, position or line file (JSON), or a game in the notation of
+docs/notation.md. --turn N shows the position after the first N actions
+(0 = the deal as dealt); without it, the end of the line.
+\b
+Exit status: 0 shown, 1 the deal or an action before turn N breaks a game
+rule (run verify for the details), 2 cannot be read, does not follow the
+format, or --turn N is beyond the end of the line."""
+)
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--turn", type=click.IntRange(min=0), metavar="N", help="Show the position after N actions (from 0).")
+@json_option
+@click.pass_context
+def show(ctx: click.Context, file: str, turn: int | None, as_json: bool) -> None:
+    """Draw a deal, position or line FILE: grid, hands, piles, whose turn, status.
+
+    --json prints {"turn", "seat", "status", "grid", "hands", "piles",
+    "start_played", "discarded"}: grid = one entry per cell (row x cols + col,
+    null when empty), piles = cards each seat still has to draw, seat = the
+    seat to move, status = open, won or lost.
+    """
+    from solver.formats import Line
+    from solver.verify import verify as run_verify
+
+    game = read_game(file)
+    line = game if isinstance(game, Line) else Line(game)
+    total = len(line.actions)
+    if turn is None:
+        turn = total
+    elif turn > total:
+        raise click.BadParameter(f"{turn} is beyond the end of the line ({total} action(s))", param_hint="'--turn'")
+    try:
+        verdict = run_verify(Line(line.deal, line.actions[:turn]))
+    except INPUT_ERRORS as exc:
+        raise input_error(file, exc) from None
+    if not verdict.legal:
+        click.echo(f"Error: {file}: {verdict.error} (cannot show turn {turn})", err=True)
+        ctx.exit(1)
+    if as_json:
+        click.echo(dump_json(position_json(verdict.state, turn)))
+    else:
+        render_show(make_console(), file, game, verdict.state, turn)
 
 
 @main.command(
@@ -212,8 +298,7 @@ def solve(
     from solver.solve import solve as run_solve
 
     game = source.resolve(file)
-    if out is not None and not force and Path(out).exists():
-        raise input_error(out, FileExistsError(f"{out} already exists (use --force to overwrite it)"))
+    refuse_existing(out, force)
     budget = Budget(seconds=time_limit, workers=1 if reproducible else workers, reproducible=reproducible)
     console = make_console(stderr=True)
     try:
@@ -230,10 +315,7 @@ def solve(
         raise SystemExit(3) from None
     line_json = line_to_json(result.line) if result.line is not None else None
     if out is not None and line_json is not None:
-        try:
-            write_json(out, line_json, force=force)
-        except INPUT_ERRORS as exc:
-            raise input_error(out, exc) from None
+        write_out(out, line_json, force)
         click.echo(f"wrote {out}", err=True)
     if as_json:
         click.echo(dump_json(solve_json(result, line_json)))
@@ -268,24 +350,125 @@ def bench(
     """
     from solver.bench import cases, markdown_table, run
 
-    if out is not None and not force and Path(out).exists():
-        raise input_error(out, FileExistsError(f"{out} already exists (use --force to overwrite it)"))
+    refuse_existing(out, force)
     total = sum(1 for _ in cases(suite, deals))
     console = make_console(stderr=True)
     with Progress(console=console, transient=True, disable=as_json and not console.is_terminal) as progress:
         task = progress.add_task(f"bench {suite}", total=total)
         report = run(suite, deals, time_limit, workers, on_case=lambda case, result: progress.advance(task))
     if out is not None:
-        try:
-            write_json(out, report.to_json(), force=force)
-        except INPUT_ERRORS as exc:
-            raise input_error(out, exc) from None
+        write_out(out, report.to_json(), force)
     if as_json:
         click.echo(dump_json({k: v for k, v in report.to_json().items() if k != "cases"}))
     elif markdown:
         click.echo(markdown_table(report))
     else:
         render_bench(make_console(min_width=132), report)
+
+
+SIM_POLICIES = ("cautious", "thrifty", "greedy", "random")  # solver.simulate.POLICIES (a test checks)
+
+
+@main.command(
+    epilog="""\b
+Examples:
+  tranquility simulate --seed 1 --players 4
+  tranquility simulate --seed 1 --players 4 --policy greedy --out line.json
+  tranquility simulate deal.json --policy random --sim-seed 7 --json
+  tranquility simulate --players 3 --deals 50 --policy cautious
+  tranquility simulate --players 2 --deals 20 --rules hungarian --json
+\b
+Policies (docs/simulate.md): cautious, thrifty, greedy, random. Each seat sees only
+its own hand, the grid and public counts; the Start event's discards are split by a
+fixed public rule, each seat choosing its own cards.
+\b
+Exit status: 0 it ran (won or lost), 2 bad input (unknown policy, unreadable or
+illegal file, --out exists without --force)."""
+)
+@deal_source
+@game_file_argument
+@click.option(
+    "--policy",
+    type=click.Choice(SIM_POLICIES),
+    default="cautious",
+    show_default=True,
+    help="How every seat plays (docs/simulate.md).",
+)
+@click.option(
+    "--deals",
+    type=click.IntRange(min=1),
+    help="Play the seeded deals 0..K-1 (with --players, --rules/--rule) and print the win rate.",
+)
+@click.option("--out", type=click.Path(dir_okay=False), help="Write the played line here (tranquility-line/1), won or lost.")
+@click.option("--force", is_flag=True, help="Let --out overwrite an existing file.")
+@click.option(
+    "--sim-seed",
+    type=click.IntRange(0, 2**64 - 1),
+    default=0,
+    show_default=True,
+    help="Seed of the policy's own random choices (the random policy; the others do not randomise).",
+)
+@json_option
+def simulate(
+    source: DealSource,
+    file: str | None,
+    policy: str,
+    deals: int | None,
+    sim_seed: int,
+    out: str | None,
+    force: bool,
+    as_json: bool,
+) -> None:
+    """Play a deal the way a silent table would, with one named policy at every seat.
+
+    Each seat sees only its own hand, the grid and what everyone can see (hand and pile
+    counts, how many cards lie face down on the discard pile, whether a Start was played).
+    Prints the played line, won or lost; with --deals, the policy's win rate.
+    """
+    from solver.deal import DealError, check_players
+    from solver.formats import Line, line_to_json
+    from solver.simulate import simulate as run_simulate
+    from solver.simulate import win_rate
+    from solver.state import IllegalAction
+
+    from .render import render_simulation, render_win_rate, simulation_json
+
+    if deals is not None:
+        if file is not None or source.seed is not None:
+            raise usage_error("--deals plays the seeded deals 0..K-1: give --players P, not --seed or FILE")
+        if source.players is None:
+            raise usage_error("missing option --players: --deals K needs --players P")
+        if out is not None:
+            raise usage_error("--out writes one game's line; it does not go with --deals")
+        rules = source.rules()
+        try:
+            check_players(rules, source.players)
+        except DealError as exc:
+            raise usage_error(f"cannot deal: {exc}") from None
+        console = make_console(stderr=True)
+        with Progress(console=console, transient=True, disable=as_json and not console.is_terminal) as progress:
+            task = progress.add_task(f"simulate {policy}", total=deals)
+            stats = win_rate(rules, source.players, deals, policy, sim_seed, on_deal=lambda n, r: progress.advance(task))
+        if as_json:
+            click.echo(dump_json(stats.to_json()))
+        else:
+            render_win_rate(make_console(), stats)
+        return
+    game = source.resolve(file)
+    refuse_existing(out, force)
+    try:
+        result = run_simulate(game, policy, sim_seed)
+    except (IllegalAction, DealError) as exc:
+        raise input_error(file, exc) from None
+    line_json = line_to_json(result.line)
+    if out is not None:
+        write_out(out, line_json, force)
+        click.echo(f"wrote {out} ({'won' if result.won else 'lost'} after {result.turns} turn(s))", err=True)
+    if as_json:
+        click.echo(dump_json(simulation_json(result, policy, sim_seed, line_json)))
+    else:
+        prefix = len(game.actions) if isinstance(game, Line) else 0
+        render_simulation(make_console(), result, policy, sim_seed, prefix)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -197,6 +197,25 @@ def render_verdict(console: Console, path: str, game: Deal | Line, verdict) -> N
         render_position(console, verdict.state)
 
 
+# -- notation -----------------------------------------------------------------------------
+
+
+def notation_text(path: str, game: Deal | Line, verdict) -> str:
+    """``verify --notation``: the line as a notation file, the verdict as a last comment.
+
+    A deal the seeded dealer gives gets the ``deal`` header; any other deal is named by
+    its file (``deal-file``): the deal file a notation FILE names, else FILE itself."""
+    from solver.notation import notation_deal_file, seeded_header, write_notation
+
+    deal = game.deal if isinstance(game, Line) else game
+    deal_file = None if seeded_header(deal) is not None else (notation_deal_file(path) or path)
+    if verdict.legal:
+        said = f"legal, status {verdict.status} after {verdict.turns} turn(s)"
+    else:
+        said = f"ILLEGAL: {verdict.error}"
+    return write_notation(game, deal_file) + f"# verify: {said}\n"
+
+
 # -- show ---------------------------------------------------------------------------------
 
 
@@ -220,18 +239,20 @@ def _status_text(state) -> Text:
         return Text("won", style="bold green")
     if status == "lost":
         return Text("lost", style="bold red") + Text(f": seat {state.seat}, to move, has no legal action")
-    text = Text("open", style="bold") + Text(f": seat {state.seat} to move")
+    text = Text("open", style="bold") + Text(f", seat {state.seat} to move")
     if state.must_play_start():
         text.append(" (it holds the Start card and must play it)")
     return text
 
 
-def render_show(console: Console, path: str, line: Line, state, turn: int) -> None:
+def render_show(console: Console, path: str, game: Deal | Line, state, turn: int) -> None:
     """A deal, position or line at ``turn``: what led there, the table, what comes next."""
     from solver.actions import describe
 
+    line = game if isinstance(game, Line) else Line(game)
     total = len(line.actions)
-    console.print(Text(f"{path}: line of {total} action(s), {line.deal.players} player(s)", style="bold"))
+    what = f"line of {total} action(s)" if isinstance(game, Line) else "deal"
+    console.print(Text(f"{path}: {what}, {line.deal.players} player(s)", style="bold"), soft_wrap=True)
     console.print(f"Rules: {rules_line(line.deal.rules)}", soft_wrap=True)
     if turn == 0:
         console.print(f"Starting position (turn 0 of {total})", style="bold")
@@ -337,3 +358,59 @@ def render_bench(console: Console, report) -> None:
             "ok" if g.replay_ok else "FAILED",
         )
     console.print(table)
+
+
+# -- simulation -------------------------------------------------------------------------
+
+
+def simulation_json(result, policy: str, sim_seed: int, line_json) -> dict[str, Any]:
+    return {
+        "policy": policy,
+        "sim_seed": sim_seed,
+        "won": result.won,
+        "status": result.status,
+        "turns": result.turns,
+        "cells_filled": result.cells_filled,
+        "cells": result.line.deal.rules.cells,
+        "line": line_json,
+    }
+
+
+def render_simulation(console: Console, result, policy: str, sim_seed: int, prefix_turns: int = 0) -> None:
+    """The outcome of one simulated game, the line turn by turn and the final position."""
+    from solver.actions import describe
+    from solver.state import replay
+
+    deal = result.line.deal
+    seed = "none" if deal.seed is None else str(deal.seed)
+    console.print(
+        Text(f"Policy {policy} (sim seed {sim_seed}) on deal seed {seed}, {deal.players} player(s)", style="bold")
+    )
+    console.print(f"Rules: {rules_line(deal.rules)}", soft_wrap=True)
+    head = Text("WON" if result.won else "LOST", style="bold green" if result.won else "bold red")
+    head.append(f" after {result.turns} turn(s); {result.cells_filled}/{deal.rules.cells} cells filled")
+    console.print(head)
+    if prefix_turns:
+        console.print(f"Turns 1-{prefix_turns} come from the line file; the policy played from turn {prefix_turns + 1}.")
+    for turn, action in enumerate(result.line.actions, start=1):
+        console.print(f"  {turn:>3}. {describe(action)}", soft_wrap=True)
+    console.print(Text("Final position:", style="bold"))
+    render_position(console, replay(deal, result.line.actions))
+
+
+def render_win_rate(console: Console, stats) -> None:
+    console.print(
+        Text(
+            f"Policy {stats.policy} (sim seed {stats.sim_seed}) on seeded deals 0..{stats.deals - 1}, "
+            f"{stats.players} player(s)",
+            style="bold",
+        )
+    )
+    console.print(f"Rules: {rules_line(stats.rules)}", soft_wrap=True)
+    console.print(
+        Text(f"won {stats.wins} of {stats.deals} ({100 * stats.win_rate:.1f}%)", style="bold")
+        + Text(
+            f"; mean cells filled {stats.mean_cells_filled:.1f} of {stats.rules.cells}; "
+            f"mean turns {stats.mean_turns:.1f}"
+        )
+    )

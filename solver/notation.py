@@ -24,6 +24,7 @@ from .rules import MAX_PLAYERS, PRESETS, Rules, RulesError, parse_rule_value
 
 HEADER_HINT = "the header 'deal SEED PLAYERS [rules PRESET] [rule KEY=VALUE ...]' or 'deal-file PATH'"
 ACTION_HINT = "an action: ISLAND@CELL[-COST,...], S/CARDS|CARDS|..., F, xA,B or M@CELL"
+BOM = "\ufeff"
 MAX_DIGITS = 9  # longer numbers are typos, not cards or cells
 
 
@@ -224,10 +225,11 @@ def format_actions(actions: Iterable[Action], per_line: int | None = None) -> st
     if per_line is None:
         return " ".join(texts)
     widths = [max((len(t) for t in texts[col::per_line]), default=0) for col in range(per_line)]
+    full = sum(widths) + 2 * (per_line - 1)
     lines = []
     for start in range(0, len(texts), per_line):
         row = texts[start : start + per_line]
-        body = "  ".join(t.ljust(widths[col]) for col, t in enumerate(row))
+        body = "  ".join(t.ljust(widths[col]) for col, t in enumerate(row)).ljust(full)
         lines.append(f"{body}  # turn{'s' if len(row) > 1 else ''} {_span(start + 1, start + len(row))}")
     return "\n".join(lines)
 
@@ -345,6 +347,7 @@ def _file_deal(path: Path, word: Token) -> Deal:
 
 def parse_notation(text: str, base: str | Path = ".") -> Line:
     """A whole notation file's text; ``deal-file`` paths are relative to ``base``."""
+    text = text.removeprefix(BOM)
     header, rest = _header_words(tokens(text))
     kind = header[0].text
     if kind == "deal":
@@ -357,8 +360,9 @@ def parse_notation(text: str, base: str | Path = ".") -> Line:
 
 
 def looks_like_notation(text: str) -> bool:
-    """Notation starts with a word or a ``#`` comment; JSON (and anything else) does not."""
-    start = text.lstrip()[:1]
+    """Notation starts with a word or a ``#`` comment (after white space and a byte-order
+    mark, which some editors write); JSON (and anything else) does not."""
+    start = text.removeprefix(BOM).lstrip()[:1]
     return start == "#" or start.isalpha()
 
 
@@ -377,7 +381,7 @@ def read_notation_file(path: str | Path) -> Line:
 def notation_deal_file(path: str | Path) -> Path | None:
     """The deal file named by a notation file's ``deal-file`` header (relative to the
     current folder), or None for a seeded header or a file that is not notation."""
-    text = read_text(path)
+    text = read_text(path).removeprefix(BOM)
     if not looks_like_notation(text):
         return None
     header, _ = _header_words(tokens(text))

@@ -25,7 +25,8 @@ from .cards import FINISH, MONSTER, START, Card, is_island, remove_cards, sorted
 from .deal import Deal, deal
 from .formats import Line
 from .rules import Rules
-from .state import State, _eligible_rock_rows, _rocks_choice_due, geometry_of, replay
+from .state import IllegalAction, State, _eligible_rock_rows, _rocks_choice_due, geometry_of
+from .verify import verify
 
 UNKNOWN: Card = 0  # stands for a card the seat cannot see (island numbers start at 1)
 
@@ -401,6 +402,15 @@ class Cautious(Policy):
         return self.least_useful(reading, call.obs.hand, k, True)
 
 
+class Thrifty(Cautious):
+    name = "thrifty"
+    summary = (
+        "plays like cautious, but pays up to two cards for a play and discards two only "
+        "rather than pay three or more (when discarding is the cheaper way to spend a turn)"
+    )
+    discard_from = 3
+
+
 class RandomPolicy(Policy):
     name = "random"
     summary = "a legal choice uniformly at random each turn, paid with random cards (seeded by --sim-seed)"
@@ -428,7 +438,7 @@ class RandomPolicy(Policy):
         return self._sample(call.obs.hand, self.rng.randint(call.least, call.most))
 
 
-POLICIES: dict[str, type[Policy]] = {p.name: p for p in (Cautious, Greedy, RandomPolicy)}
+POLICIES: dict[str, type[Policy]] = {p.name: p for p in (Cautious, Thrifty, Greedy, RandomPolicy)}
 
 
 def make_policy(name: str, seed: int = 0) -> Policy:
@@ -498,7 +508,10 @@ def simulate(game: Deal | Line, policy_name: str = "cautious", seed: int = 0) ->
     """Play ``game`` (a deal, or a line to continue) to its end with one policy at every seat."""
     policy = make_policy(policy_name, seed)
     line = game if isinstance(game, Line) else Line(game)
-    state = replay(line.deal, line.actions)
+    verdict = verify(line)
+    if not verdict.legal:
+        raise IllegalAction(verdict.error)
+    state = verdict.state
     actions = list(line.actions)
     while not state.won and state.status == "open":
         if state.must_play_start():

@@ -1,0 +1,156 @@
+"""``tranquility show``: a deal, position or line drawn at its end or after N actions."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+
+from solver.deal import deal
+from solver.formats import Line, deal_to_json, line_to_json
+from solver.notation import parse_notation
+from solver.rules import Rules
+from solver.state import State, replay
+from tests.helpers import random_game
+from tests.test_cli import run, write
+from tests.test_notation import SMALL, WON
+
+KEYS = ("turn", "seat", "status", "grid", "hands", "piles", "start_played", "discarded")
+
+
+@pytest.fixture
+def won_game(tmp_path):
+    """Seed 1, one seat, a 2x3 grid: won in 8 turns, the Start at turn 4."""
+    return write(tmp_path / "game.tq", f"deal 1 1 {SMALL}\n{WON}\n")
+
+
+def show_json(*args):
+    result = run("show", *args, "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def expected_json(line: Line, turn: int) -> dict:
+    """The position replayed independently of the command."""
+    state = replay(line.deal, line.actions[:turn])
+    piles = [len(state.pile(seat)) for seat in range(state.players)]
+    hands = [list(h) for h in state.hands]
+    values = (turn, state.seat, state.status, list(state.grid), hands, piles, state.start_played, list(state.discarded))
+    return dict(zip(KEYS, values))
+
+
+def test_help_shows_examples():
+    result = run("show", "--help")
+    assert result.exit_code == 0
+    assert "Examples:" in result.output and "  tranquility show " in result.output
+    assert "--turn" in result.output and "--json" in result.output
+
+
+@pytest.mark.parametrize("turn", [0, 3, 4, 7, 8])
+def test_json_at_several_turns(won_game, turn):
+    line = parse_notation(won_game.read_text())
+    data = show_json(won_game, "--turn", turn)
+    assert list(data) == list(KEYS)
+    assert data == expected_json(line, turn)
+
+
+def test_json_values_along_the_won_line(won_game):
+    start, before, after, end = (show_json(won_game, "--turn", t) for t in (0, 3, 4, 8))
+    opening = parse_notation(won_game.read_text()).deal.piles[0][:3]
+    assert start["grid"] == [None] * 6 and start["hands"] == [sorted(opening)]
+    assert start["discarded"] == [] and start["start_played"] is False and start["status"] == "open"
+    assert "S" in before["hands"][0] and before["start_played"] is False
+    assert after["start_played"] is True and after["discarded"] == [2, 5]
+    assert end["status"] == "won" and None not in end["grid"] and end["turn"] == 8
+    assert end["piles"] == [0] and end["discarded"] == [2, 3, 4, 5, 9]
+    # Without --turn: the end of the line.
+    assert show_json(won_game) == end
+
+
+def test_text_at_the_start_middle_and_end(won_game):
+    start = run("show", won_game, "--turn", 0)
+    assert start.exit_code == 0, start.output
+    out = start.stdout
+    assert f"{won_game}: line of 8 action(s), 1 player(s)" in out
+    assert "Rules: custom: 2x3 grid, islands 1..12, 1 Finish, hand 3; start_discards=2" in out
+    assert "Starting position (turn 0 of 8)" in out
+    assert "Start not yet played; 0/6 cells filled" in out
+    assert "Discarded: none" in out and "Status: open, seat 0 to move" in out
+    assert "Next in the line: turn 1: seat 0 plays 10 at cell 4, paying nothing" in out
+
+    middle = run("show", won_game, "--turn", 3).stdout
+    assert "After turn 3 of 8: seat 0 plays 1 at cell 0, paying nothing" in middle
+    assert "(it holds the Start card and must play it)" in middle
+    assert "Next in the line: turn 4: seat 0 plays the Start card" in middle
+    grid = middle.split("After turn 3")[1]
+    assert "  1  .  10  ." in grid and "  0  1   .  7" in grid  # top row first
+
+    end = run("show", won_game).stdout
+    assert "After turn 8 of 8: seat 0 plays a Finish card" in end
+    assert "Discarded: 2 3 4 5 9" in end and "Status: won" in end
+    assert "Next in the line" not in end
+
+
+def test_a_deal_file_is_its_starting_position(tmp_path):
+    game = deal(Rules(), 4, 1)
+    path = write(tmp_path / "deal.json", deal_to_json(game))
+    data = show_json(path)
+    assert data == expected_json(Line(game), 0)
+    assert data["piles"] == [len(p) - 5 for p in game.piles]
+    text = run("show", path, "--turn", 0).stdout
+    assert f"{path}: deal, 4 player(s)" in text and "Starting position (turn 0 of 0)" in text
+
+
+def test_a_lost_position_with_monsters_and_rocks(tmp_path):
+    rules = Rules(rows=3, cols=3, islands=18, finish=2, hand=3, start_discards=3, monsters=2, rocks="manual")
+    game = deal(rules, 2, 4)
+    state, actions = random_game(State.initial(game), random.Random(4))
+    assert state.status == "lost"
+    line = Line(game, tuple(actions))
+    path = write(tmp_path / "lost.json", line_to_json(line))
+    data = show_json(path)
+    assert data == expected_json(line, len(actions)) and data["status"] == "lost"
+    text = run("show", path).stdout
+    assert f"Status: lost: seat {state.seat}, to move, has no legal action" in text
+    assert state.rocks_row == 2 and f"rocks {state.rocks_row}" in text
+    assert "Out of the game (monsters and sunk islands): 17 M" in text
+
+
+@pytest.mark.parametrize("turn, total", [(9, 8), (100, 8)])
+def test_turn_beyond_the_line_exit_2(won_game, turn, total):
+    for extra in ([], ["--json"]):
+        result = run("show", won_game, "--turn", turn, *extra)
+        assert result.exit_code == 2
+        assert result.stdout == "" and "Traceback" not in result.output
+        assert f"{turn} is beyond the end of the line ({total} action(s))" in result.stderr
+
+
+def test_turn_beyond_a_deal_and_negative_turns_exit_2(tmp_path):
+    path = write(tmp_path / "deal.json", deal_to_json(deal(Rules(), 2, 1)))
+    assert "beyond the end of the line (0 action(s))" in run("show", path, "--turn", 1).stderr
+    result = run("show", path, "--turn", -1)
+    assert result.exit_code == 2 and "'--turn'" in result.stderr
+
+
+def test_an_illegal_action_before_the_turn_exit_1(tmp_path):
+    path = write(tmp_path / "bad.tq", f"deal 1 1 {SMALL}\n10@4 7@2 1@0 S/2,5 8@3 F\n")
+    result = run("show", path, "--turn", 5)
+    assert result.exit_code == 1 and result.stdout == ""
+    assert result.stderr == (
+        f"Error: {path}: turn 5: seat 0 plays 8 at cell 3, paying nothing: "
+        "8 at cell 3 costs 1; the action discards 0 card(s) (cannot show turn 5)\n"
+    )
+    # The turns before the illegal action still show.
+    assert show_json(path, "--turn", 4)["start_played"] is True
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [("{oops", "not valid JSON"), ("deal 1 1\n12@", "line 2, column 4"), ("[1]", "JSON object")],
+)
+def test_bad_files_exit_2(tmp_path, content, message):
+    path = write(tmp_path / "bad.txt", content)
+    result = run("show", path)
+    assert result.exit_code == 2 and "Traceback" not in result.output
+    assert result.stderr.startswith(f"Error: {path}: ") and message in result.stderr
