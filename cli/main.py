@@ -30,8 +30,10 @@ from .render import (
     make_console,
     notation_text,
     position_json,
+    render_analysis,
     render_bench,
     render_deal,
+    render_explanation,
     render_rules,
     render_show,
     render_solve,
@@ -322,6 +324,128 @@ def solve(
     else:
         prefix = len(game.actions) if isinstance(game, Line) else 0
         render_solve(make_console(), result, prefix)
+
+
+@main.command(
+    epilog="""\b
+Examples:
+  tranquility explain --seed 1 --players 3
+  tranquility explain --seed 6 --players 1
+  tranquility explain position.json --objective turns --every-turn
+  tranquility explain --seed 2 --players 4 --json > explained.json
+\b
+Critical moves: for each turn, every other choice (an action without its
+payment) is re-solved within the --critical-time budget: "only move" means
+every alternative was proven to lose; "not checked" means the budget ran out."""
+)
+@deal_source
+@game_file_argument
+@click.option(
+    "--objective",
+    type=click.Choice(["spare", "turns", "cost", "any"]),
+    default="spare",
+    show_default=True,
+    help="Which line is best: spare = most cards left at the win; turns; cost; any = the first win.",
+)
+@click.option("--time-limit", type=click.FloatRange(min=0), default=60.0, show_default=True, help="Seconds to find and improve the line.")
+@click.option("--critical-time", type=click.FloatRange(min=0), default=30.0, show_default=True, help="Seconds for the critical-move checks.")
+@click.option("--every-turn", is_flag=True, help="Draw the grid after every turn, not only when it matters.")
+@click.option("--html", "html_out", type=click.Path(dir_okay=False), help="Also write a self-contained HTML replay here.")
+@click.option("--force", is_flag=True, help="Let --html overwrite an existing file.")
+@json_option
+def explain(
+    source: DealSource,
+    file: str | None,
+    objective: str,
+    time_limit: float,
+    critical_time: float,
+    every_turn: bool,
+    html_out: str | None,
+    force: bool,
+    as_json: bool,
+) -> None:
+    """Explain the best line of a deal or position: turn by turn, the grid when it matters,
+    the moves that were the only way to keep the win; for an unwinnable one, how far the
+    team gets and what makes the win impossible."""
+    from solver.explain import explain as run_explain
+    from solver.explain import explanation_json
+    from solver.model import UnsupportedRules
+    from solver.solve import Budget, InternalError
+
+    game = source.resolve(file)
+    refuse_existing(html_out, force)
+    console = make_console(stderr=True)
+    try:
+        with console.status("explaining", spinner="dots") as status:
+            explained = run_explain(
+                game,
+                objective=objective,
+                budget=Budget(seconds=time_limit),
+                critical_budget=critical_time,
+                progress=lambda phase: status.update(f"explaining: {phase}"),
+            )
+    except UnsupportedRules as exc:
+        raise InputError(f"unsupported rules: {exc}") from None
+    except ValueError as exc:
+        raise input_error(file, exc) from None
+    except InternalError as exc:
+        click.echo(f"INTERNAL ERROR: {exc}", err=True)
+        raise SystemExit(3) from None
+    data = explanation_json(explained)
+    if html_out is not None:
+        from .html import replay_html
+
+        line = explained.result.line or (explained.reach.line if explained.reach else None)
+        if line is None:
+            raise InputError("nothing to replay: no line was found in the time limit")
+        refuse_existing(html_out, force)
+        Path(html_out).write_text(replay_html(line, data), encoding="utf-8")
+        click.echo(f"wrote {html_out}", err=True)
+    if as_json:
+        click.echo(dump_json(data))
+    else:
+        render_explanation(make_console(), explained, every_turn)
+
+
+@main.command(
+    epilog="""\b
+Examples:
+  tranquility analyze played.json
+  tranquility analyze played.tq --time-limit 5 --json
+  tranquility simulate --seed 3 --players 4 --out played.json && tranquility analyze played.json
+\b
+Verdicts along a line can only go from win to no-win: once a position is proven
+lost, later ones are marked no-win by "implied" without another solve."""
+)
+@click.argument("file", type=click.Path(dir_okay=False))
+@click.option("--time-limit", type=click.FloatRange(min=0), default=10.0, show_default=True, help="Seconds for each position.")
+@click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True, help="CP-SAT worker threads.")
+@json_option
+def analyze(file: str, time_limit: float, workers: int, as_json: bool) -> None:
+    """Find the action in a played game (a line FILE, won or lost) after which a winnable
+    position became unwinnable, and a move that would have kept the win."""
+    from solver.analyze import analyze as run_analyze
+    from solver.formats import Line
+    from solver.model import UnsupportedRules
+    from solver.solve import Budget, InternalError
+
+    game = read_game(file)
+    line = game if isinstance(game, Line) else Line(game)
+    console = make_console(stderr=True)
+    try:
+        with console.status("analysing", spinner="dots") as status:
+            analysis = run_analyze(line, Budget(seconds=time_limit, workers=workers), progress=status.update)
+    except UnsupportedRules as exc:
+        raise InputError(f"unsupported rules: {exc}") from None
+    except ValueError as exc:
+        raise input_error(file, exc) from None
+    except InternalError as exc:
+        click.echo(f"INTERNAL ERROR: {exc}", err=True)
+        raise SystemExit(3) from None
+    if as_json:
+        click.echo(dump_json(analysis.to_json()))
+    else:
+        render_analysis(make_console(), analysis)
 
 
 @main.command(

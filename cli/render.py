@@ -414,3 +414,110 @@ def render_win_rate(console: Console, stats) -> None:
             f"mean turns {stats.mean_turns:.1f}"
         )
     )
+
+
+# -- explaining ---------------------------------------------------------------------------
+
+CRITICAL_LABELS = {
+    "only": "ONLY MOVE",
+    "few": "one of a few",
+    "many": "one of many",
+    "not checked": "not checked",
+    "forced": "forced",
+}
+
+
+def render_explanation(console: Console, e, every_turn: bool = False) -> None:
+    """The best line turn by turn, the grid where it matters, critical moves, a summary;
+    or, for an unwinnable position, how far the team gets and what binds."""
+    result = e.result
+    head = Text(result.verdict.upper(), style=VERDICT_STYLES[result.verdict])
+    head.append(f"  by {result.method} in {result.seconds:.2f} s")
+    console.print(head)
+    if result.best is not None:
+        console.print(f"Best line by {result.best.objective}: {best_text(result.best)}", soft_wrap=True)
+    if result.verdict == "no-win":
+        console.print(f"Proof: {result.reason}", soft_wrap=True)
+        _render_reach(console, e.reach)
+        return
+    if result.verdict == "unknown":
+        console.print("The time limit ran out before a win was found or ruled out; try a longer --time-limit.")
+        return
+    critical = {c.number: c for c in e.critical}
+    for turn in e.turns:
+        c = critical.get(turn.number)
+        line = Text(f"{turn.number:>3}. ", style="bold")
+        line.append(turn.text)
+        if turn.drawn:
+            line.append(f"; draws {' '.join(map(str, turn.drawn))}", style="dim")
+        if c is not None and c.kind not in ("many", "forced"):
+            line.append(f"  [{CRITICAL_LABELS[c.kind]}]", style="bold red" if c.kind == "only" else "yellow")
+        console.print(line, soft_wrap=True)
+        if c is not None and c.kind == "only" and c.proven:
+            console.print(f"     Only move: {c.choice} (anything else loses the win)", style="bold red")
+        elif c is not None and c.kind == "few":
+            console.print(f"     One of a few winning choices; another: {c.example}", style="yellow")
+        counts = "  ".join(f"seat {s}: {h} in hand, {p} in pile" for s, (h, p) in enumerate(zip(turn.hands, turn.piles)))
+        if every_turn or turn.moments:
+            why = {"start": "after the Start event", "end": "at the end"}
+            label = ", ".join(why.get(m, f"{m} complete") for m in turn.moments) or f"after turn {turn.number}"
+            console.print(Text(f"     Grid {label}:", style="bold"))
+            console.print(grid_table(turn.state))
+            console.print(f"     {counts}", style="dim")
+    s = e.summary
+    console.print(
+        f"Summary: {s['turns']} turns; costs paid {s['costs_paid']}; discard-two {s['discard_two_cards']} cards; "
+        f"Start event {s['start_discards']} cards; {s['spare_cards']} cards left in hands and piles at the win.",
+        soft_wrap=True,
+    )
+    kinds = {k: sum(1 for c in e.critical if c.kind == k) for k in CRITICAL_LABELS}
+    unproven = sum(1 for c in e.critical if c.kind == "only" and not c.proven)
+    console.print(
+        f"Critical moves: {kinds['only']} only moves, {kinds['few']} one of a few (2-3), "
+        f"{kinds['many']} one of many (4+), {kinds['forced']} forced, {kinds['not checked']} not checked"
+        + (f" ({unproven} only-move claims not fully proven)" if unproven else "")
+        + ".",
+        soft_wrap=True,
+    )
+
+
+def _render_reach(console: Console, reach) -> None:
+    if reach is None:
+        return
+    of = reach.line.deal.rules.cells
+    how = "proven: the complete search covered every line" if reach.proven else "best found in the time limit"
+    console.print(f"Best reach: {reach.cells} of {of} cells filled before the team is stuck ({how}).")
+    if reach.cells == of:
+        console.print("The grid can be filled, but no Finish card can be played.")
+
+
+def render_analysis(console: Console, analysis) -> None:
+    """Per position: the verdict; then the action that lost the win and what kept it."""
+    from solver.actions import describe
+
+    console.print(Text(f"Deal: {analysis.deal_verdict.upper()}", style=VERDICT_STYLES[analysis.deal_verdict]))
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    for name in ("before turn", "verdict", "by", "s", "action played"):
+        table.add_column(name)
+    actions = analysis.line.actions
+    for p in analysis.positions:
+        played = describe(actions[p.index]) if p.index < len(actions) else "(end of the line)"
+        table.add_row(
+            str(p.index + 1),
+            Text(p.verdict, style=VERDICT_STYLES[p.verdict]),
+            p.method,
+            f"{p.seconds:.2f}",
+            played,
+        )
+    console.print(table)
+    if analysis.lost_at is not None:
+        lost = actions[analysis.lost_at - 1]
+        console.print(
+            Text(f"Lost the win at turn {analysis.lost_at}: {describe(lost)}; ", style="bold red")
+            + Text(f"{analysis.kept_by()} kept it.")
+        )
+    elif analysis.lost_between is not None:
+        a, b = analysis.lost_between
+        console.print(f"The win was lost between turns {a} and {b} (the positions in between were not decided).")
+    elif analysis.deal_verdict == "win" and analysis.positions[-1].verdict == "win":
+        console.print("The win was never lost.")

@@ -130,7 +130,7 @@ def refutation(state: State, live: frozenset[int] | None = None) -> str | None:
             f"(paying at least {costs} in costs), "
             f"{'' if state.start_played else 'the Start event and '}a Finish need at least {need}"
         )
-    for low, high, run in _empty_runs(state):
+    for low, high, run in empty_runs(state):
         fits = sum(1 for c in available if low < c < high)
         if fits < run:
             cells = f"{run} empty cell{'s' if run > 1 else ''}"
@@ -177,7 +177,7 @@ def least_total_cost(state: State) -> int:
     return touching + pairs
 
 
-def _empty_runs(state: State) -> Iterator[tuple[int, int, int]]:
+def empty_runs(state: State) -> Iterator[tuple[int, int, int]]:
     """(low, high, length) of each maximal run of empty cells along the order's lines."""
     rules = state.rules
     grid = state.grid
@@ -360,6 +360,23 @@ def greedy_action(state: State, rng: random.Random, live: frozenset[int], style:
     if best is None:
         return _cheapest_payment_action(state, next(c for c in choices if c.kind == "island"), live)
     return _cheapest_payment_action(state, best[1], live)
+
+
+def plausible_first(state: State, choices: list[Choice], live: frozenset[int]) -> list[Choice]:
+    """Choices ordered as the greedy player would rank them (the likeliest wins first)."""
+    room = _Room(state, live)
+
+    def rank(choice: Choice) -> float:
+        if choice.kind == "finish":
+            return -1.0
+        if choice.kind != "island":
+            return 50.0
+        misplaced = room.misplacement(choice.card, choice.cell)
+        if misplaced is None:
+            return 100.0
+        return state.island_cost(choice.card, choice.cell) + misplaced
+
+    return sorted(choices, key=rank)
 
 
 def _reserve(state: State) -> int:

@@ -1,0 +1,104 @@
+"""Post-game analysis: solve the position before every action of a played line and find
+the action after which a winnable game became unwinnable (docs/explain.md).
+
+Verdicts along a line are monotone: a position after a lost one is lost too (a win from
+it would be a win from the earlier one). So once a position is proven lost, every later
+one is lost "by implication" without another solve."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable
+
+from .actions import choice_of, describe
+from .formats import Line
+from .solve import Budget, Result, solve
+
+
+@dataclass(frozen=True)
+class Position:
+    """The position before action ``index`` (0 = the deal; len(actions) = after the last)."""
+
+    index: int
+    verdict: str  # win | no-win | unknown
+    method: str  # the solve's method, or "implied"
+    seconds: float
+    reason: str | None
+    alternative: str | None  # first move of a winning line from here (for win positions)
+
+
+@dataclass(frozen=True)
+class Analysis:
+    line: Line
+    positions: tuple[Position, ...]
+    lost_at: int | None  # the turn (from 1) whose action lost the win, if one is pinned down
+    lost_between: tuple[int, int] | None  # turns bracketing the loss when unknowns hide it
+
+    @property
+    def deal_verdict(self) -> str:
+        return self.positions[0].verdict
+
+    def to_json(self) -> dict:
+        return {
+            "deal_verdict": self.deal_verdict,
+            "lost_at": self.lost_at,
+            "lost_between": list(self.lost_between) if self.lost_between else None,
+            "lost_action": describe(self.line.actions[self.lost_at - 1]) if self.lost_at else None,
+            "kept_by": self.kept_by(),
+            "positions": [
+                {
+                    "before_turn": p.index + 1,
+                    "verdict": p.verdict,
+                    "method": p.method,
+                    "seconds": round(p.seconds, 3),
+                    "reason": p.reason,
+                    "winning_move": p.alternative,
+                }
+                for p in self.positions
+            ],
+        }
+
+    def kept_by(self) -> str | None:
+        """A move that would have kept the win at the losing turn."""
+        if self.lost_at is None:
+            return None
+        return self.positions[self.lost_at - 1].alternative
+
+
+def analyze(
+    line: Line,
+    budget: Budget = Budget(seconds=10),
+    progress: Callable[[str], None] | None = None,
+) -> Analysis:
+    """Solve the position before each action (and after the last), ``budget`` each."""
+    positions: list[Position] = []
+    lost_from: Position | None = None
+    for index in range(len(line.actions) + 1):
+        if progress is not None:
+            progress(f"position before turn {index + 1} of {len(line.actions) + 1}")
+        if lost_from is not None:
+            positions.append(Position(index, "no-win", "implied", 0.0, f"the position before turn {lost_from.index + 1} is already lost", None))
+            continue
+        result = solve(Line(line.deal, line.actions[:index]), budget)
+        position = Position(index, result.verdict, result.method, result.seconds, result.reason, _first_move(result, index))
+        positions.append(position)
+        if result.verdict == "no-win":
+            lost_from = position
+    return Analysis(line, tuple(positions), *_where_lost(positions))
+
+
+def _first_move(result: Result, index: int) -> str | None:
+    if result.verdict != "win" or result.line is None or len(result.line.actions) <= index:
+        return None
+    action = result.line.actions[index]
+    return str(choice_of(action))
+
+
+def _where_lost(positions: list[Position]) -> tuple[int | None, tuple[int, int] | None]:
+    last_win = max((p.index for p in positions if p.verdict == "win"), default=None)
+    first_loss = min((p.index for p in positions if p.verdict == "no-win" and p.method != "implied"), default=None)
+    if last_win is None or first_loss is None or first_loss < last_win:
+        return None, None
+    if first_loss == last_win + 1:
+        return first_loss, None  # the action of turn first_loss lost it
+    return None, (last_win + 1, first_loss)

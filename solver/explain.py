@@ -1,0 +1,368 @@
+"""Explaining a solve: the best line turn by turn, which moves were the only ones that kept
+the win (with proof, or said to be unchecked), and for an unwinnable deal how far the team
+can get and what binds (docs/explain.md)."""
+
+from __future__ import annotations
+
+import random
+import time
+from dataclasses import dataclass, field
+
+from .actions import Action, Choice, PlayIsland, PlayStart, choice_of, describe
+from .cards import Card
+from .deal import Deal
+from .formats import Line
+from .search import (
+    Deadline,
+    Style,
+    candidate_actions,
+    choice_actions,
+    empty_runs,
+    greedy_playout,
+    live_islands,
+    plausible_first,
+    refutation,
+    state_key,
+)
+from .solve import Budget, Result, solve
+from .state import State
+from .verify import verify
+
+ONLY, FEW, MANY, UNCHECKED, FORCED = "only", "few", "many", "not checked", "forced"
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn of an explained line, as the rules engine replayed it."""
+
+    number: int  # counted from 1 over the whole line
+    seat: int
+    action: Action
+    text: str
+    cost: int  # cards paid as the placement cost (islands) or discarded
+    drawn: tuple[Card, ...]  # cards the seat (every seat, after a Start) drew afterwards
+    hands: tuple[int, ...]  # cards in each seat's hand after the turn
+    piles: tuple[int, ...]  # cards left in each seat's pile after the turn
+    moments: tuple[str, ...]  # why the grid is worth drawing here: start, row N, end
+    state: State  # the position after the turn
+
+
+@dataclass(frozen=True)
+class Criticality:
+    """How many choices (actions without their payment) kept the win at one turn."""
+
+    number: int
+    choice: str
+    kind: str  # only | few | many | not checked | forced (no other legal choice at all)
+    winning_alternatives: int  # alternatives shown to win (stops counting at 3)
+    undecided: int  # alternatives neither shown to win nor proven lost in the budget
+    example: str | None  # a winning alternative, when one was found
+
+    @property
+    def proven(self) -> bool:
+        """Many and forced are shown outright; only and few need every alternative decided."""
+        if self.kind in (MANY, FORCED):
+            return True
+        return self.kind != UNCHECKED and self.undecided == 0
+
+
+@dataclass
+class Explanation:
+    result: Result
+    turns: list[Turn] = field(default_factory=list)
+    critical: list[Criticality] = field(default_factory=list)
+    reach: "Reach | None" = None
+    summary: dict = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Reach:
+    """For an unwinnable position: the most cells a line fills before the team is stuck."""
+
+    cells: int
+    proven: bool  # True when the complete search covered every line
+    line: Line
+    binds: str | None  # what makes the win impossible, in words
+
+
+def explanation_json(e: Explanation) -> dict:
+    """The explanation as JSON (docs/explain.md)."""
+    from .formats import action_to_json, line_to_json
+
+    critical = {c.number: c for c in e.critical}
+    data = {
+        "verdict": e.result.verdict,
+        "method": e.result.method,
+        "seconds": round(e.result.seconds, 3),
+        "reason": e.result.reason,
+        "objective": e.result.best.to_json() if e.result.best else None,
+        "line": line_to_json(e.result.line) if e.result.line else None,
+        "turns": [],
+        "summary": e.summary,
+        "reach": None,
+    }
+    for t in e.turns:
+        c = critical.get(t.number)
+        data["turns"].append(
+            {
+                "turn": t.number,
+                "seat": t.seat,
+                "action": action_to_json(t.action),
+                "text": t.text,
+                "cost": t.cost,
+                "drawn": list(t.drawn),
+                "hands": list(t.hands),
+                "piles": list(t.piles),
+                "moments": list(t.moments),
+                "critical": None
+                if c is None
+                else {
+                    "kind": c.kind,
+                    "winning_alternatives": c.winning_alternatives,
+                    "undecided": c.undecided,
+                    "example": c.example,
+                },
+            }
+        )
+    if e.reach is not None:
+        data["reach"] = {
+            "cells": e.reach.cells,
+            "of": e.reach.line.deal.rules.cells,
+            "proven": e.reach.proven,
+            "binds": e.reach.binds,
+            "line": line_to_json(e.reach.line),
+        }
+    return data
+
+
+def explain(
+    game: Deal | Line,
+    objective: str = "spare",
+    budget: Budget = Budget(seconds=60),
+    critical_budget: float = 30.0,
+    progress=None,
+) -> Explanation:
+    result = solve(game, budget, objective=objective, progress=progress)
+    out = Explanation(result)
+    if result.verdict == "win":
+        out.turns = narrate(result.line, result.prefix)
+        out.critical = critical_moves(result.line, result.prefix, critical_budget, progress)
+        out.summary = summarise(out.turns, result)
+    elif result.verdict == "no-win":
+        out.reach = best_reach(game, budget, result.reason)
+    return out
+
+
+def narrate(line: Line, prefix: int = 0) -> list[Turn]:
+    """Replay the line and record each turn of the continuation after ``prefix`` actions."""
+    state = State.initial(line.deal)
+    turns = []
+    rows_done = 0
+    for number, action in enumerate(line.actions, start=1):
+        before = state
+        state = state.apply(action)
+        if number <= prefix:
+            rows_done = _complete_rows(state)
+            continue
+        drawn: list[Card] = []
+        for seat in range(state.players):
+            drawn += list(line.deal.piles[seat][before.drawn[seat] : state.drawn[seat]])
+        moments = []
+        if isinstance(action, PlayStart):
+            moments.append("start")
+        rows = _complete_rows(state)
+        if rows > rows_done:
+            moments.append(f"row {rows}")
+            rows_done = rows
+        if state.won:
+            moments.append("end")
+        cost = len(action.discard) if isinstance(action, PlayIsland) else 0
+        turns.append(
+            Turn(
+                number=number,
+                seat=action.seat,
+                action=action,
+                text=describe(action),
+                cost=cost,
+                drawn=tuple(drawn),
+                hands=tuple(len(h) for h in state.hands),
+                piles=tuple(len(state.pile(s)) for s in range(state.players)),
+                moments=tuple(moments),
+                state=state,
+            )
+        )
+    return turns
+
+
+def _complete_rows(state: State) -> int:
+    cols = state.rules.cols
+    return sum(all(v is not None for v in state.grid[r * cols : (r + 1) * cols]) for r in range(state.rules.rows))
+
+
+def summarise(turns: list[Turn], result: Result) -> dict:
+    from .actions import DiscardTwo
+
+    costs = sum(t.cost for t in turns)
+    discarded = sum(len(t.action.discard) for t in turns if isinstance(t.action, DiscardTwo))
+    start = sum(len(c) for t in turns if isinstance(t.action, PlayStart) for c in t.action.team_discard)
+    spare = (sum(turns[-1].hands) + sum(turns[-1].piles)) if turns else 0
+    return {
+        "turns": len(turns),
+        "costs_paid": costs,
+        "discard_two_cards": discarded,
+        "start_discards": start,
+        "spare_cards": spare,
+    }
+
+
+# -- critical moves ------------------------------------------------------------------------
+
+
+def critical_moves(line: Line, prefix: int, seconds: float, progress=None) -> list[Criticality]:
+    """For each turn of the continuation: was its choice the only one that kept the win?
+
+    Each alternative choice is tried with every payment worth trying (junk first, the
+    same dominance as the complete search) by a short solve; an alternative that wins
+    counts, one whose every payment is proven lost does not, anything else is undecided.
+    The budget is shared out over the turns; turns it does not reach are "not checked"."""
+    deadline = time.monotonic() + seconds
+    state = State.initial(line.deal)
+    for action in line.actions[:prefix]:
+        state = state.apply(action)
+    out = []
+    continuation = line.actions[prefix:]
+    for index, action in enumerate(continuation):
+        number = prefix + index + 1
+        if progress is not None:
+            progress(f"critical moves: turn {number}")
+        chosen = choice_of(action)
+        left = deadline - time.monotonic()
+        turns_left = len(continuation) - index
+        if left <= 0:
+            out.append(Criticality(number, str(chosen), UNCHECKED, 0, 0, None))
+        else:
+            out.append(_classify(line, prefix + index, state, chosen, number, left / turns_left))
+        state = state.apply(action)
+    return out
+
+
+def _classify(line: Line, done: int, state: State, chosen: Choice, number: int, seconds: float) -> Criticality:
+    until = time.monotonic() + seconds
+    live = live_islands(state)
+    alternatives = plausible_first(state, [c for c in state.legal_choices() if c != chosen], live)
+    if not alternatives:
+        return Criticality(number, str(chosen), FORCED, 0, 0, None)
+    winners, undecided, example = 0, 0, None
+    for choice in alternatives:
+        left = until - time.monotonic()
+        if left <= 0:
+            undecided += 1
+            continue
+        outcome = _choice_outcome(line, done, state, choice, live, left)
+        if outcome == "win":
+            winners += 1
+            example = example or str(choice)
+            if winners >= 3:
+                break
+        elif outcome == "unknown":
+            undecided += 1
+    if winners >= 3:
+        kind = MANY
+    elif undecided:
+        kind = UNCHECKED if winners == 0 else FEW
+    else:
+        kind = ONLY if winners == 0 else FEW
+    return Criticality(number, str(chosen), kind, winners, undecided, example)
+
+
+def _choice_outcome(line: Line, done: int, state: State, choice: Choice, live, seconds: float) -> str:
+    """win if some payment of the choice keeps a win; no-win if every one is proven lost."""
+    until = time.monotonic() + seconds
+    unknown = False
+    for action in choice_actions(state, choice, live):
+        after = state.apply(action)
+        if refutation(after) is not None or after.status == "lost":
+            continue
+        if after.won:
+            return "win"
+        # A few greedy playouts first: most alternatives in a winnable game still win.
+        rng = random.Random(0)
+        for playout in range(8):
+            _, end = greedy_playout(after, rng, Style.draw(rng, playout))
+            if end.won:
+                return "win"
+        left = until - time.monotonic()
+        if left <= 0:
+            return "unknown"
+        position = Line(line.deal, line.actions[:done] + (action,))
+        result = solve(position, Budget(seconds=left, workers=1))
+        if result.verdict == "win":
+            return "win"
+        if result.verdict == "unknown":
+            unknown = True
+    return "unknown" if unknown else "no-win"
+
+
+# -- unwinnable positions ------------------------------------------------------------------
+
+
+def best_reach(game: Deal | Line, budget: Budget, reason: str | None) -> Reach:
+    """The most cells filled before the team is stuck, by greedy playouts (best found) and
+    then the complete search (proven when it covers every line in the budget)."""
+    line = game if isinstance(game, Line) else Line(game)
+    state = verify(line).state
+    best_cells, best_line = state.filled, list(line.actions)
+    rng = random.Random(0)
+    until = time.monotonic() + max(1.0, budget.seconds / 4)
+    playout = 0
+    while time.monotonic() < until and playout < 300:
+        actions, end = greedy_playout(state, rng, Style.draw(rng, playout))
+        playout += 1
+        if end.filled > best_cells:
+            best_cells, best_line = end.filled, list(line.actions) + actions
+    proven, cells, actions = _deepest(state, Deadline(seconds=max(1.0, budget.seconds / 2)))
+    if cells > best_cells:
+        best_cells, best_line = cells, list(line.actions) + actions
+    return Reach(best_cells, proven and cells >= best_cells, Line(line.deal, tuple(best_line)), reason)
+
+
+def fillable(state: State, live: frozenset[int]) -> int:
+    """An upper bound on the empty cells that can still be filled: each run of empty cells
+    along the order's lines takes at most as many islands as still fit between its ends."""
+    in_play = [c for h in state.hands for c in h] + [c for s in range(state.players) for c in state.pile(s)]
+    available = [c for c in in_play if isinstance(c, int) and c in live]
+    empty = sum(v is None for v in state.grid)
+    if state.rules.order != "sequence":
+        return min(empty, len(available))
+    return sum(min(run, sum(1 for c in available if low < c < high)) for low, high, run in empty_runs(state))
+
+
+def _deepest(state: State, deadline: Deadline) -> tuple[bool, int, list[Action]]:
+    """Depth-first over every line (junk-first payments) for the most cells filled."""
+    seen: dict = {}
+    best = [state.filled, []]
+    path: list[Action] = []
+    complete = True
+
+    def dfs(s: State) -> None:
+        nonlocal complete
+        if s.filled > best[0]:
+            best[0], best[1] = s.filled, list(path)
+        if not deadline.tick():
+            complete = False
+            return
+        live = live_islands(s)
+        key = state_key(s, live)
+        if key in seen:
+            return
+        seen[key] = True
+        # Islands that still fit bound how far this branch can go.
+        if s.filled + fillable(s, live) <= best[0]:
+            return
+        for action in candidate_actions(s, live):
+            path.append(action)
+            dfs(s.apply(action))
+            path.pop()
+
+    dfs(state)
+    return complete, best[0], best[1]

@@ -1,0 +1,109 @@
+"""Explain and analyze: explained lines replay, only-move claims are real, and analyze
+finds a losing move planted in a winning line."""
+
+from __future__ import annotations
+
+import json
+import sys
+
+from click.testing import CliRunner
+
+from cli.main import main
+from solver.analyze import analyze
+from solver.deal import deal
+from solver.explain import FORCED, ONLY, explain, explanation_json
+from solver.formats import Line, line_to_json
+from solver.rules import OFFICIAL
+from solver.search import candidate_actions, live_islands
+from solver.solve import Budget, solve
+from solver.verify import verify
+
+sys.path.insert(0, __file__.rsplit("/", 1)[0])
+from test_crosscheck import small_deals  # noqa: E402
+
+FAST = Budget(seconds=5, workers=1)
+SMALL = small_deals(30, seed=11)
+WINS = [g for g in SMALL if solve(g, FAST, method="search").verdict == "win"][:4]
+LOSSES = [g for g in SMALL if solve(g, FAST, method="search").verdict == "no-win"][:2]
+
+
+def test_explained_lines_replay_and_only_moves_hold():
+    for game in WINS:
+        e = explain(game, objective="spare", budget=FAST, critical_budget=5)
+        check = verify(e.result.line)
+        assert check.legal and check.won
+        assert [t.number for t in e.turns] == list(range(1, len(e.result.line.actions) + 1))
+        state = verify(Line(game)).state
+        for turn, c in zip(e.turns, e.critical):
+            if c.kind == ONLY and c.proven:
+                # Every other choice must lose: check each with the complete search.
+                live = live_islands(state)
+                for action in candidate_actions(state, live):
+                    if str(_choice(action)) == c.choice:
+                        continue
+                    after = Line(game, e.result.line.actions[: turn.number - 1] + (action,))
+                    assert solve(after, FAST, method="search").verdict == "no-win"
+            if c.kind == FORCED:
+                assert len(list(state.legal_choices())) == 1
+            state = state.apply(turn.action)
+
+
+def _choice(action):
+    from solver.actions import choice_of
+
+    return choice_of(action)
+
+
+def test_unwinnable_deals_report_their_reach():
+    for game in LOSSES:
+        e = explain(game, budget=FAST)
+        assert e.result.verdict == "no-win" and e.reach is not None
+        assert 0 <= e.reach.cells <= game.rules.cells
+        assert verify(e.reach.line).legal
+        assert verify(e.reach.line).state.filled == e.reach.cells
+
+
+def test_analyze_finds_a_planted_losing_move():
+    planted = 0
+    for game in WINS:
+        won = solve(game, FAST, method="search").line
+        state = verify(Line(game)).state
+        for turn, played in enumerate(won.actions):
+            for action in candidate_actions(state, live_islands(state)):
+                prefix = won.actions[:turn] + (action,)
+                if action != played and solve(Line(game, prefix), FAST, method="search").verdict == "no-win":
+                    analysis = analyze(Line(game, prefix), FAST)
+                    assert analysis.deal_verdict == "win"
+                    assert analysis.lost_at == turn + 1
+                    assert analysis.kept_by() is not None
+                    planted += 1
+                    break
+            else:
+                state = state.apply(played)
+                continue
+            break
+    assert planted >= 2
+
+
+def test_explain_and_analyze_commands(tmp_path):
+    runner = CliRunner()
+    result = runner.invoke(main, ["explain", "--seed", "1", "--players", "3", "--time-limit", "5", "--critical-time", "5", "--json"])
+    assert result.exit_code == 0, result.output
+    data = json.loads(result.stdout)
+    assert data["verdict"] == "win" and data["turns"] and data["summary"]["turns"] == len(data["turns"])
+    text = runner.invoke(main, ["explain", "--seed", "6", "--players", "1", "--time-limit", "5"])
+    assert text.exit_code == 0 and "Best reach" in text.stdout
+    game = WINS[0]
+    path = tmp_path / "played.json"
+    path.write_text(json.dumps(line_to_json(Line(game, solve(game, FAST).line.actions[:3]))))
+    out = runner.invoke(main, ["analyze", str(path), "--time-limit", "5", "--json"])
+    assert out.exit_code == 0, out.output
+    report = json.loads(out.stdout)
+    assert report["deal_verdict"] == "win" and len(report["positions"]) == 4
+
+
+def test_explanation_json_of_an_official_deal_names_every_turn():
+    e = explain(deal(OFFICIAL, 4, 2), objective="turns", budget=Budget(seconds=10), critical_budget=3)
+    data = explanation_json(e)
+    assert len(data["turns"]) == len(e.result.line.actions)
+    assert data["objective"]["name"] == "turns"

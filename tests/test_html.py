@@ -1,0 +1,305 @@
+"""``tranquility explain --html``: the self-contained replay page (cli/html.py).
+
+The first tests read the file as text and with ``html.parser``; the last ones open it in a
+real headless browser (Debian's ``chromium``) and read the DOM its script drew. Those are
+skipped only when no chromium binary is installed (``.ci/run`` installs one)."""
+
+from __future__ import annotations
+
+import copy
+import json
+import re
+import shutil
+import subprocess
+from html.parser import HTMLParser
+from pathlib import Path
+
+import pytest
+
+from cli.html import replay_html
+from solver.actions import describe
+from solver.deal import deal
+from solver.explain import explain, explanation_json
+from solver.formats import Line
+from solver.rules import Rules
+from solver.solve import Budget
+from solver.state import State
+from tests.test_cli import run
+
+# A 2x4 grid, islands 1..12, two seats: seed 1 is a win in 10 turns, seed 2 is no-win.
+RULES = Rules(rows=2, cols=4, islands=12, hand=3, start_discards=2)
+WIN_SEED, NO_WIN_SEED = 1, 2
+IDS = ("step-label", "action-text", "grid", "hands", "first", "prev", "next", "last", "slider", "critical", "verdict", "turn-list")
+
+
+def explained(game):
+    e = explain(game, budget=Budget(seconds=5, workers=1), critical_budget=2)
+    data = explanation_json(e)
+    line = e.result.line or (e.reach.line if e.reach else None)
+    return line, data
+
+
+@pytest.fixture(scope="module")
+def won():
+    line, data = explained(deal(RULES, 2, WIN_SEED))
+    assert data["verdict"] == "win"
+    return line, data, replay_html(line, data)
+
+
+class Page(HTMLParser):
+    """Tags, ids, attributes and the text inside each element that has an id."""
+
+    VOID = {"meta", "input", "br", "img", "link", "hr", "source", "area", "base", "col", "embed", "track", "wbr"}
+
+    def __init__(self) -> None:
+        super().__init__(convert_charrefs=True)
+        self.tags: list[str] = []
+        self.attrs: list[tuple[str, dict]] = []
+        self.text: dict[str, str] = {}
+        self.scripts: dict[str, str] = {}
+        self.values: dict[int, str] = {}  # grid cell index -> the number or mark drawn in it
+        self._open: list[tuple[str, str | None, str]] = []  # (tag, id, class)
+        self._script: str | None = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        self.tags.append(tag)
+        self.attrs.append((tag, attrs))
+        if tag == "script":
+            self._script = attrs.get("id") or f"script-{len(self.scripts)}"
+            self.scripts[self._script] = ""
+        if "id" in attrs:
+            self.text.setdefault(attrs["id"], "")
+        if tag not in self.VOID:
+            self._open.append((tag, attrs.get("id"), attrs.get("class") or ""))
+
+    def handle_endtag(self, tag):
+        if tag == "script":
+            self._script = None
+        for i in range(len(self._open) - 1, -1, -1):
+            if self._open[i][0] == tag:
+                del self._open[i:]
+                break
+
+    def handle_data(self, data):
+        if self._script is not None:
+            self.scripts[self._script] += data
+            return
+        for _, ident, _ in self._open:
+            if ident is not None:
+                self.text[ident] += data
+        if self._open and "val" in self._open[-1][2].split():
+            cell = next((i for _, i, _ in reversed(self._open) if i and i.startswith("cell-")), None)
+            if cell is not None:
+                self.values[int(cell[5:])] = data.strip()
+
+
+def parse(text: str) -> Page:
+    page = Page()
+    page.feed(text)
+    page.close()
+    return page
+
+
+def embedded(text: str) -> dict:
+    return json.loads(parse(text).scripts["replay-data"])
+
+
+def positions(line: Line) -> list[State]:
+    state = State.initial(line.deal)
+    out = [state]
+    for action in line.actions:
+        state = state.apply(action)
+        out.append(state)
+    return out
+
+
+# -- the file, read as text ------------------------------------------------------------------
+
+
+def test_one_self_contained_document(won):
+    _, _, text = won
+    assert text.startswith("<!DOCTYPE html>")
+    assert text.count("<html") == 1 and text.rstrip().endswith("</html>")
+    page = parse(text)
+    assert page.tags.count("html") == page.tags.count("head") == page.tags.count("body") == 1
+    for ident in IDS:
+        assert ident in page.text, ident
+    # Nothing to load: no URL at all, no external script, stylesheet, image or font.
+    assert "http://" not in text and "https://" not in text and "//cdn" not in text
+    assert "@import" not in text and "url(" not in text
+    for tag, attrs in page.attrs:
+        assert "src" not in attrs, (tag, attrs)
+        assert "href" not in attrs, (tag, attrs)
+        assert tag not in ("link", "img", "iframe", "object", "embed"), tag
+    assert [t for t, a in page.attrs if t == "script"] == ["script", "script"]
+
+
+def test_embeds_every_position_replayed(won):
+    line, data, text = won
+    steps = embedded(text)["steps"]
+    assert len(steps) == len(line.actions) + 1
+    for k, (step, state) in enumerate(zip(steps, positions(line))):
+        assert step["step"] == k
+        assert step["grid"] == list(state.grid)
+        assert step["hands"] == [list(h) for h in state.hands]
+        assert step["piles"] == [len(state.pile(s)) for s in range(state.players)]
+        assert step["seat"] == state.seat and step["start_played"] == state.start_played
+    assert steps[0]["action"] is None
+    assert steps[-1]["status"] == "won" and None not in steps[-1]["grid"]
+    for turn in data["turns"]:
+        action = steps[turn["turn"]]["action"]
+        assert action["text"] == turn["text"]
+        assert action["critical"] == turn["critical"]
+        assert not action["given"]
+
+
+def test_header_shows_verdict_objective_summary(won):
+    _, data, text = won
+    page = parse(text)
+    assert page.text["verdict"].strip() == "win"
+    objective = data["objective"]
+    assert f"spare: cards left at the win {objective['value']}" in page.text["objective"]
+    assert ("proven optimal" in page.text["objective"]) == objective["optimal"]
+    assert f"{data['summary']['spare_cards']} cards left" in page.text["summary"]
+    assert "Rules: custom: 2x4 grid" in page.text["rules"]
+
+
+def test_embedded_text_cannot_break_out(won):
+    line, data, _ = won
+    data = copy.deepcopy(data)
+    evil = '</script><script>alert("x")</script><!-- & \u2028'
+    data["turns"][0]["text"] = evil
+    data["objective"]["name"] = "<b>bold</b>"
+    text = replay_html(line, data)
+    assert text.count("</script>") == 2  # the two elements' own end tags
+    assert "<!--" not in text and "<b>bold" not in text and "&lt;b&gt;bold" in text
+    steps = embedded(text)["steps"]
+    assert steps[data["turns"][0]["turn"]]["action"]["text"] == evil
+
+
+def test_no_win_replays_the_best_reach():
+    line, data = explained(deal(RULES, 2, NO_WIN_SEED))
+    assert data["verdict"] == "no-win" and data["reach"] is not None
+    text = replay_html(line, data)
+    page = parse(text)
+    steps = embedded(text)["steps"]
+    assert len(steps) == len(line.actions) + 1
+    assert steps[-1]["filled"] == data["reach"]["cells"]
+    assert [s["action"]["text"] for s in steps[1:]] == [describe(a) for a in line.actions]
+    assert page.text["verdict"].strip() == "no-win"
+    assert f"Best reach: {data['reach']['cells']} of 8 cells" in page.text["reach"]
+
+
+def test_a_given_position_is_marked(won):
+    line, _, _ = won
+    position = Line(line.deal, line.actions[:3])
+    full, data = explained(position)
+    assert data["verdict"] == "win" and full.actions[:3] == position.actions
+    text = replay_html(full, data)
+    steps = embedded(text)["steps"]
+    assert [s["action"]["given"] for s in steps[1:4]] == [True] * 3
+    assert not any(s["action"]["given"] for s in steps[4:])
+    assert "Turns 1-3 are the position that was given" in parse(text).text["prefix-note"]
+
+
+def test_cli_writes_the_page(tmp_path):
+    out = tmp_path / "replay.html"
+    args = ["explain", "--seed", WIN_SEED, "--players", "2", "--rule", "rows=2", "--rule", "cols=4"]
+    args += ["--rule", "islands=12", "--rule", "hand=3", "--rule", "start_discards=2"]
+    args += ["--time-limit", "5", "--critical-time", "2", "--html", out]
+    result = run(*args)
+    assert result.exit_code == 0, result.output
+    text = out.read_text(encoding="utf-8")
+    assert text.startswith("<!DOCTYPE html>") and "replay-data" in text
+    assert run(*args).exit_code != 0  # never overwrites without --force
+    assert run(*args, "--force").exit_code == 0
+
+
+# -- the page, in a real browser ---------------------------------------------------------------
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+needs_browser = pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary installed")
+
+
+def browse(path: Path, tmp_path: Path, fragment: str = "", screenshot: Path | None = None) -> str:
+    """The DOM after the page's script ran, as headless chromium serialises it."""
+    profile = tmp_path / f"profile{len(list(tmp_path.glob('profile*')))}"
+    args = [
+        CHROMIUM,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--disable-dev-shm-usage",
+        f"--user-data-dir={profile}",
+        "--window-size=1200,900",
+    ]
+    args += [f"--screenshot={screenshot}"] if screenshot else ["--dump-dom"]
+    args.append(path.resolve().as_uri() + fragment)
+    done = subprocess.run(args, capture_output=True, text=True, timeout=20)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return done.stdout
+
+
+@pytest.fixture(scope="module")
+def page_file(won, tmp_path_factory):
+    path = tmp_path_factory.mktemp("html") / "replay.html"
+    path.write_text(won[2], encoding="utf-8")
+    return path
+
+
+@needs_browser
+def test_browser_draws_the_first_step(won, page_file, tmp_path):
+    line, _, _ = won
+    dom = parse(browse(page_file, tmp_path))
+    last = len(line.actions)
+    assert dom.text["step-label"].strip() == f"Step 0 of {last}: the starting position"
+    assert "Opening hands dealt" in dom.text["action-text"]
+    assert sorted(dom.values) == list(range(RULES.cells))
+    assert set(dom.values.values()) == {"\u00b7"}  # every cell empty
+    for seat, hand in enumerate(State.initial(line.deal).hands):
+        assert "Seat %d" % seat in dom.text[f"seat-{seat}"]
+        assert re.findall(r"\S+", dom.text[f"seat-{seat}"])[-len(hand) - 1 : -1] == [str(c) for c in hand]
+    assert "Seat 0 to move" in dom.text["status-text"]
+    assert len(re.findall(r'<li id="turn-\d+"', browse_cached(page_file, tmp_path))) == last + 1
+
+
+_DUMPS: dict = {}
+
+
+def browse_cached(path: Path, tmp_path: Path, fragment: str = "") -> str:
+    key = (path, fragment)
+    if key not in _DUMPS:
+        _DUMPS[key] = browse(path, tmp_path, fragment)
+    return _DUMPS[key]
+
+
+@needs_browser
+def test_browser_draws_the_final_grid(won, page_file, tmp_path):
+    line, _, _ = won
+    final = positions(line)[-1]
+    dom = parse(browse_cached(page_file, tmp_path, "#step=last"))
+    last = len(line.actions)
+    assert dom.text["step-label"].strip() == f"Step {last} of {last}: after turn {last}"
+    assert dom.values == {i: str(v) for i, v in enumerate(final.grid)}
+    assert dom.text["status-text"].strip() == "Won"
+
+
+@needs_browser
+def test_browser_opens_the_step_in_the_fragment(won, page_file, tmp_path):
+    line, data, _ = won
+    dom_text = browse_cached(page_file, tmp_path, "#step=5")
+    dom = parse(dom_text)
+    turn = next(t for t in data["turns"] if t["turn"] == 5)
+    assert dom.text["step-label"].strip() == f"Step 5 of {len(line.actions)}: after turn 5"
+    assert turn["text"] in dom.text["action-text"]
+    assert dom.values == {i: "\u00b7" if v is None else str(v) for i, v in enumerate(positions(line)[5].grid)}
+    kind = (turn["critical"] or {}).get("kind")
+    if kind is not None:
+        assert f'data-kind="{kind}"' in dom_text
+    assert re.search(r'<li id="turn-5" class="current"', dom_text)
