@@ -117,7 +117,9 @@ def _reach_text(reach: dict | None) -> str:
         return ""
     how = "proven" if reach.get("proven") else "best found in the time limit"
     text = f"Best reach: {reach.get('cells')} of {reach.get('of')} cells filled before the team is stuck ({how})."
-    return text
+    if reach.get("cells") == reach.get("of"):
+        text += " The grid can be filled, but no Finish card can be played."
+    return text + " The replay below follows that line."
 
 
 def _critical_counts(data: dict) -> str:
@@ -150,6 +152,7 @@ def replay_html(line: Line, data: dict) -> str:
         "critical_text": CRITICAL_TEXT,
     }
     e = html.escape
+    binds = (data.get("reach") or {}).get("binds")
     lines_of_head = [
         f'<p id="rules">Rules: {e(rules_line(rules))}</p>',
     ]
@@ -158,7 +161,7 @@ def replay_html(line: Line, data: dict) -> str:
         ("summary", ("Summary: " + _summary_text(data.get("summary"))) if data.get("summary") else ""),
         ("critical-counts", _critical_counts(data)),
         ("reach", _reach_text(data.get("reach"))),
-        ("binds", f"What binds: {data['reach']['binds']}" if (data.get("reach") or {}).get("binds") else ""),
+        ("binds", f"What binds: {binds}" if binds and binds != data.get("reason") else ""),
         ("reason", f"Proof: {data['reason']}" if data.get("reason") and verdict == "no-win" else ""),
     ):
         if text:
@@ -222,7 +225,7 @@ _STYLE = """
   #grid td.played { outline: 3px solid var(--accent); outline-offset: 0; }
   #grid td.played.only { outline-color: var(--only); }
   #grid td .idx { position: absolute; top: 1px; left: 4px; font-size: 10px; font-weight: 400; color: var(--dim); }
-  #grid td .val.empty { color: #b6c4d2; font-weight: 400; }
+  #grid td .val.empty { color: #9fb0c2; font-weight: 400; }
   #state-line { color: var(--dim); font-size: 13px; margin: 4px 0 10px; }
   #hands { border-collapse: collapse; }
   #hands th, #hands td { text-align: left; padding: 4px 10px 4px 0; border-bottom: 1px solid var(--line); }
@@ -236,12 +239,14 @@ _STYLE = """
   .cardchip.M { color: var(--only); font-weight: 700; border-color: var(--only); }
   .none { color: var(--dim); }
   #turn-list { list-style: none; margin: 0; padding: 0; font-size: 13px; }
-  #turn-list li { padding: 3px 10px; border-bottom: 1px solid #eef0f4; cursor: pointer; }
+  #turn-list li { display: flex; padding: 3px 10px 3px 0; border-bottom: 1px solid #eef0f4; cursor: pointer; }
   #turn-list li:hover { background: #f3f6fa; }
   #turn-list li.current { background: #dcebf8; }
   #turn-list li.given { color: var(--dim); }
-  #turn-list .n { display: inline-block; width: 2.4em; color: var(--dim); text-align: right; margin-right: 6px; }
-  #turn-list .tag { font-size: 11px; padding: 0 5px; border-radius: 3px; margin-left: 4px; background: #eef0f4; }
+  #turn-list .n { flex: 0 0 2.6em; color: var(--dim); text-align: right; margin-right: 6px; }
+  #turn-list .t { flex: 1 1 auto; }
+  #turn-list .tag { font-size: 11px; padding: 0 5px; border-radius: 3px; margin-left: 4px; background: #eef0f4;
+                    white-space: nowrap; }
   #turn-list .tag.only { background: var(--only); color: #fff; font-weight: 700; }
   #turn-list .tag.few { background: #fff3dc; color: var(--warn); }
   .help { color: var(--dim); font-size: 12px; }
@@ -384,11 +389,12 @@ _SCRIPT = r"""
     var li = el("li");
     li.id = "turn-" + k;
     li.appendChild(el("span", "n", k === 0 ? "" : k + "."));
-    li.appendChild(document.createTextNode(step.action ? step.action.text : "starting position"));
+    var t = li.appendChild(el("span", "t", step.action ? step.action.text : "starting position"));
     var info = step.action && step.action.critical;
     if (info && info.kind !== "many") {
       var label = { only: "ONLY MOVE", few: "one of a few", forced: "forced", "not checked": "not checked" }[info.kind] || info.kind;
-      li.appendChild(el("span", "tag " + info.kind.replace(" ", "-"), label));
+      t.appendChild(document.createTextNode(" "));
+      t.appendChild(el("span", "tag " + info.kind.replace(" ", "-"), label));
     }
     if (step.action && step.action.given) li.classList.add("given");
     li.addEventListener("click", function () { show(k); });
@@ -430,11 +436,11 @@ _PAGE = """<!DOCTYPE html>
 <main>
   <section id="board">
     <div id="controls">
-      <button id="first" type="button" title="First step (Home)">&#x23ee; First</button>
+      <button id="first" type="button" title="First step (Home)">&#xab; First</button>
       <button id="prev" type="button" title="Previous step (left arrow)">&#x25c0; Prev</button>
       <input id="slider" type="range" min="0" max="{last}" value="0" step="1" aria-label="Step">
       <button id="next" type="button" title="Next step (right arrow)">Next &#x25b6;</button>
-      <button id="last" type="button" title="Last step (End)">Last &#x23ed;</button>
+      <button id="last" type="button" title="Last step (End)">Last &#xbb;</button>
     </div>
     <p class="help">Left / right arrow keys step through the line; add <code>#step=N</code> to the address to open at step N.</p>
     <p id="step-label">Step 0 of {last}</p>

@@ -7,6 +7,7 @@ solve, so ``--help``, ``deal``, ``verify`` and ``rules`` never load it.
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any, Callable
 
 import click
 from rich.progress import Progress
@@ -78,6 +79,25 @@ def refuse_existing(path: str | None, force: bool) -> None:
     """Fail before long work when --out would overwrite a file without --force."""
     if path is not None and not force and Path(path).exists():
         raise input_error(path, FileExistsError(f"{path} already exists (use --force to overwrite it)"))
+
+
+def run_with_status(label: str, file: str | None, work: Callable[[Callable[[str], None]], Any]) -> Any:
+    """Run a solver task with a spinner on stderr that shows its phase; map its errors to
+    exit codes: 2 for bad input or unsupported rules, 3 for an internal error."""
+    from solver.model import UnsupportedRules
+    from solver.solve import InternalError
+
+    console = make_console(stderr=True)
+    try:
+        with console.status(label, spinner="dots") as status:
+            return work(lambda phase: status.update(f"{label}: {phase}"))
+    except UnsupportedRules as exc:
+        raise InputError(f"unsupported rules: {exc}") from None
+    except ValueError as exc:
+        raise input_error(file, exc) from None
+    except InternalError as exc:
+        click.echo(f"INTERNAL ERROR: {exc}", err=True)
+        raise SystemExit(3) from None
 
 
 @main.command(
@@ -295,26 +315,15 @@ def solve(
     starts from the deal, so `tranquility verify` accepts it as it is.
     """
     from solver.formats import Line, line_to_json
-    from solver.model import UnsupportedRules
-    from solver.solve import Budget, InternalError
+    from solver.solve import Budget
     from solver.solve import solve as run_solve
 
     game = source.resolve(file)
     refuse_existing(out, force)
     budget = Budget(seconds=time_limit, workers=1 if reproducible else workers, reproducible=reproducible)
-    console = make_console(stderr=True)
-    try:
-        with console.status("solving", spinner="dots") as status:
-            result = run_solve(
-                game, budget, method, progress=lambda phase: status.update(f"solving: {phase}"), objective=objective
-            )
-    except UnsupportedRules as exc:
-        raise InputError(f"unsupported rules: {exc}") from None
-    except ValueError as exc:
-        raise input_error(file, exc) from None
-    except InternalError as exc:
-        click.echo(f"INTERNAL ERROR: {exc}", err=True)
-        raise SystemExit(3) from None
+    result = run_with_status(
+        "solving", file, lambda progress: run_solve(game, budget, method, progress=progress, objective=objective)
+    )
     line_json = line_to_json(result.line) if result.line is not None else None
     if out is not None and line_json is not None:
         write_out(out, line_json, force)
@@ -369,28 +378,17 @@ def explain(
     team gets and what makes the win impossible."""
     from solver.explain import explain as run_explain
     from solver.explain import explanation_json
-    from solver.model import UnsupportedRules
-    from solver.solve import Budget, InternalError
+    from solver.solve import Budget
 
     game = source.resolve(file)
     refuse_existing(html_out, force)
-    console = make_console(stderr=True)
-    try:
-        with console.status("explaining", spinner="dots") as status:
-            explained = run_explain(
-                game,
-                objective=objective,
-                budget=Budget(seconds=time_limit),
-                critical_budget=critical_time,
-                progress=lambda phase: status.update(f"explaining: {phase}"),
-            )
-    except UnsupportedRules as exc:
-        raise InputError(f"unsupported rules: {exc}") from None
-    except ValueError as exc:
-        raise input_error(file, exc) from None
-    except InternalError as exc:
-        click.echo(f"INTERNAL ERROR: {exc}", err=True)
-        raise SystemExit(3) from None
+    explained = run_with_status(
+        "explaining",
+        file,
+        lambda progress: run_explain(
+            game, objective=objective, budget=Budget(seconds=time_limit), critical_budget=critical_time, progress=progress
+        ),
+    )
     data = explanation_json(explained)
     if html_out is not None:
         from .html import replay_html
@@ -426,22 +424,13 @@ def analyze(file: str, time_limit: float, workers: int, as_json: bool) -> None:
     position became unwinnable, and a move that would have kept the win."""
     from solver.analyze import analyze as run_analyze
     from solver.formats import Line
-    from solver.model import UnsupportedRules
-    from solver.solve import Budget, InternalError
+    from solver.solve import Budget
 
     game = read_game(file)
     line = game if isinstance(game, Line) else Line(game)
-    console = make_console(stderr=True)
-    try:
-        with console.status("analysing", spinner="dots") as status:
-            analysis = run_analyze(line, Budget(seconds=time_limit, workers=workers), progress=status.update)
-    except UnsupportedRules as exc:
-        raise InputError(f"unsupported rules: {exc}") from None
-    except ValueError as exc:
-        raise input_error(file, exc) from None
-    except InternalError as exc:
-        click.echo(f"INTERNAL ERROR: {exc}", err=True)
-        raise SystemExit(3) from None
+    analysis = run_with_status(
+        "analysing", file, lambda progress: run_analyze(line, Budget(seconds=time_limit, workers=workers), progress=progress)
+    )
     if as_json:
         click.echo(dump_json(analysis.to_json()))
     else:

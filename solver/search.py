@@ -22,7 +22,7 @@ from typing import Callable, Iterator
 
 from .actions import Action, Choice, PlayStart
 from .cards import FINISH, START, Card, is_island, remove_cards
-from .state import State, _sub_multisets, _team_splits, geometry_of
+from .state import State, _sub_multisets, geometry_of
 
 JUNK = 0  # the token that stands for any junk card in a canonical key
 

@@ -6,10 +6,8 @@ from __future__ import annotations
 
 import random
 
-import pytest
 
 from solver.deal import DealError, deal
-from solver.formats import Line
 from solver.rules import Rules
 from solver.solve import Budget, solve
 from solver.verify import verify

@@ -256,7 +256,8 @@ def page_file(won, tmp_path_factory):
 @needs_browser
 def test_browser_draws_the_first_step(won, page_file, tmp_path):
     line, _, _ = won
-    dom = parse(browse(page_file, tmp_path))
+    dom_text = browse(page_file, tmp_path)
+    dom = parse(dom_text)
     last = len(line.actions)
     assert dom.text["step-label"].strip() == f"Step 0 of {last}: the starting position"
     assert "Opening hands dealt" in dom.text["action-text"]
@@ -266,24 +267,14 @@ def test_browser_draws_the_first_step(won, page_file, tmp_path):
         assert "Seat %d" % seat in dom.text[f"seat-{seat}"]
         assert re.findall(r"\S+", dom.text[f"seat-{seat}"])[-len(hand) - 1 : -1] == [str(c) for c in hand]
     assert "Seat 0 to move" in dom.text["status-text"]
-    assert len(re.findall(r'<li id="turn-\d+"', browse_cached(page_file, tmp_path))) == last + 1
-
-
-_DUMPS: dict = {}
-
-
-def browse_cached(path: Path, tmp_path: Path, fragment: str = "") -> str:
-    key = (path, fragment)
-    if key not in _DUMPS:
-        _DUMPS[key] = browse(path, tmp_path, fragment)
-    return _DUMPS[key]
+    assert len(re.findall(r'<li id="turn-\d+"', dom_text)) == last + 1
 
 
 @needs_browser
 def test_browser_draws_the_final_grid(won, page_file, tmp_path):
     line, _, _ = won
     final = positions(line)[-1]
-    dom = parse(browse_cached(page_file, tmp_path, "#step=last"))
+    dom = parse(browse(page_file, tmp_path, "#step=last"))
     last = len(line.actions)
     assert dom.text["step-label"].strip() == f"Step {last} of {last}: after turn {last}"
     assert dom.values == {i: str(v) for i, v in enumerate(final.grid)}
@@ -293,7 +284,7 @@ def test_browser_draws_the_final_grid(won, page_file, tmp_path):
 @needs_browser
 def test_browser_opens_the_step_in_the_fragment(won, page_file, tmp_path):
     line, data, _ = won
-    dom_text = browse_cached(page_file, tmp_path, "#step=5")
+    dom_text = browse(page_file, tmp_path, "#step=5")
     dom = parse(dom_text)
     turn = next(t for t in data["turns"] if t["turn"] == 5)
     assert dom.text["step-label"].strip() == f"Step 5 of {len(line.actions)}: after turn 5"
