@@ -141,7 +141,11 @@ def replay_html(line: Line, data: dict) -> str:
     seed = "no seed" if deal.seed is None else f"seed {deal.seed}"
     title = f"Tranquility replay: {seed}, {deal.players} player{'s' if deal.players != 1 else ''}"
     verdict = str(data.get("verdict") or "unknown")
-    head_bits = [f"by {data['method']}" if data.get("method") else "", f"in {data['seconds']:.2f} s" if isinstance(data.get("seconds"), (int, float)) else ""]
+    head_bits = []
+    if data.get("method"):
+        head_bits.append(f"by {data['method']}")
+    if isinstance(data.get("seconds"), (int, float)):
+        head_bits.append(f"in {data['seconds']:.2f} s")
     payload = {
         "title": title,
         "rows": rules.rows,
@@ -175,7 +179,7 @@ def replay_html(line: Line, data: dict) -> str:
         title=e(title),
         verdict=e(verdict),
         verdict_class=e({"win": "win", "no-win": "nowin"}.get(verdict, "unknown")),
-        verdict_by=e(" ".join(b for b in head_bits if b)),
+        verdict_by=e(" ".join(head_bits)),
         head="\n    ".join(lines_of_head),
         last=len(steps) - 1,
         data=embed_json(payload),
@@ -209,12 +213,12 @@ _STYLE = """
   #slider { flex: 1 1 200px; }
   #step-label { font-weight: 700; font-size: 17px; margin: 4px 0; }
   #action-text { min-height: 1.5em; margin: 2px 0 4px; }
-  #drawn-text, #moments-text { color: var(--dim); font-size: 13px; margin: 0; min-height: 1.2em; }
+  #drawn-text, #moments-text { color: var(--dim); font-size: 13px; margin: 0; min-height: 1.45em; }
   .critical { display: inline-block; margin: 4px 0; padding: 2px 8px; border-radius: 4px;
-              background: #eef0f4; font-size: 13px; }
+              background: #eef0f4; font-size: 13px; line-height: 22px; }
   .critical.only { background: var(--only); color: #fff; font-weight: 700; font-size: 15px; }
   .critical.few { background: #fff3dc; color: var(--warn); }
-  .critical.empty { display: none; }
+  .critical.empty { visibility: hidden; }  /* keeps its place: the grid does not jump between steps */
   #grid { border-collapse: separate; border-spacing: 4px; margin: 10px 0; }
   #grid th { color: var(--dim); font-weight: 400; font-size: 12px; padding: 0 4px; }
   #grid td { width: 54px; height: 48px; text-align: center; vertical-align: middle; position: relative;
@@ -227,9 +231,11 @@ _STYLE = """
   #grid td .idx { position: absolute; top: 1px; left: 4px; font-size: 10px; font-weight: 400; color: var(--dim); }
   #grid td .val.empty { color: #9fb0c2; font-weight: 400; }
   #state-line { color: var(--dim); font-size: 13px; margin: 4px 0 10px; }
-  #hands { border-collapse: collapse; }
+  #hands { border-collapse: collapse; min-width: 420px; }
+  #hands td.seat { width: 150px; white-space: nowrap; }
   #hands th, #hands td { text-align: left; padding: 4px 10px 4px 0; border-bottom: 1px solid var(--line); }
   #hands th { font-size: 13px; color: var(--dim); font-weight: 400; }
+  #hands th.pile { text-align: right; }
   #hands tr.to-move td { background: #eef5fc; }
   #hands td.pile { text-align: right; font-variant-numeric: tabular-nums; }
   .cardchip { display: inline-block; min-width: 28px; padding: 1px 5px; margin: 1px 2px; text-align: center;
@@ -315,10 +321,11 @@ _SCRIPT = r"""
       if (toMove) tr.classList.add("to-move");
       tr.appendChild(el("td", "seat", "Seat " + s + (toMove ? " \u25c0 to move" : "")));
       var hand = el("td", "hand");
+      hand.id = "hand-" + s;
       if (step.hands[s].length === 0) hand.appendChild(el("span", "none", "empty"));
       step.hands[s].forEach(function (card) { hand.appendChild(chip(card)); });
       tr.appendChild(hand);
-      tr.appendChild(el("td", "pile", step.piles[s]));
+      tr.appendChild(el("td", "pile", step.piles[s])).id = "pile-" + s;
       body.appendChild(tr);
     }
   }
@@ -342,7 +349,10 @@ _SCRIPT = r"""
     $("drawn-text").textContent = action && action.drawn.length ? "Drawn afterwards: " + action.drawn.join(" ") : "";
     var why = { start: "the Start event is done", end: "the grid is complete and the game is won" };
     $("moments-text").textContent = action && action.moments.length
-      ? "Moment: " + action.moments.map(function (m) { return why[m] || (m + " complete"); }).join(", ")
+      ? "Moment: " + action.moments.map(function (m) {
+          var rows = /^row (\d+)$/.exec(m);  // "row N": N rows are complete now
+          return why[m] || (rows ? rows[1] + (rows[1] === "1" ? " row" : " rows") + " complete" : m);
+        }).join(", ")
       : (action && action.given ? "Part of the given position (not explained)." : "");
     var crit = $("critical"), info = action && action.critical;
     crit.className = "critical" + (info ? " " + info.kind.replace(" ", "-") : " empty");
@@ -353,7 +363,7 @@ _SCRIPT = r"""
       crit.textContent = text;
       crit.setAttribute("data-kind", info.kind);
     } else {
-      crit.textContent = "";
+      crit.textContent = "-";
       crit.removeAttribute("data-kind");
     }
     drawGrid(step);
@@ -452,7 +462,7 @@ _PAGE = """<!DOCTYPE html>
     <p id="state-line"><span id="status-text"></span>; Start <span id="start-text"></span>;
       cells filled <span id="filled-text"></span>; cards discarded <span id="discarded-text"></span></p>
     <table id="hands">
-      <thead><tr><th>Seat</th><th>Hand</th><th>Pile</th></tr></thead>
+      <thead><tr><th>Seat</th><th>Hand</th><th class="pile">Pile</th></tr></thead>
       <tbody id="hands-body"></tbody>
     </table>
     <noscript><p>This replay needs JavaScript to draw the positions.</p></noscript>

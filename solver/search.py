@@ -570,3 +570,61 @@ def _ordered(state: State, live: frozenset[int]) -> list[Action]:
 
     actions.sort(key=rank)
     return actions
+
+
+# -- the complete search, optimising ---------------------------------------------------------
+
+
+def exhaustive_best(state: State, objective: str, deadline: Deadline, stats: SearchStats):
+    """The best winning continuation for ``objective`` (spare: most cards left in hands
+    and piles at the win; turns: fewest turns; cost: fewest cards paid as costs), by a
+    depth-first search over every line up to the dominance rules, memoising the best
+    completion of each canonical state (objective values only depend on the future).
+    Returns ("win", value, actions), ("no-win", None, None) or ("unknown", None, None)."""
+    memo: dict = {}
+    maximise = objective == "spare"
+
+    def step_value(before: State, action: Action, after: State) -> int:
+        if objective == "turns":
+            return 1
+        if objective == "cost":
+            return len(action.discard) if type(action).__name__ == "PlayIsland" else 0
+        return 0
+
+    def best(s: State):
+        """(value of the best completion, its actions) or None if no completion wins."""
+        if s.won:
+            if objective == "spare":
+                left = sum(len(h) for h in s.hands) + sum(len(s.pile(p)) for p in range(s.players))
+                return left, []
+            return 0, []
+        stats.nodes += 1
+        if not deadline.tick():
+            raise TimeoutError
+        live = live_islands(s)
+        key = state_key(s, live)
+        if key in memo:
+            stats.cache_hits += 1
+            return memo[key]
+        if refutation(s, live) is not None:
+            memo[key] = None
+            return None
+        found = None
+        for action in candidate_actions(s, live):
+            after = s.apply(action)
+            sub = best(after)
+            if sub is None:
+                continue
+            value = sub[0] + step_value(s, action, after)
+            if found is None or (value > found[0] if maximise else value < found[0]):
+                found = (value, [action, *sub[1]])
+        memo[key] = found
+        return found
+
+    try:
+        found = best(state)
+    except TimeoutError:
+        return "unknown", None, None
+    if found is None:
+        return "no-win", None, None
+    return "win", found[0], found[1]

@@ -8,9 +8,12 @@ from __future__ import annotations
 
 import copy
 import json
+import os
 import re
+import select
 import shutil
 import subprocess
+import time
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -58,6 +61,7 @@ class Page(HTMLParser):
         self.text: dict[str, str] = {}
         self.scripts: dict[str, str] = {}
         self.values: dict[int, str] = {}  # grid cell index -> the number or mark drawn in it
+        self.chips: dict[str, list[str]] = {}  # element id -> the cards drawn inside it
         self._open: list[tuple[str, str | None, str]] = []  # (tag, id, class)
         self._script: str | None = None
 
@@ -88,10 +92,12 @@ class Page(HTMLParser):
         for _, ident, _ in self._open:
             if ident is not None:
                 self.text[ident] += data
-        if self._open and "val" in self._open[-1][2].split():
-            cell = next((i for _, i, _ in reversed(self._open) if i and i.startswith("cell-")), None)
-            if cell is not None:
-                self.values[int(cell[5:])] = data.strip()
+        inner = next((i for _, i, _ in reversed(self._open) if i), None)
+        classes = self._open[-1][2].split() if self._open else []
+        if "val" in classes and inner and inner.startswith("cell-"):
+            self.values[int(inner[5:])] = data.strip()
+        if "cardchip" in classes and inner:
+            self.chips.setdefault(inner, []).append(data.strip())
 
 
 def parse(text: str) -> Page:
@@ -264,8 +270,9 @@ def test_browser_draws_the_first_step(won, page_file, tmp_path):
     assert sorted(dom.values) == list(range(RULES.cells))
     assert set(dom.values.values()) == {"\u00b7"}  # every cell empty
     for seat, hand in enumerate(State.initial(line.deal).hands):
-        assert "Seat %d" % seat in dom.text[f"seat-{seat}"]
-        assert re.findall(r"\S+", dom.text[f"seat-{seat}"])[-len(hand) - 1 : -1] == [str(c) for c in hand]
+        assert dom.text[f"seat-{seat}"].startswith(f"Seat {seat}")
+        assert dom.chips[f"hand-{seat}"] == [str(c) for c in hand]
+        assert dom.text[f"pile-{seat}"] == str(len(line.deal.piles[seat]) - RULES.hand)
     assert "Seat 0 to move" in dom.text["status-text"]
     assert len(re.findall(r'<li id="turn-\d+"', dom_text)) == last + 1
 
@@ -288,9 +295,149 @@ def test_browser_opens_the_step_in_the_fragment(won, page_file, tmp_path):
     dom = parse(dom_text)
     turn = next(t for t in data["turns"] if t["turn"] == 5)
     assert dom.text["step-label"].strip() == f"Step 5 of {len(line.actions)}: after turn 5"
-    assert turn["text"] in dom.text["action-text"]
+    assert dom.text["action-text"].lower() == turn["text"].lower() + "."
     assert dom.values == {i: "\u00b7" if v is None else str(v) for i, v in enumerate(positions(line)[5].grid)}
     kind = (turn["critical"] or {}).get("kind")
     if kind is not None:
         assert f'data-kind="{kind}"' in dom_text
     assert re.search(r'<li id="turn-5" class="current"', dom_text)
+
+
+class DevTools:
+    """Headless chromium driven over ``--remote-debugging-pipe`` (the DevTools protocol on
+    file descriptors 3 and 4, messages ending in NUL): real key presses and clicks with the
+    standard library only. Records every network request the page makes."""
+
+    def __init__(self, url: str, profile: Path) -> None:
+        to_browser, self._commands = os.pipe()
+        self._replies, from_browser = os.pipe()
+
+        def wire() -> None:  # in the child: the browser reads fd 3 and writes fd 4
+            os.dup2(to_browser, 3)
+            os.dup2(from_browser, 4)
+
+        args = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"]
+        args += ["--disable-background-networking", "--disable-component-update", "--disable-sync"]
+        args += ["--disable-dev-shm-usage", f"--user-data-dir={profile}", "--window-size=1200,900"]
+        args += ["--remote-debugging-pipe", "about:blank"]
+        self.proc = subprocess.Popen(
+            args, preexec_fn=wire, pass_fds=(3, 4), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
+        )
+        os.close(to_browser)
+        os.close(from_browser)
+        self._buffer, self._id, self.events = b"", 0, []
+        self.deadline = time.monotonic() + 20
+        try:
+            page = next(t for t in self.call("Target.getTargets")["targetInfos"] if t["type"] == "page")
+            self.session = self.call("Target.attachToTarget", {"targetId": page["targetId"], "flatten": True})["sessionId"]
+            self.call("Network.enable", session=True)
+            self.call("Page.enable", session=True)
+            self.call("Page.navigate", {"url": url}, session=True)
+            self.wait_for("document.readyState === 'complete' && document.body.dataset.ready === '1'")
+        except BaseException:
+            self.close()
+            raise
+
+    def call(self, method: str, params: dict | None = None, session: bool = False) -> dict:
+        self._id += 1
+        message = {"id": self._id, "method": method, "params": params or {}}
+        if session:
+            message["sessionId"] = self.session
+        os.write(self._commands, json.dumps(message).encode() + b"\0")
+        while True:
+            while b"\0" in self._buffer:
+                raw, self._buffer = self._buffer.split(b"\0", 1)
+                reply = json.loads(raw)
+                if reply.get("id") == self._id:
+                    assert "error" not in reply, reply["error"]
+                    return reply["result"]
+                if "method" in reply:
+                    self.events.append(reply)
+            left = self.deadline - time.monotonic()
+            assert left > 0 and select.select([self._replies], [], [], left)[0], f"browser timed out on {method}"
+            chunk = os.read(self._replies, 1 << 16)
+            assert chunk, "the browser closed the pipe"
+            self._buffer += chunk
+
+    def js(self, expression: str):
+        result = self.call("Runtime.evaluate", {"expression": expression, "returnByValue": True}, session=True)
+        assert "exceptionDetails" not in result, result["exceptionDetails"]
+        return result["result"].get("value")
+
+    def wait_for(self, condition: str) -> None:
+        while not self.js(f"!!({condition})"):
+            assert time.monotonic() < self.deadline, f"never true: {condition}"
+            time.sleep(0.05)
+
+    def key(self, key: str, code: int) -> None:
+        for kind in ("keyDown", "keyUp"):
+            self.call("Input.dispatchKeyEvent", {"type": kind, "key": key, "code": key, "windowsVirtualKeyCode": code}, True)
+
+    def click(self, selector: str) -> None:
+        """A real mouse click in the middle of the element, scrolled into view first."""
+        box = self.js(
+            f"(function(e){{e.scrollIntoView({{block: 'center'}}); var r = e.getBoundingClientRect();"
+            f"return [r.left + r.width / 2, r.top + r.height / 2]}})(document.querySelector({json.dumps(selector)}))"
+        )
+        for kind in ("mousePressed", "mouseReleased"):
+            self.call("Input.dispatchMouseEvent", {"type": kind, "x": box[0], "y": box[1], "button": "left", "clickCount": 1}, True)
+
+    def label(self) -> str:
+        return self.js("document.getElementById('step-label').textContent")
+
+    def close(self) -> None:
+        try:
+            self.call("Browser.close")
+            self.proc.wait(timeout=5)
+        except Exception:
+            pass
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait()
+            os.close(self._commands)
+            os.close(self._replies)
+
+
+@needs_browser
+def test_browser_steps_with_keys_buttons_and_slider(won, page_file, tmp_path):
+    line, data, _ = won
+    last = len(line.actions)
+    browser = DevTools(page_file.resolve().as_uri(), tmp_path / "profile")
+    try:
+        assert browser.label() == f"Step 0 of {last}: the starting position"
+        assert browser.js("document.getElementById('prev').disabled") is True
+        browser.key("ArrowRight", 39)
+        browser.key("ArrowRight", 39)
+        assert browser.label() == f"Step 2 of {last}: after turn 2"
+        browser.key("ArrowLeft", 37)
+        assert browser.label() == f"Step 1 of {last}: after turn 1"
+        browser.click("#next")
+        assert browser.label() == f"Step 2 of {last}: after turn 2"
+        browser.click("#last")
+        assert browser.label() == f"Step {last} of {last}: after turn {last}"
+        assert browser.js("document.getElementById('next').disabled") is True
+        assert browser.js("document.getElementById('slider').value") == str(last)
+        browser.click("#prev")
+        assert browser.label() == f"Step {last - 1} of {last}: after turn {last - 1}"
+        browser.click("#first")
+        assert browser.label() == f"Step 0 of {last}: the starting position"
+        browser.js("(function(s){s.value = 4; s.dispatchEvent(new Event('input'))})(document.getElementById('slider'))")
+        assert browser.label() == f"Step 4 of {last}: after turn 4"
+        browser.click("#turn-7")
+        assert browser.label() == f"Step 7 of {last}: after turn 7"
+        text = next(t["text"] for t in data["turns"] if t["turn"] == 7)
+        assert browser.js("document.getElementById('action-text').textContent").lower() == text.lower() + "."
+        cells = browser.js("Array.from(document.querySelectorAll('#grid td')).map(function(td){return td.id})")
+        rows, cols = RULES.rows, RULES.cols
+        assert cells == [f"cell-{r * cols + c}" for r in reversed(range(rows)) for c in range(cols)]
+        only = [t["turn"] for t in data["turns"] if (t["critical"] or {}).get("kind") == "only"]
+        for number in only:
+            browser.click(f"#turn-{number}")
+            assert browser.js("document.getElementById('critical').textContent").startswith("Only move: ")
+            assert browser.js("getComputedStyle(document.getElementById('critical')).display") != "none"
+        requests = [e["params"]["request"]["url"] for e in browser.events if e["method"] == "Network.requestWillBeSent"]
+        assert page_file.resolve().as_uri() in requests  # the recording works
+        assert all(url.startswith("file:") for url in requests), requests  # and nothing else was fetched
+    finally:
+        browser.close()
