@@ -388,38 +388,43 @@ def _reserve(state: State) -> int:
 
 
 class _Room:
-    """Along each run of empty cells, which islands in hands and piles can still fill it.
+    """Along each run of empty cells in reading order, which islands in hands and piles can
+    still fill it.
 
     ``misplacement`` is how far a play sits from where its rank among those islands puts
-    it (0 = just right), or None when it leaves a side with fewer islands than cells."""
+    it (0 = just right). With order=sequence a play that leaves a side with fewer islands
+    than cells is hopeless (None). With order=grid the reading order is only a plan (an
+    ascending reading order also ascends every row and column), so breaking it costs a
+    penalty instead."""
+
+    OFF_PLAN = 4.0
 
     def __init__(self, state: State, live: frozenset[int]):
         self.state = state
+        self.strict = state.rules.order == "sequence"
         in_play = [c for h in state.hands for c in h] + [c for s in range(state.players) for c in state.pile(s)]
         self.available = sorted(c for c in in_play if is_island(c) and c in live)
         self.runs = {}
-        if state.rules.order == "sequence":
-            grid, cell = state.grid, 0
-            while cell < len(grid):
-                if grid[cell] is None:
-                    start = cell
-                    while cell < len(grid) and grid[cell] is None:
-                        cell += 1
-                    for k in range(start, cell):
-                        self.runs[k] = (start, cell - 1)
-                else:
+        grid, cell = state.grid, 0
+        while cell < len(grid):
+            if grid[cell] is None:
+                start = cell
+                while cell < len(grid) and grid[cell] is None:
                     cell += 1
+                low = grid[start - 1] if start > 0 else 0
+                high = grid[cell] if cell < len(grid) else state.rules.islands + 1
+                for k in range(start, cell):
+                    self.runs[k] = (start, cell - 1, low, high)
+            else:
+                cell += 1
 
     def misplacement(self, card: int, cell: int) -> float | None:
-        if cell not in self.runs:
-            return 0.0
-        first, last = self.runs[cell]
-        low, high = island_bounds(self.state, cell)
+        first, last, low, high = self.runs[cell]
         pool = [c for c in self.available if low < c < high]
         rank = sum(1 for c in pool if c < card)
         left, right = cell - first, last - cell
-        if rank < left or len(pool) - rank - 1 < right:
-            return None
+        if not low < card < high or rank < left or len(pool) - rank - 1 < right:
+            return None if self.strict else self.OFF_PLAN
         if len(pool) <= 1:
             return 0.0
         ideal = rank * (last - first) / (len(pool) - 1)
