@@ -114,6 +114,17 @@ def cases(suite: str, deals: int | None = None) -> Iterator[Case]:
                 for turns in (10, 20, 30):
                     if len(line.actions) >= turns:
                         yield Case(f"after {turns} turns", players, seed, Line(line.deal, line.actions[:turns]))
+        # Random play loses every game within 10 turns (all refuted at once), so the suite
+        # also takes positions from silent play (simulate's thrifty policy): real games,
+        # some still winnable, some lost, where proofs are hard.
+        from .simulate import simulate
+
+        for players in range(2, 6):
+            for seed in range(deals or 25):
+                played = simulate(deal(OFFICIAL, players, seed), "thrifty", seed).line
+                for turns in (10, 20, 30):
+                    if len(played.actions) >= turns:
+                        yield Case(f"silent play, {turns} turns", players, seed, Line(played.deal, played.actions[:turns]))
 
 
 def random_playout(game: Deal, seed: int, max_turns: int = 30) -> Line:
