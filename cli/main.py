@@ -444,7 +444,13 @@ Examples:
   tranquility bench --suite positions --time-limit 10 --json --out bench.json
   tranquility bench --suite all"""
 )
-@click.option("--suite", type=click.Choice(["official", "variants", "positions", "all"]), default="official", show_default=True)
+@click.option(
+    "--suite",
+    type=click.Choice(["official", "variants", "positions", "all", "explain"]),
+    default="official",
+    show_default=True,
+    help="explain = per player count: explain time, best spare proven optimal, critical claims proven, analyze decided.",
+)
 @click.option("--deals", type=click.IntRange(min=1), help="Seeds per group (default: the suite's own: 200, 50, 25).")
 @click.option("--time-limit", type=click.FloatRange(min=0), default=60.0, show_default=True, help="Seconds per solve.")
 @click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True, help="CP-SAT worker threads.")
@@ -464,6 +470,9 @@ def bench(
     from solver.bench import cases, markdown_table, run
 
     refuse_existing(out, force)
+    if suite == "explain":
+        _bench_explain(deals, time_limit, out, force, markdown, as_json)
+        return
     total = sum(1 for _ in cases(suite, deals))
     console = make_console(stderr=True)
     with Progress(console=console, transient=True, disable=as_json and not console.is_terminal) as progress:
@@ -480,6 +489,23 @@ def bench(
 
 
 SIM_POLICIES = ("cautious", "thrifty", "greedy", "random")  # solver.simulate.POLICIES (a test checks)
+
+
+def _bench_explain(deals: int | None, time_limit: float, out: str | None, force: bool, markdown: bool, as_json: bool) -> None:
+    """The explain suite: each explain gets --time-limit for its line and half that for the
+    critical moves; analyze gets 10 s per position, as issue 4 measures them."""
+    from solver.bench import explain_markdown, run_explain_suite
+
+    console = make_console(stderr=True)
+    with console.status("bench explain", spinner="dots") as status:
+        rows = run_explain_suite(deals, time_limit, time_limit / 2, 10.0, on_step=status.update)
+    data = {"suite": "explain", "time_limit": time_limit, "rows": [r.to_json() for r in rows]}
+    if out is not None:
+        write_out(out, data, force)
+    if as_json:
+        click.echo(dump_json(data))
+    else:
+        click.echo(explain_markdown(rows))
 
 
 @main.command(

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 import platform
 import statistics
+import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
@@ -238,3 +239,76 @@ def machine_description() -> str:
     import os
 
     return f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
+
+
+# -- the explain suite ---------------------------------------------------------------------
+
+
+@dataclass
+class ExplainRow:
+    players: int
+    deals: int
+    median_seconds: float
+    optimal_share: float  # best spare proven optimal
+    critical_proven_share: float  # critical-move claims proven
+    analyze_positions: int
+    analyze_decided_share: float  # positions of greedy-played lines decided
+
+    def to_json(self) -> dict:
+        return self.__dict__.copy()
+
+
+def run_explain_suite(
+    deals: int | None, time_limit: float, critical_time: float, analyze_time: float, on_step: Callable[[str], None] | None = None
+) -> list[ExplainRow]:
+    """Per player count 2-5: explain official seeds 0..N-1 (default 50) for best spare; and
+    analyze the lines `simulate --policy greedy` plays on seeds 0..min(N, 20)-1."""
+    from .analyze import analyze
+    from .explain import explain
+    from .simulate import simulate
+
+    rows = []
+    for players in range(2, 6):
+        times, optimal, claims, proven = [], 0, 0, 0
+        for seed in range(deals or 50):
+            if on_step is not None:
+                on_step(f"explain {players} players, seed {seed}")
+            started = time.monotonic()
+            e = explain(deal(OFFICIAL, players, seed), "spare", Budget(seconds=time_limit), critical_time)
+            times.append(time.monotonic() - started)
+            optimal += bool(e.result.best and e.result.best.optimal)
+            claims += len(e.critical)
+            proven += sum(c.proven for c in e.critical)
+        positions = decided = 0
+        for seed in range(min(deals or 20, 20)):
+            if on_step is not None:
+                on_step(f"analyze {players} players, seed {seed}")
+            played = simulate(deal(OFFICIAL, players, seed), "greedy", seed).line
+            analysis = analyze(played, Budget(seconds=analyze_time))
+            positions += len(analysis.positions)
+            decided += sum(p.verdict != "unknown" for p in analysis.positions)
+        rows.append(
+            ExplainRow(
+                players,
+                len(times),
+                statistics.median(times),
+                optimal / len(times),
+                proven / max(1, claims),
+                positions,
+                decided / max(1, positions),
+            )
+        )
+    return rows
+
+
+def explain_markdown(rows: list[ExplainRow]) -> str:
+    lines = [
+        "| players | deals | median explain s | best spare proven optimal | critical claims proven | analyze positions | analyze decided |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for r in rows:
+        lines.append(
+            f"| {r.players} | {r.deals} | {r.median_seconds:.2f} | {100 * r.optimal_share:.0f}% | "
+            f"{100 * r.critical_proven_share:.0f}% | {r.analyze_positions} | {100 * r.analyze_decided_share:.1f}% |"
+        )
+    return "\n".join(lines)

@@ -469,6 +469,10 @@ def _greedy_start(state: State, live: frozenset[int]) -> PlayStart:
     hands, drawn, owed, _ = state._start_rounds()
     left = [len(h) + len(state.deal.piles[s]) - drawn[s] for s, h in enumerate(hands)]
     pools = [sorted(h, key=lambda c: _usefulness(state, c, live)) for h in hands]
+    # Keep one Finish card in hand when the others can pay: it may be the team's last.
+    keeper = next((s for s, h in enumerate(hands) if FINISH in h), None)
+    if keeper is not None and sum(len(p) for p in pools) - 1 >= owed:
+        pools[keeper].remove(FINISH)
     paid: list[list[Card]] = [[] for _ in hands]
     for _ in range(owed):
         seat = max(
