@@ -67,7 +67,7 @@ def horizon(state: State) -> int:
     cards left in hands and piles: discard turns <= (N - empty - start - 1) // 2.
     """
     rules = state.rules
-    left = sum(len(h) for h in state.hands) + sum(len(state.pile(s)) for s in range(state.players))
+    left = state.cards_left
     empty = sum(v is None for v in state.grid)
     start = 0 if state.start_played else 1 + rules.start_discards
     spare = left - empty - start - 1

@@ -18,9 +18,9 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
+from typing import Iterator
 
-from .actions import Action, Choice, PlayStart
+from .actions import Action, Choice, DiscardTwo, PlayFinish, PlayIsland, PlayStart
 from .cards import FINISH, START, Card, is_island, remove_cards
 from .state import State, _sub_multisets, geometry_of
 
@@ -225,8 +225,6 @@ def candidate_actions(state: State, live: frozenset[int]) -> Iterator[Action]:
 
 
 def choice_actions(state: State, choice: Choice, live: frozenset[int]) -> Iterator[Action]:
-    from .actions import DiscardTwo, PlayFinish, PlayIsland
-
     seat, hand = state.seat, state.hand
     if choice.kind == "island":
         cost = state.island_cost(choice.card, choice.cell)
@@ -452,7 +450,6 @@ def _pick_cheapest(state: State, cards: tuple[Card, ...], k: int, live: frozense
 
 
 def _cheapest_payment_action(state: State, choice: Choice, live: frozenset[int]) -> Action:
-    from .actions import DiscardTwo, PlayIsland
 
     if choice.kind == "discard":
         return DiscardTwo(seat=state.seat, discard=_pick_cheapest(state, state.hand, 2, live))
@@ -513,7 +510,6 @@ def exhaustive(
     state: State,
     deadline: Deadline,
     stats: SearchStats,
-    on_node: Callable[[], None] | None = None,
 ) -> tuple[str, list[Action] | None]:
     """Depth-first search over canonical states with a transposition table of lost
     positions. Returns ("win", line), ("no-win", None) when the whole tree was refuted,
@@ -525,8 +521,6 @@ def exhaustive(
         if s.won:
             return True
         stats.nodes += 1
-        if on_node is not None:
-            on_node()
         if not deadline.tick():
             return None
         live = live_islands(s)
@@ -593,20 +587,17 @@ def exhaustive_best(state: State, objective: str, deadline: Deadline, stats: Sea
     memo: dict = {}
     maximise = objective == "spare"
 
-    def step_value(before: State, action: Action, after: State) -> int:
+    def step_value(action: Action) -> int:
         if objective == "turns":
             return 1
         if objective == "cost":
-            return len(action.discard) if type(action).__name__ == "PlayIsland" else 0
+            return len(action.discard) if isinstance(action, PlayIsland) else 0
         return 0
 
     def best(s: State):
         """(value of the best completion, its actions) or None if no completion wins."""
         if s.won:
-            if objective == "spare":
-                left = sum(len(h) for h in s.hands) + sum(len(s.pile(p)) for p in range(s.players))
-                return left, []
-            return 0, []
+            return (s.cards_left if objective == "spare" else 0), []
         stats.nodes += 1
         if not deadline.tick():
             raise TimeoutError
@@ -620,11 +611,10 @@ def exhaustive_best(state: State, objective: str, deadline: Deadline, stats: Sea
             return None
         found = None
         for action in candidate_actions(s, live):
-            after = s.apply(action)
-            sub = best(after)
+            sub = best(s.apply(action))
             if sub is None:
                 continue
-            value = sub[0] + step_value(s, action, after)
+            value = sub[0] + step_value(action)
             if found is None or (value > found[0] if maximise else value < found[0]):
                 found = (value, [action, *sub[1]])
         memo[key] = found

@@ -219,7 +219,7 @@ def objective_bound(position: State, objective: str) -> int:
         return empty + start + 1
     if objective == "cost":
         return least
-    left = sum(len(h) for h in position.hands) + sum(len(position.pile(s)) for s in range(position.players))
+    left = position.cards_left
     return left - empty - least - 1 - start * (1 + position.rules.start_discards)
 
 
@@ -232,7 +232,7 @@ def objective_value(position: State, actions: list[Action], objective: str) -> i
     state = position
     for action in actions:
         state = state.apply(action)
-    return sum(len(h) for h in state.hands) + sum(len(state.pile(s)) for s in range(state.players))
+    return state.cards_left
 
 
 def optimise(position: State, actions: list[Action], objective: str, budget: Budget, seconds: float):

@@ -143,6 +143,11 @@ class State:
         return self.deal.piles[seat][self.drawn[seat] :]
 
     @property
+    def cards_left(self) -> int:
+        """Cards still in the hands and the undrawn piles."""
+        return sum(len(h) for h in self.hands) + sum(len(self.pile(s)) for s in range(self.players))
+
+    @property
     def filled(self) -> int:
         return sum(v is not None for v in self.grid)
 
