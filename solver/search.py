@@ -450,7 +450,6 @@ def _pick_cheapest(state: State, cards: tuple[Card, ...], k: int, live: frozense
 
 
 def _cheapest_payment_action(state: State, choice: Choice, live: frozenset[int]) -> Action:
-
     if choice.kind == "discard":
         return DiscardTwo(seat=state.seat, discard=_pick_cheapest(state, state.hand, 2, live))
     cost = state.island_cost(choice.card, choice.cell)
