@@ -488,7 +488,7 @@ def bench(
         render_bench(make_console(min_width=132), report)
 
 
-SIM_POLICIES = ("cautious", "thrifty", "greedy", "random")  # solver.simulate.POLICIES (a test checks)
+SIM_POLICIES = ("cautious", "thrifty", "greedy", "wavering", "random")  # solver.simulate.POLICIES (a test checks)
 
 
 def _bench_explain(deals: int | None, time_limit: float, out: str | None, force: bool, markdown: bool, as_json: bool) -> None:
@@ -545,7 +545,7 @@ illegal file, --out exists without --force)."""
     type=click.IntRange(0, 2**64 - 1),
     default=0,
     show_default=True,
-    help="Seed of the policy's own random choices (the random policy; the others do not randomise).",
+    help="Seed of the policy's own random choices (wavering and random; the others do not randomise).",
 )
 @json_option
 def simulate(

@@ -386,13 +386,17 @@ class Cautious(Policy):
             deficit, misplaced = reading.placement(c.card, c.cell)
             rest = remove_cards(obs.hand, [c.card])
             paid_value = sum(sorted(self.keep_values(reading, rest, obs.start_played))[:cost])
-            score = 2.0 * cost + paid_value / 20.0 + 0.5 * misplaced + 8.0 * max(deficit, 0.0)
+            score = 2.0 * cost + paid_value / 20.0 + 0.5 * misplaced + 8.0 * max(deficit, 0.0) + self.doubt()
             if best is None or score < best_score:
                 best, best_cost, best_score = c, cost, score
         can_discard = len(obs.hand) >= 2
         if best is not None and can_discard and obs.pile_sizes[obs.seat] > 0 and best_cost >= self.discard_from:
             return None  # discard two and hope for a cheaper play
         return best
+
+    def doubt(self) -> float:
+        """Noise added to each play's score (none: cautious sees its own scores clearly)."""
+        return 0.0
 
     def give(self, call):
         reading = Reading(call.obs)
@@ -409,6 +413,17 @@ class Thrifty(Cautious):
         "rather than pay three or more (when discarding is the cheaper way to spend a turn)"
     )
     discard_from = 3
+
+
+class Wavering(Thrifty):
+    name = "wavering"
+    summary = (
+        "plays like thrifty, but misjudges: each play's score gets seeded random noise (up to "
+        "3 points, a card's worth of cost and a half), so repeated plays of one deal differ"
+    )
+
+    def doubt(self) -> float:
+        return self.rng.uniform(0.0, 3.0)
 
 
 class RandomPolicy(Policy):
@@ -438,7 +453,7 @@ class RandomPolicy(Policy):
         return self._sample(call.obs.hand, self.rng.randint(call.least, call.most))
 
 
-POLICIES: dict[str, type[Policy]] = {p.name: p for p in (Cautious, Thrifty, Greedy, RandomPolicy)}
+POLICIES: dict[str, type[Policy]] = {p.name: p for p in (Cautious, Thrifty, Greedy, Wavering, RandomPolicy)}
 
 
 def make_policy(name: str, seed: int = 0) -> Policy:

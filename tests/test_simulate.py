@@ -221,7 +221,7 @@ def test_simulated_lines_verify(name, policy):
     assert result.cells_filled == verdict.state.filled
 
 
-@pytest.mark.parametrize("policy", ["cautious", "thrifty", "greedy"])
+@pytest.mark.parametrize("policy", ["cautious", "thrifty", "greedy", "wavering"])
 def test_policies_play_monsters_and_move_the_rocks(policy):
     """Sea Monsters are played, never paid or discarded by a seat's own choice (that would
     make the game unwinnable), and manual rocks are moved, never kept for two cards."""
@@ -293,7 +293,7 @@ def test_random_policy_is_seeded():
 
 
 def test_unknown_policy_names_the_known_ones():
-    with pytest.raises(ValueError, match="unknown policy 'bold' .known: cautious, thrifty, greedy, random"):
+    with pytest.raises(ValueError, match="unknown policy 'bold' .known: cautious, thrifty, greedy, wavering, random"):
         simulate(deal(OFFICIAL, 2, 1), "bold")
     with pytest.raises(ValueError, match="unknown policy"):
         win_rate(OFFICIAL, 2, 3, "bold")
@@ -361,7 +361,7 @@ def test_cli_deals_prints_the_win_rate():
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--seed", 1, "--players", 2, "--policy", "bold"], "'bold' is not one of 'cautious', 'thrifty', 'greedy', 'random'"),
+        (["--seed", 1, "--players", 2, "--policy", "bold"], "'bold' is not one of 'cautious', 'thrifty', 'greedy', 'wavering', 'random'"),
         (["--seed", 1, "--players", 2, "--deals", 3], "not --seed or FILE"),
         (["--deals", 3], "needs --players P"),
         (["--players", 2, "--deals", 3, "--out", "x.json"], "does not go with --deals"),
@@ -399,3 +399,12 @@ def test_cli_help_and_light_imports():
     )
     done = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parent.parent, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
+
+
+def test_wavering_plays_differ_by_sim_seed_and_repeat_for_the_same_one():
+    """Repeated silent plays of one deal (tranquility grade) need a policy that varies."""
+    game = deal(OFFICIAL, 3, 2)
+    lines = [simulate(game, "wavering", seed).line for seed in range(4)]
+    assert len({line.actions for line in lines}) > 1
+    assert simulate(game, "wavering", 1).line == lines[1]
+    assert all(verify(line).legal for line in lines)
