@@ -489,6 +489,28 @@ def _render_reach(console: Console, reach) -> None:
     console.print(f"Best reach: {reach.cells} of {of} cells filled before the team is stuck ({how}).")
     if reach.cells == of:
         console.print("The grid can be filled, but no Finish card can be played.")
+    _render_binding(console, reach.binding)
+
+
+def _render_binding(console: Console, binding) -> None:
+    """The rule groups CP-SAT found to bind together, each with the position's facts."""
+    from solver.model import RULE_GROUPS
+
+    if binding is None:
+        return
+    if binding.status == "unknown":
+        console.print("What binds: CP-SAT did not prove the model infeasible in the time limit.", style="yellow")
+        return
+    if binding.status == "winnable":
+        console.print("What binds: the CP-SAT model found no obstacle (it disagrees with the proof: please report).", style="red")
+        return
+    if not binding.groups:
+        console.print("What binds: the model's frame alone (one action per turn, every cell filled, one Finish, the cards there are).")
+        return
+    how = "a minimal set: the win becomes possible as soon as any one is switched off" if binding.minimal else "sufficient; not every group was shown necessary in the time limit"
+    console.print(Text("What binds", style="bold") + Text(f" (rule groups of the CP-SAT model that together rule out a win; {how}):"), soft_wrap=True)
+    for group, fact in zip(binding.groups, binding.facts):
+        console.print(f"  * {RULE_GROUPS[group]}. {fact}", soft_wrap=True)
 
 
 def render_analysis(console: Console, analysis) -> None:
@@ -521,3 +543,45 @@ def render_analysis(console: Console, analysis) -> None:
         console.print(f"The win was lost between turns {a} and {b} (the positions in between were not decided).")
     elif analysis.deal_verdict == "win" and analysis.positions[-1].verdict == "win":
         console.print("The win was never lost.")
+
+
+# -- puzzles ------------------------------------------------------------------------------
+
+
+def grading_json(grading, game, puzzle_id: str | None) -> dict[str, Any]:
+    return {"id": puzzle_id, "players": game.players, "seed": game.seed, "rules": game.rules.to_dict(), **grading.to_json()}
+
+
+def render_grading(console: Console, grading, game, puzzle_id: str | None) -> None:
+    """The grade, what it means, and every metric behind it."""
+    from puzzles.grade import PLAYOUTS, meaning, score_range
+
+    title = puzzle_id or f"{game.players}-player deal"
+    console.print(Text(f"{title}  ({rules_line(game.rules)})", style="bold"), soft_wrap=True)
+    if grading.grade is None:
+        console.print(Text(f"Not graded: {grading.verdict.upper()}", style=VERDICT_STYLES[grading.verdict]))
+        console.print(f"Why: {grading.reason}. Only a deal proven winnable gets a grade.", soft_wrap=True)
+        return
+    m, parts = grading.metrics, grading.metrics.components
+    console.print(Text(f"Grade {grading.grade} of 5", style="bold green") + Text(f"  score {grading.score:.3f}"))
+    low, high = score_range(grading.grade, game.players)
+    band = " and ".join(x for x in (low is not None and f">= {low:.3f}", high is not None and f"< {high:.3f}") if x)
+    console.print(f"Grade {grading.grade} at {game.players} player(s): score {band}; {meaning(grading.grade, game.players)}.", soft_wrap=True)
+    if not grading.calibrated:
+        console.print("These rules are not the official ones: the thresholds were fitted on official deals.", style="yellow")
+    console.print(f"Proven winnable: {grading.reason}; the solution line replays as a win.", soft_wrap=True)
+    table = Table(title=None, show_edge=False)
+    for column in ("metric", "measured", "difficulty (0-1)"):
+        table.add_column(column)
+    table.add_row("fixed policy", f"{m.policy_wins} of {PLAYOUTS} greedy playouts win", f"{parts['policy']:.2f}")
+    table.add_row("first moves", f"{m.first_kept} of {m.first_sampled} sampled kept the win ({m.first_choices} legal)", f"{parts['first_moves']:.2f}")
+    table.add_row("spare margin", f"{m.spare} cards left on the best line found (none can keep more than {m.spare_bound})", f"{parts['spare']:.2f}")
+    console.print(table)
+    if grading.silent is not None:
+        s = grading.silent
+        fixed = ", ".join(f"{name} {'won' if won else 'lost'}" for name, won in s.fixed.items())
+        console.print(
+            f"Silent table (beside the grade): {fixed}; wavering won {s.wavering_wins} of {s.wavering_plays}; "
+            f"{s.win_rate:.0%} of silent plays win.",
+            soft_wrap=True,
+        )

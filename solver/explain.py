@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import random
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .actions import Action, Choice, PlayIsland, PlayStart, choice_of, describe
+from .binds import Binding, what_binds
 from .cards import Card
 from .deal import Deal
 from .formats import Line
@@ -82,7 +83,8 @@ class Reach:
     cells: int
     proven: bool  # True when the complete search covered every line
     line: Line
-    binds: str | None  # what makes the win impossible, in words
+    binds: str | None  # the proof that the win is impossible, in words
+    binding: Binding | None = None  # the rule groups that together bind (solver.binds)
 
 
 def explanation_json(e: Explanation) -> dict:
@@ -130,6 +132,7 @@ def explanation_json(e: Explanation) -> dict:
             "of": e.reach.line.deal.rules.cells,
             "proven": e.reach.proven,
             "binds": e.reach.binds,
+            "binding": None if e.reach.binding is None else e.reach.binding.to_json(),
             "line": line_to_json(e.reach.line),
         }
     return data
@@ -150,6 +153,10 @@ def explain(
         out.summary = summarise(out.turns, result)
     elif result.verdict == "no-win":
         out.reach = best_reach(game, budget, result.reason)
+        if progress is not None:
+            progress("what binds")
+        position = verify(game if isinstance(game, Line) else Line(game)).state
+        out.reach = replace(out.reach, binding=what_binds(position, min(30.0, max(5.0, budget.seconds / 2))))
     return out
 
 

@@ -88,14 +88,30 @@ class PlayCard:
     after_start: cp_model.IntVar | None = None
 
 
+# Rule groups that can be switched off (``GameModel(relaxable=True)``) to find out which
+# rules together make a position unwinnable (solver.binds). What stays on always is the
+# frame: one action per turn, every cell filled, a Finish played, the counters.
+RULE_GROUPS: dict[str, str] = {
+    "order": "the grid ascends (rule 'order')",
+    "cost": "a placement costs the gap to the closest placed neighbour (rule 'adjacency')",
+    "draw": "an island is played from hand, so only once its seat has drawn it",
+    "finish": "the Finish card is played from hand after the Start, so only once drawn",
+    "start": "the Start card is played as soon as it is held, and the team discards start_discards cards",
+    "hand": "an action needs the cards: cost + 1 to play, two to discard, one to act at all",
+    "discards": "paid and discarded cards come from the seat's own hand (cards it never plays)",
+}
+
+
 @dataclass
 class GameModel:
     state: State
     T: int
     model: cp_model.CpModel = field(default_factory=cp_model.CpModel)
+    relaxable: bool = False  # one assumption literal per rule group (RULE_GROUPS)
 
     def __post_init__(self) -> None:
         check_supported(self.state)
+        self.rule_on = {g: self.model.NewBoolVar(f"rule_on[{g}]") for g in RULE_GROUPS} if self.relaxable else {}
         st = self.state
         self.rules = st.rules
         self.P = st.players
@@ -136,6 +152,11 @@ class GameModel:
     def new_bool(self, name: str) -> cp_model.IntVar:
         return self.model.NewBoolVar(name)
 
+    def when(self, group: str, *literals) -> list:
+        """Enforcement literals for a constraint of a rule group: its own conditions, and
+        the group's switch when the model is relaxable."""
+        return [*literals, *([self.rule_on[group]] if self.relaxable else [])]
+
     def one_action_per_turn(self) -> None:
         """A turn is exactly one action: island, Start, Finish or discard two; after the
         Finish the remaining slots are idle."""
@@ -164,7 +185,7 @@ class GameModel:
             m.AddExactlyOne(self.start)
             self.start_turn = m.NewIntVar(0, max(0, self.T - 1), "start_turn")
             m.Add(self.start_turn == sum(t * self.start[t] for t in range(self.T)))
-            m.Add(self.start_turn < self.finish_turn)
+            m.Add(self.start_turn < self.finish_turn).OnlyEnforceIf(self.when("finish"))
 
     def every_empty_cell_gets_an_island(self) -> None:
         """Play an island card into an empty cell: each empty cell is filled on exactly one
@@ -194,11 +215,16 @@ class GameModel:
             high = min((v for j, v in placed if precedes(self.rules, k, j)), default=self.rules.islands + 1)
             options = []
             for pc in self.islands:
-                if low < pc.card < high:
+                fits = low < pc.card < high
+                if fits or self.relaxable:
                     b = self.new_bool(f"goes[{pc.card},{k}]")
                     self.goes[pc.card, k] = b
                     options.append((pc.card, b))
+                    if not fits:  # only with the order switched off
+                        m.AddImplication(b, self.rule_on["order"].Not())
             m.AddExactlyOne(b for _, b in options)
+            if self.relaxable:
+                low, high = 0, self.rules.islands + 1
             v = m.NewIntVar(low + 1 if options else 0, max(low + 1, high - 1), f"value[{k}]")
             m.Add(v == sum(card * b for card, b in options))
             self.value[k] = v
@@ -209,7 +235,7 @@ class GameModel:
         for k in range(self.rules.cells):
             for j in self._successors(k):
                 if st.grid[k] is None or st.grid[j] is None:
-                    m.Add(self._value_of(k) < self._value_of(j))
+                    m.Add(self._value_of(k) < self._value_of(j)).OnlyEnforceIf(self.when("order"))
 
     def _successors(self, k: int) -> list[int]:
         """Cells that must hold a larger card than k, enough to imply the whole order."""
@@ -283,7 +309,7 @@ class GameModel:
                 m.AddImplication(self.start[t], holds)
                 earlier = [self.start[u] for u in range(t)]
                 # Holding it with none played yet forces the Start now.
-                m.AddBoolOr([holds.Not(), self.start[t], *earlier])
+                m.AddBoolOr([holds.Not(), self.start[t], *earlier]).OnlyEnforceIf(self.when("start"))
         self.start_event_rounds()
 
     def _start_queue_index(self, s: int) -> int | None:
@@ -345,7 +371,7 @@ class GameModel:
             m.Add(sum(chosen) == owed).OnlyEnforceIf(last)
             self.chosen_in_round.append(chosen)
             if j + 1 == rounds:
-                m.Add(forced == 0)
+                m.Add(forced == 0).OnlyEnforceIf(self.when("start"))
                 break
             next_owed = m.NewIntVar(0, owed0, f"owed[{j + 1}]")
             m.Add(next_owed == owed - total).OnlyEnforceIf(forced)
@@ -364,10 +390,10 @@ class GameModel:
                 next_hand.append(h)
                 next_drawn.append(d)
             hand, drawn, owed, active = next_hand, next_drawn, next_owed, forced
-        m.AddExactlyOne(ends)
+        m.Add(sum(ends) == 1).OnlyEnforceIf(self.when("start"))
         self.drawn_at_event = drawn
         for s in range(self.P):
-            m.Add(self.event[s] == sum(paid[s]))
+            m.Add(self.event[s] == sum(paid[s])).OnlyEnforceIf(self.when("start"))
 
     def cards_are_played_from_hand(self) -> None:
         """A card is played on one of its own seat's turns, once it has been drawn, and not
@@ -400,7 +426,8 @@ class GameModel:
             m.Add(turn == own[0] + self.P * index)
             removed = m.NewIntVar(0, self.held[pc.seat] + len(self.queue[pc.seat]), f"removed_when[{pc.seat},{pc.queue}]")
             m.AddElement(index, [self.removed[pc.seat][t] for t in own], removed)
-            m.Add(removed >= pc.queue + 1).OnlyEnforceIf(pc.played)
+            group = "finish" if pc.card == FINISH else "draw"
+            m.Add(removed >= pc.queue + 1).OnlyEnforceIf(self.when(group, pc.played))
         return turn
 
     def _survives_forced_rounds(self, pc: PlayCard) -> None:
@@ -414,9 +441,9 @@ class GameModel:
         pc.after_start = both
         for forced, drawn in self.forced_round:
             if pc.queue < 0:
-                m.AddBoolOr([both.Not(), forced.Not()])
+                m.AddBoolOr([both.Not(), forced.Not()]).OnlyEnforceIf(self.when("start"))
             else:
-                m.Add(drawn[pc.seat] <= pc.queue).OnlyEnforceIf([both, forced])
+                m.Add(drawn[pc.seat] <= pc.queue).OnlyEnforceIf(self.when("start", both, forced))
 
     def placement_cost(self) -> None:
         """Cost: the smallest difference to an already placed neighbour (rule
@@ -456,27 +483,27 @@ class GameModel:
                     m.AddImplication(none, earlier.Not())
             self.cost[k] = cost
             for t in range(self.T):
-                m.Add(self.cost_at[t] == cost).OnlyEnforceIf(self.fill[k, t])
+                m.Add(self.cost_at[t] == cost).OnlyEnforceIf(self.when("cost", self.fill[k, t]))
         for t in range(self.T):
             m.Add(self.cost_at[t] == 0).OnlyEnforceIf(self.island[t].Not())
 
     def a_play_cannot_cost_more_than_the_hand_holds(self) -> None:
         """A seat may not play a card whose cost exceeds the cards left after playing it."""
         for t in range(self.T):
-            self.model.Add(self.cost_at[t] + 1 <= self.hand_size[t]).OnlyEnforceIf(self.island[t])
+            self.model.Add(self.cost_at[t] + 1 <= self.hand_size[t]).OnlyEnforceIf(self.when("hand", self.island[t]))
 
     def discard_two_needs_two_cards(self) -> None:
         """Discard two cards: the seat must hold two."""
         for t in range(self.T):
-            self.model.Add(self.hand_size[t] >= 2).OnlyEnforceIf(self.discard[t])
-            self.model.Add(self.hand_size[t] >= 1).OnlyEnforceIf(self.idle[t].Not())
+            self.model.Add(self.hand_size[t] >= 2).OnlyEnforceIf(self.when("hand", self.discard[t]))
+            self.model.Add(self.hand_size[t] >= 1).OnlyEnforceIf(self.when("hand", self.idle[t].Not()))
 
     def one_card_rule(self) -> None:
         """Rule option one_card=lose: a seat that begins its turn with 0 or 1 cards loses."""
         if self.rules.one_card != "lose":
             return
         for t in range(self.T):
-            self.model.Add(self.hand_size[t] >= 2).OnlyEnforceIf(self.idle[t].Not())
+            self.model.Add(self.hand_size[t] >= 2).OnlyEnforceIf(self.when("hand", self.idle[t].Not()))
 
     def discards_are_never_played_cards(self) -> None:
         """Any card in hand may be paid or discarded; the line only ever discards cards it
@@ -492,7 +519,7 @@ class GameModel:
                 discarded = self.removed[s][t + 1] - plays_until[t + 1]
                 # On the Start turn the event's own check below applies (it draws mid-way).
                 spare, has = self._spare_drawn(s, self.removed[s][t], f"{s},{t}")
-                m.Add(discarded <= spare_in_hand + spare).OnlyEnforceIf(self.start[t].Not())
+                m.Add(discarded <= spare_in_hand + spare).OnlyEnforceIf(self.when("discards", self.start[t].Not()))
                 # Redundant, for propagation: draws only grow, card by card and turn by turn.
                 for q in range(1, len(has)):
                     m.AddImplication(has[q], has[q - 1])
@@ -506,7 +533,7 @@ class GameModel:
                 for u in range(self.T):
                     m.Add(by_event == self.removed[s][u + 1] - plays_until[u + 1]).OnlyEnforceIf(self.start[u])
                 spare, _ = self._spare_drawn(s, self.drawn_at_event[s], f"{s},event")
-                m.Add(by_event <= spare_in_hand + spare)
+                m.Add(by_event <= spare_in_hand + spare).OnlyEnforceIf(self.when("discards"))
 
     def _spare_in_hand(self, s: int):
         """Cards in seat s's hand now that the line never plays (as far as known now)."""

@@ -1,0 +1,78 @@
+"""What binds (issue 4): the rule groups of the CP-SAT model that together make a position
+unwinnable. Switching every group on must leave the model as it was; a minimal set must
+really be minimal (the win comes back when any one group is switched off); and known
+causes must be found."""
+
+from __future__ import annotations
+
+from ortools.sat.python import cp_model
+
+from solver.binds import what_binds
+from solver.model import RULE_GROUPS, GameModel, horizon
+from solver.solve import solve
+from solver.state import State
+
+from .helpers import make_deal, tiny_rules
+from .test_crosscheck import REPRO, small_deals
+
+
+def status_with(state: State, groups) -> int:
+    """The model with ``groups`` switched on and every other group off."""
+    game = GameModel(state, horizon(state), relaxable=True)
+    for group, literal in game.rule_on.items():
+        game.model.Add(literal == int(group in groups))
+    solver = cp_model.CpSolver()
+    solver.parameters.num_workers = 1
+    solver.parameters.max_deterministic_time = 20.0
+    return solver.Solve(game.model)
+
+
+def test_all_groups_on_is_the_plain_model():
+    """On random small deals, the relaxable model with every group assumed decides as the
+    search does (the switches change nothing while they are on)."""
+    for game in small_deals(25, seed=77):
+        state = State.initial(game)
+        expected = solve(game, REPRO, method="search").verdict
+        status = status_with(state, list(RULE_GROUPS))
+        assert (status == cp_model.INFEASIBLE) == (expected == "no-win"), game
+
+
+def test_the_binding_groups_are_sufficient_and_minimal_when_so_marked():
+    proven = minimal = 0
+    for game in small_deals(25, seed=78):
+        if solve(game, REPRO, method="search").verdict != "no-win":
+            continue
+        state = State.initial(game)
+        binding = what_binds(state, seconds=300, deterministic=2.0)
+        assert binding.status == "proven", game
+        assert len(binding.facts) == len(binding.groups)
+        assert status_with(state, binding.groups) == cp_model.INFEASIBLE
+        proven += 1
+        if binding.minimal:
+            for group in binding.groups:
+                rest = [g for g in binding.groups if g != group]
+                assert status_with(state, rest) in (cp_model.FEASIBLE, cp_model.OPTIMAL), (game, group)
+            minimal += 1
+    assert proven >= 6 and minimal >= proven * 0.7
+
+
+def test_a_start_below_every_finish_binds_by_the_start_event():
+    """Solo: the forced first round of the Start event throws the hand away, and every
+    Finish card lies above the Start card in the pile."""
+    rules = tiny_rules(start_discards=3)
+    game = make_deal([[1, 2, 3, "F", 4, 5, 6, 7, 8, "S"]], rules)
+    binding = what_binds(State.initial(game), seconds=300, deterministic=5.0)
+    assert binding.status == "proven"
+    assert "start" in binding.groups
+    assert "Finish cards at 1 of the pile before it, none after it" in " ".join(binding.facts)
+
+
+def test_too_few_islands_for_a_run_binds_by_the_order():
+    """Three cells left after 6 in a row of four, but only 7 and 8 remain above 6."""
+    rules = tiny_rules(hand=2, start_discards=0)
+    game = make_deal([[6, 1, 2, "S", 3, 7, 4, "F", 8, 5]], rules)
+    state = State.initial(game)
+    state = state.apply(next(a for a in state.legal_actions() if getattr(a, "card", None) == 6 and a.cell == 0))
+    binding = what_binds(state, seconds=300, deterministic=5.0)
+    assert binding.status == "proven" and binding.groups == ("order",)
+    assert "3 empty cell(s) between 6 and the end, has 2 island(s) left that fit (7, 8): 1 too few" in binding.facts[0]
