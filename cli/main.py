@@ -446,10 +446,11 @@ Examples:
 )
 @click.option(
     "--suite",
-    type=click.Choice(["official", "variants", "positions", "all", "explain"]),
+    type=click.Choice(["official", "variants", "positions", "all", "explain", "puzzles"]),
     default="official",
     show_default=True,
-    help="explain = per player count: explain time, best spare proven optimal, critical claims proven, analyze decided.",
+    help="explain = per player count: explain time, best spare proven optimal, critical claims proven, analyze decided; "
+    "puzzles = per player count and grade: grading and generating seconds.",
 )
 @click.option("--deals", type=click.IntRange(min=1), help="Seeds per group (default: the suite's own: 200, 50, 25).")
 @click.option("--time-limit", type=click.FloatRange(min=0), default=60.0, show_default=True, help="Seconds per solve.")
@@ -472,6 +473,9 @@ def bench(
     refuse_existing(out, force)
     if suite == "explain":
         _bench_explain(deals, time_limit, out, force, markdown, as_json)
+        return
+    if suite == "puzzles":
+        _bench_puzzles(deals, out, force, as_json)
         return
     total = sum(1 for _ in cases(suite, deals))
     console = make_console(stderr=True)
@@ -506,6 +510,22 @@ def _bench_explain(deals: int | None, time_limit: float, out: str | None, force:
         click.echo(dump_json(data))
     else:
         click.echo(explain_markdown(rows))
+
+
+def _bench_puzzles(deals: int | None, out: str | None, force: bool, as_json: bool) -> None:
+    """The puzzles suite: grade official seeds 10000.. per player count (default 50)."""
+    from puzzles.bench import puzzle_markdown, run_puzzle_suite
+
+    console = make_console(stderr=True)
+    with console.status("bench puzzles", spinner="dots") as status:
+        rows = run_puzzle_suite(deals or 50, on_step=status.update)
+    data = {"suite": "puzzles", "rows": [r.to_json() for r in rows]}
+    if out is not None:
+        write_out(out, data, force)
+    if as_json:
+        click.echo(dump_json(data))
+    else:
+        click.echo(puzzle_markdown(rows))
 
 
 @main.command(
@@ -608,6 +628,141 @@ def simulate(
     else:
         prefix = len(game.actions) if isinstance(game, Line) else 0
         render_simulation(make_console(), result, policy, sim_seed, prefix)
+
+
+GRADE_EXIT = "Exit status: 0 graded, 1 not graded (no win, or not proven winnable within the budget), 2 bad input."
+
+
+@main.command(
+    epilog=f"""\b
+Examples:
+  tranquility grade --seed 3 --players 4
+  tranquility grade puzzles/catalogue/4p/tq1-4p-ed1e6f14-3.json --json
+  tranquility grade deal.json
+
+{GRADE_EXIT}
+Definition and calibration: docs/puzzles.md."""
+)
+@deal_source
+@game_file_argument
+@json_option
+def grade(source: DealSource, file: str | None, as_json: bool) -> None:
+    """Grade a deal as a puzzle, 1 (easy) to 5 (expert), with every metric behind it.
+
+    The grade measures how precise the winning play must be under perfect information
+    (all cards face up): how often a fixed greedy policy wins, how many first moves keep
+    the win, how many spare cards the best line found keeps. It is deterministic (fixed
+    seeds and budgets, no clock) and given only to a deal proven winnable. Beside it: how
+    often silent tables (tranquility simulate's policies) win the deal.
+    """
+    from puzzles.generate import puzzle_id
+    from puzzles.grade import grade as run_grade
+    from solver.formats import Line
+
+    from .render import grading_json, render_grading
+
+    game = source.resolve(file)
+    if isinstance(game, Line):
+        raise InputError(f"{file}: grade takes a deal or puzzle file, not a line file (a puzzle starts from a deal)")
+    grading = run_with_status("grading", file, lambda progress: run_grade(game))
+    pid = puzzle_id(game) if game.seed is not None else None
+    if as_json:
+        click.echo(dump_json(grading_json(grading, game, pid)))
+    else:
+        render_grading(make_console(), grading, game, pid)
+    if grading.grade is None:
+        raise SystemExit(1)
+
+
+@main.command(
+    epilog="""\b
+Examples:
+  tranquility generate --players 1 --grade 5
+  tranquility generate --players 4 --grade 3 --count 10 --out my-puzzles --with-solutions
+  tranquility generate --players 2 --grade 2 --start-seed 1000 --json
+
+Each puzzle is the deal file (tranquility-deal/1) plus a "puzzle" block: id, grade, score,
+metrics, grader. Ids: tq1-<players>p-<first 8 hex of the rules hash>-<seed>.
+Grades and their calibration: docs/puzzles.md."""
+)
+@click.option("--players", type=click.IntRange(1, 5), required=True, help="Number of seats (1 to 5).")
+@click.option("--grade", "wanted", type=click.IntRange(1, 5), required=True, help="The grade wanted, 1 (easy) to 5 (expert).")
+@click.option("--count", type=click.IntRange(min=1), default=1, show_default=True, help="How many puzzles to find.")
+@deal_source(seeded=False)
+@click.option("--out", type=click.Path(file_okay=False), help="Write <id>.json files into this directory (created if missing).")
+@click.option("--start-seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True, help="First seed to try.")
+@click.option("--max-seeds", type=click.IntRange(min=1), default=10_000, show_default=True, help="Give up after trying this many seeds.")
+@click.option("--with-solutions", is_flag=True, help="Also write <id>.solution.json (a winning line) beside each puzzle.")
+@click.option("--force", is_flag=True, help="Let --out overwrite existing puzzle files.")
+@json_option
+def generate(
+    players: int,
+    wanted: int,
+    count: int,
+    source: DealSource,
+    out: str | None,
+    start_seed: int,
+    max_seeds: int,
+    with_solutions: bool,
+    force: bool,
+    as_json: bool,
+) -> None:
+    """Find deals of a chosen grade by grading seeds START, START+1, ... in turn.
+
+    Prints each puzzle found (id, grade, score); with --out writes the puzzle files. The
+    same options always find the same puzzles. Stops with exit 1 when --max-seeds seeds
+    did not hold --count puzzles of the grade.
+    """
+    from puzzles.generate import generate as run_generate
+    from puzzles.grade import check_gradable
+    from solver.deal import DealError, deal
+    from solver.formats import line_to_json
+    from solver.model import UnsupportedRules
+
+    rules = source.rules()
+    try:
+        check_gradable(deal(rules, players, start_seed))
+    except DealError as exc:
+        raise usage_error(f"cannot deal: {exc}") from None
+    except UnsupportedRules as exc:
+        raise InputError(f"unsupported rules: {exc}") from None
+    directory = Path(out) if out is not None else None
+    if directory is not None:
+        try:
+            directory.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise input_error(out, exc) from None
+    found = []
+    console = make_console(stderr=True)
+    with Progress(console=console, transient=True, disable=as_json and not console.is_terminal) as progress:
+        task = progress.add_task(f"grade {wanted}, {players}p: seed {start_seed}", total=count)
+
+        def on_seed(seed: int, graded) -> None:
+            progress.update(task, description=f"grade {wanted}, {players}p: seed {seed} (grade {graded.grade or '-'})")
+
+        for puzzle in run_generate(rules, players, {wanted}, count, start_seed, max_seeds, on_seed):
+            found.append(puzzle)
+            progress.advance(task)
+            if directory is not None:
+                try:
+                    paths = puzzle.write(directory, with_solutions, force)
+                except INPUT_ERRORS as exc:
+                    raise input_error(out, exc) from None
+                progress.console.print(f"wrote {', '.join(map(str, paths))}")
+    if as_json:
+        data = []
+        for p in found:
+            item = p.to_json()
+            if with_solutions:
+                item["solution"] = line_to_json(p.grading.solution)
+            data.append(item)
+        click.echo(dump_json(data))
+    else:
+        for p in found:
+            click.echo(f"{p.id}  grade {p.grading.grade}  score {p.grading.score:.3f}")
+    if len(found) < count:
+        click.echo(f"found {len(found)} of {count} grade-{wanted} puzzle(s) in {max_seeds} seeds from {start_seed}", err=True)
+        raise SystemExit(1)
 
 
 if __name__ == "__main__":  # pragma: no cover

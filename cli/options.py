@@ -190,7 +190,9 @@ def deal_source(func: Callable | None = None, *, seeded: bool = True) -> Callabl
 
     def decorate(f: Callable) -> Callable:
         @functools.wraps(f)
-        def wrapper(*args, rules_spec, rule_overrides, seed=None, players=None, **kwargs):
+        def wrapper(*args, rules_spec, rule_overrides, **kwargs):
+            # Without the seed options, a command's own --players stays its own.
+            seed, players = (kwargs.pop("seed"), kwargs.pop("players")) if seeded else (None, None)
             source = DealSource(seed, players, rules_spec, tuple(rule_overrides))
             return f(*args, source=source, **kwargs)
 

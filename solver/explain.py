@@ -15,10 +15,12 @@ from .deal import Deal
 from .formats import Line
 from .search import (
     Deadline,
+    SearchStats,
     Style,
     candidate_actions,
     choice_actions,
     empty_runs,
+    exhaustive,
     greedy_playout,
     live_islands,
     plausible_first,
@@ -237,6 +239,7 @@ def critical_moves(line: Line, prefix: int, seconds: float, progress=None) -> li
     for action in line.actions[:prefix]:
         state = state.apply(action)
     out = []
+    lost: set = set()  # lost canonical states, shared by every re-solve of this pass
     continuation = line.actions[prefix:]
     for index, action in enumerate(continuation):
         number = prefix + index + 1
@@ -248,12 +251,12 @@ def critical_moves(line: Line, prefix: int, seconds: float, progress=None) -> li
         if left <= 0:
             out.append(Criticality(number, str(chosen), UNCHECKED, 0, 0, None))
         else:
-            out.append(_classify(line, prefix + index, state, chosen, number, left / turns_left))
+            out.append(_classify(line, prefix + index, state, chosen, number, left / turns_left, lost))
         state = state.apply(action)
     return out
 
 
-def _classify(line: Line, done: int, state: State, chosen: Choice, number: int, seconds: float) -> Criticality:
+def _classify(line: Line, done: int, state: State, chosen: Choice, number: int, seconds: float, lost: set) -> Criticality:
     until = time.monotonic() + seconds
     live = live_islands(state)
     alternatives = plausible_first(state, [c for c in state.legal_choices() if c != chosen], live)
@@ -265,7 +268,7 @@ def _classify(line: Line, done: int, state: State, chosen: Choice, number: int, 
         if left <= 0:
             undecided += 1
             continue
-        outcome = _choice_outcome(line, done, state, choice, live, left)
+        outcome = _choice_outcome(line, done, state, choice, live, left, lost)
         if outcome == "win":
             winners += 1
             example = example or str(choice)
@@ -282,7 +285,7 @@ def _classify(line: Line, done: int, state: State, chosen: Choice, number: int, 
     return Criticality(number, str(chosen), kind, winners, undecided, example)
 
 
-def _choice_outcome(line: Line, done: int, state: State, choice: Choice, live, seconds: float) -> str:
+def _choice_outcome(line: Line, done: int, state: State, choice: Choice, live, seconds: float, lost: set) -> str:
     """win if some payment of the choice keeps a win; no-win if every one is proven lost."""
     until = time.monotonic() + seconds
     unknown = False
@@ -301,11 +304,15 @@ def _choice_outcome(line: Line, done: int, state: State, choice: Choice, live, s
         left = until - time.monotonic()
         if left <= 0:
             return "unknown"
-        position = Line(line.deal, line.actions[:done] + (action,))
-        result = solve(position, Budget(seconds=left, workers=1))
-        if result.verdict == "win":
+        # The complete search shares its table of lost positions with every other
+        # re-solve of this pass (the work reused between re-solves), then CP-SAT.
+        verdict, _ = exhaustive(after, Deadline(seconds=left / 2), SearchStats(), lost)
+        if verdict == "unknown":
+            position = Line(line.deal, line.actions[:done] + (action,))
+            verdict = solve(position, Budget(seconds=until - time.monotonic(), workers=1), method="cpsat").verdict
+        if verdict == "win":
             return "win"
-        if result.verdict == "unknown":
+        if verdict == "unknown":
             unknown = True
     return "unknown" if unknown else "no-win"
 

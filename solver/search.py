@@ -18,7 +18,7 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field
-from typing import Iterator
+from typing import Callable, Iterator
 
 from .actions import Action, Choice, DiscardTwo, PlayFinish, PlayIsland, PlayStart
 from .cards import FINISH, START, Card, is_island, remove_cards
@@ -243,7 +243,7 @@ def choice_actions(state: State, choice: Choice, live: frozenset[int]) -> Iterat
 
 def start_actions(state: State, live: frozenset[int]) -> Iterator[PlayStart]:
     """Start event splits: each seat pays junk first; live cards are split every way."""
-    hands, _, owed, _ = state._start_rounds()
+    hands, _, owed, _ = state.start_rounds()
     # After the Start every other Start card is dead: count them as junk here.
     seen = set()
     for split in _team_splits_junk_first(hands, owed, live):
@@ -462,7 +462,7 @@ def _cheapest_payment_action(state: State, choice: Choice, live: frozenset[int])
 def _greedy_start(state: State, live: frozenset[int]) -> PlayStart:
     """Split the Start event's discards: junk first, then the least useful cards of the
     seats with the most cards left (a seat that runs dry loses the game for everyone)."""
-    hands, drawn, owed, _ = state._start_rounds()
+    hands, drawn, owed, _ = state.start_rounds()
     left = [len(h) + len(state.deal.piles[s]) - drawn[s] for s, h in enumerate(hands)]
     pools = [sorted(h, key=lambda c: _usefulness(state, c, live)) for h in hands]
     # Keep one Finish card in hand when the others can pay: it may be the team's last.
@@ -502,6 +502,21 @@ def greedy(state: State, deadline: Deadline, stats: SearchStats, seed: int = 0) 
     return None
 
 
+def best_playout(state: State, count: int, seed: int, value: Callable[[list[Action], State], float]):
+    """``count`` seeded greedy playouts (as ``greedy`` draws them): the number that win, and
+    the winning line with the highest ``value`` (the first on ties), or None."""
+    rng = random.Random(seed)
+    wins, best, best_value = 0, None, None
+    for k in range(count):
+        line, end = greedy_playout(state, rng, Style.draw(rng, k))
+        if end.won:
+            wins += 1
+            v = value(line, end)
+            if best_value is None or v > best_value:
+                best, best_value = line, v
+    return wins, best
+
+
 # -- the complete search -------------------------------------------------------------------
 
 
@@ -509,21 +524,22 @@ def exhaustive(
     state: State,
     deadline: Deadline,
     stats: SearchStats,
+    lost: set | None = None,
 ) -> tuple[str, list[Action] | None]:
     """Depth-first search over canonical states with a transposition table of lost
     positions. Returns ("win", line), ("no-win", None) when the whole tree was refuted,
-    or ("unknown", None) when the budget ran out."""
-    lost: set = set()
+    or ("unknown", None) when the budget ran out. ``lost`` may be shared between searches
+    of the same deal: a lost canonical state is lost whichever line reached it."""
+    lost = set() if lost is None else lost
     path: list[Action] = []
 
     def dfs(s: State) -> bool | None:
         if s.won:
             return True
-        stats.nodes += 1
-        if not deadline.tick():
+        node = _node(s, deadline, stats)
+        if node is None:
             return None
-        live = live_islands(s)
-        key = state_key(s, live)
+        live, key = node
         if key in lost:
             stats.cache_hits += 1
             return False
@@ -554,6 +570,16 @@ def exhaustive(
     if result is None:
         return "unknown", None
     return "no-win", None
+
+
+def _node(state: State, deadline: Deadline, stats: SearchStats) -> tuple[frozenset[int], tuple] | None:
+    """Count a search node: its live islands and canonical key, or None when the budget
+    has run out."""
+    stats.nodes += 1
+    if not deadline.tick():
+        return None
+    live = live_islands(state)
+    return live, state_key(state, live)
 
 
 def _ordered(state: State, live: frozenset[int]) -> list[Action]:
@@ -597,11 +623,10 @@ def exhaustive_best(state: State, objective: str, deadline: Deadline, stats: Sea
         """(value of the best completion, its actions) or None if no completion wins."""
         if s.won:
             return (s.cards_left if objective == "spare" else 0), []
-        stats.nodes += 1
-        if not deadline.tick():
+        node = _node(s, deadline, stats)
+        if node is None:
             raise TimeoutError
-        live = live_islands(s)
-        key = state_key(s, live)
+        live, key = node
         if key in memo:
             stats.cache_hits += 1
             return memo[key]

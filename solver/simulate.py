@@ -470,7 +470,7 @@ def start_action(state: State, policy: Policy) -> PlayStart:
     """The Start event at a silent table: the forced rounds (if any) happen, then each
     seat in turn from the Start player gives its cards, seeing its own hand and the public
     counts (how many the seats before it gave)."""
-    hands, drawn, owed, forced = state._start_rounds()
+    hands, drawn, owed, forced = state.start_rounds()
     players = state.players
     order = [(state.seat + k) % players for k in range(players)]
     hand_sizes = tuple(len(h) for h in hands)

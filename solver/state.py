@@ -169,7 +169,7 @@ class State:
         if self.won or self._out_of_cards():
             return
         if self.must_play_start():
-            if self._start_rounds() is not None:
+            if self.start_rounds() is not None:
                 yield Choice("start", START)
             return
         hand = self.hand
@@ -202,7 +202,7 @@ class State:
                     PlayIsland(seat=seat, card=choice.card, cell=choice.cell, discard=paid)
                 )
         elif choice.kind == "start":
-            rounds = self._start_rounds()
+            rounds = self.start_rounds()
             assert rounds is not None
             hands, _, owed, _ = rounds
             for split in _team_splits(hands, owed):
@@ -261,7 +261,7 @@ class State:
         """Rule option one_card=lose: a seat beginning its turn with 0 or 1 cards loses."""
         return self.rules.one_card == "lose" and len(self.hand) <= 1
 
-    def _start_rounds(self):
+    def start_rounds(self):
         """The Start event's payment (solo reading, docs/rules.md): while the hands together
         hold fewer cards than are owed, every card in hand is discarded and all seats draw
         back up. Returns (hands, drawn, owed, forced) for the last round, where the team
@@ -385,7 +385,7 @@ class State:
             raise IllegalAction("a Start card has already been played")
         if START not in self.hand:
             raise IllegalAction(f"seat {self.seat} holds no Start card")
-        rounds = self._start_rounds()
+        rounds = self.start_rounds()
         if rounds is None:
             raise IllegalAction(
                 f"the team cannot pay the {self.rules.start_discards} cards the Start card costs"
