@@ -154,7 +154,7 @@ class Recorder:
 @pytest.mark.parametrize("name", list(POLICIES))
 def test_start_split_uses_only_each_seats_own_hand(name):
     state = start_position(3, 4)
-    hands, _, owed, forced = state._start_rounds()
+    hands, _, owed, forced = state.start_rounds()
     assert not forced
     recorder = Recorder(make_policy(name, 1))
     action = start_action(state, recorder)
@@ -178,7 +178,7 @@ def test_start_split_keeps_a_finish_card():
     checked = 0
     for seed in range(8):
         state = start_position(2, seed)
-        hands, _, _, _ = state._start_rounds()
+        hands, _, _, _ = state.start_rounds()
         action = start_action(state, make_policy("cautious"))
         for seat, given in enumerate(action.team_discard):
             kept = list(hands[seat])
@@ -270,7 +270,7 @@ def test_solo_forced_rounds_are_played():
         state = State.initial(game)
         for action in result.line.actions:
             if state.must_play_start():
-                _, _, owed, forced = state._start_rounds()
+                _, _, owed, forced = state.start_rounds()
                 assert sum(len(d) for d in action.team_discard) == owed
                 seen += bool(forced)
             state = state.apply(action)
