@@ -13,6 +13,7 @@ from solver.analyze import analyze
 from solver.deal import deal
 from solver.explain import FORCED, ONLY, explain, explanation_json
 from solver.formats import Line, line_to_json
+from solver.model import RULE_GROUPS
 from solver.rules import OFFICIAL
 from solver.search import candidate_actions, live_islands
 from solver.solve import Budget, solve
@@ -61,6 +62,12 @@ def test_unwinnable_deals_report_their_reach():
         assert 0 <= e.reach.cells <= game.rules.cells
         assert verify(e.reach.line).legal
         assert verify(e.reach.line).state.filled == e.reach.cells
+        # What binds comes from the model; when proven, its groups hold the loss together.
+        b = e.reach.binding
+        assert b is not None and b.status in ("proven", "unknown")
+        if b.status == "proven":
+            assert len(b.facts) == len(b.groups) and set(b.groups) <= set(RULE_GROUPS)
+        assert explanation_json(e)["reach"]["binding"]["status"] == b.status
 
 
 def test_analyze_finds_a_planted_losing_move():

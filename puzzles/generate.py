@@ -1,0 +1,78 @@
+"""Finding puzzles of a chosen grade among seeded deals, and the puzzle file format
+(docs/puzzles.md): a deal file (tranquility-deal/1) with a ``puzzle`` block, and its
+solution as a line file beside it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from pathlib import Path
+from typing import Callable, Iterator
+
+from solver.deal import Deal, deal
+from solver.formats import deal_to_json, line_to_json, write_json
+from solver.rules import Rules
+
+from .grade import GRADER, Grading, grade, silent_table
+
+
+def puzzle_id(game: Deal) -> str:
+    """Stable and readable: ``tq1-<players>p-<first 8 hex of the rules hash>-<seed>``."""
+    if game.seed is None:
+        raise ValueError("only a seeded deal has a puzzle id")
+    return f"tq1-{game.players}p-{game.rules.digest()[:8]}-{game.seed}"
+
+
+@dataclass(frozen=True)
+class Puzzle:
+    id: str
+    deal: Deal
+    grading: Grading
+
+    def to_json(self) -> dict:
+        """The puzzle file: the deal file and a ``puzzle`` block."""
+        g = self.grading
+        block = {
+            "id": self.id,
+            "grade": g.grade,
+            "grader": GRADER,
+            "calibrated": g.calibrated,
+            "score": round(g.score, 4),
+            "metrics": g.metrics.to_json(),
+            "silent": None if g.silent is None else g.silent.to_json(),
+        }
+        return {**deal_to_json(self.deal), "puzzle": block}
+
+    def write(self, directory: Path, with_solution: bool, force: bool = False) -> list[Path]:
+        """Write ``<id>.json`` (and ``<id>.solution.json``); never overwrite unless ``force``."""
+        written = [directory / f"{self.id}.json"]
+        if with_solution:
+            written.append(directory / f"{self.id}.solution.json")
+        write_json(written[0], self.to_json(), force)
+        if with_solution:
+            write_json(written[1], line_to_json(self.grading.solution), force)
+        return written
+
+
+def generate(
+    rules: Rules,
+    players: int,
+    grades: set[int],
+    count: int,
+    start_seed: int = 0,
+    max_seeds: int = 10_000,
+    on_seed: Callable[[int, Grading | None], None] | None = None,
+) -> Iterator[Puzzle]:
+    """Grade seeds start_seed, start_seed+1, ... and yield the first ``count`` puzzles of
+    each grade in ``grades``; stop after ``max_seeds`` seeds whatever was found. The silent
+    table is played only for the deals kept (it is beside the grade, not part of it)."""
+    found = dict.fromkeys(grades, 0)
+    for seed in range(start_seed, start_seed + max_seeds):
+        if all(n >= count for n in found.values()):
+            return
+        game = deal(rules, players, seed)
+        graded = grade(game, with_silent=False)
+        if on_seed is not None:
+            on_seed(seed, graded)
+        if graded.grade in found and found[graded.grade] < count:
+            found[graded.grade] += 1
+            yield Puzzle(puzzle_id(game), game, replace(graded, silent=silent_table(game)))

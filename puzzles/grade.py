@@ -1,0 +1,230 @@
+"""Grading a deal as a puzzle (docs/puzzles.md): how precise the winning play must be.
+
+A grade is given only to a deal proven winnable (a winning line the rules engine replays).
+Every metric runs on fixed seeds and fixed budgets (playouts, search nodes, CP-SAT
+deterministic time), never on the clock, so the same deal, rules and grader version always
+get the same grade.
+
+The precision metrics (each 0 = easy .. 1 = hard once turned into a component):
+- ``policy``: the share of 32 seeded playouts of the solver's randomised greedy player
+  (perfect information, ``solver.search``) that win: a simple fixed policy's win rate.
+- ``first moves``: of an evenly spread sample of the legal first choices, the share from
+  which the greedy player finds a win within a few seeded playouts (a lower bound on the
+  share of first moves that keep the deal winnable).
+- ``spare``: the most cards left in hands and piles at the win over those playouts (the
+  team's safety margin on the best line found).
+The grade weighs them (weights and per-player-count thresholds in ``calibration.json``,
+fitted by ``puzzles.calibrate`` on 500 seeded deals per player count).
+
+Beside the grade, not part of it: how a silent table fares (``solver.simulate``): the
+fixed policies cautious, thrifty and greedy once each, and wavering over 12 seeded plays.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from dataclasses import asdict, dataclass
+from functools import cache
+from pathlib import Path
+
+from solver.deal import Deal
+from solver.formats import Line
+from solver.rules import OFFICIAL
+from solver.search import Style, best_playout, choice_actions, greedy_playout, live_islands, refutation
+from solver.simulate import simulate
+from solver.solve import Budget, check_line, objective_bound, objective_value, solve
+from solver.state import State
+
+GRADER = "tq-grade/1"
+GRADES = (1, 2, 3, 4, 5)
+PLAYOUTS = 32  # seeded greedy playouts from the deal
+FIRST_SAMPLE = 16  # first choices checked
+FIRST_TRIES = 6  # greedy playouts per first choice
+SPARE_CAP = 30  # spare cards beyond this count as fully comfortable
+SILENT_FIXED = ("cautious", "thrifty", "greedy")
+WAVERING_PLAYS = 12
+# When no playout wins: the portfolio with node budgets and CP-SAT deterministic time only.
+PROOF_BUDGET = Budget(reproducible=True, workers=1, greedy_playouts=500, search_nodes=20_000, cpsat_deterministic=20.0)
+CALIBRATION = Path(__file__).with_name("calibration.json")
+
+
+@dataclass(frozen=True)
+class Metrics:
+    """What the grader measured on one deal (docs/puzzles.md)."""
+
+    policy_wins: int  # of PLAYOUTS
+    first_kept: int  # of first_sampled
+    first_sampled: int
+    first_choices: int  # legal first choices in all
+    spare: int  # best spare found (cards left at the win)
+    spare_bound: int  # no win can keep more (docs/model.md, Objectives)
+
+    @property
+    def components(self) -> dict[str, float]:
+        """Each metric as a difficulty between 0 (easy) and 1 (hard)."""
+        return {
+            "policy": 1.0 - self.policy_wins / PLAYOUTS,
+            "first_moves": 1.0 - self.first_kept / max(self.first_sampled, 1),
+            "spare": 1.0 - min(self.spare, SPARE_CAP) / SPARE_CAP,
+        }
+
+    def to_json(self) -> dict:
+        return {**asdict(self), "playouts": PLAYOUTS}
+
+
+@dataclass(frozen=True)
+class Silent:
+    """How a silent table does: wins of each fixed policy (one play each) and of wavering."""
+
+    fixed: dict[str, bool]
+    wavering_wins: int
+    wavering_plays: int = WAVERING_PLAYS
+
+    @property
+    def win_rate(self) -> float:
+        """Wins over all silent plays (the fixed policies once, wavering 12 times)."""
+        plays = len(self.fixed) + self.wavering_plays
+        return (sum(self.fixed.values()) + self.wavering_wins) / plays
+
+    def to_json(self) -> dict:
+        return {
+            **{name: won for name, won in self.fixed.items()},
+            "wavering": f"{self.wavering_wins}/{self.wavering_plays}",
+            "win_rate": round(self.win_rate, 4),
+        }
+
+
+@dataclass(frozen=True)
+class Grading:
+    """The verdict on a deal; a grade only for a deal proven winnable."""
+
+    verdict: str  # win | no-win | unknown
+    grade: int | None
+    score: float | None
+    metrics: Metrics | None
+    solution: Line | None
+    reason: str  # how the verdict was reached
+    calibrated: bool  # thresholds fitted on this rule set (official) and player count
+    silent: Silent | None = None
+
+    def to_json(self) -> dict:
+        return {
+            "grader": GRADER,
+            "verdict": self.verdict,
+            "grade": self.grade,
+            "score": None if self.score is None else round(self.score, 4),
+            "metrics": None if self.metrics is None else self.metrics.to_json(),
+            "components": None if self.metrics is None else {k: round(v, 4) for k, v in self.metrics.components.items()},
+            "calibrated": self.calibrated,
+            "silent": None if self.silent is None else self.silent.to_json(),
+            "reason": self.reason,
+        }
+
+
+# -- the metrics -------------------------------------------------------------------------------
+
+
+def first_moves(state: State) -> tuple[int, int, int]:
+    """(kept, sampled, all): an even sample of the legal first choices, each played with
+    its cheapest payment and kept when the greedy player then finds a win."""
+    choices = list(state.legal_choices())
+    n = len(choices)
+    picks = sorted({round(i * (n - 1) / (FIRST_SAMPLE - 1)) for i in range(FIRST_SAMPLE)}) if n > 1 else range(n)
+    live = live_islands(state)
+    kept = 0
+    for index in picks:
+        after = state.apply(next(choice_actions(state, choices[index], live)))
+        if after.won or (refutation(after) is None and playouts_win(after, FIRST_TRIES, seed=index)):
+            kept += 1
+    return kept, len(picks), n
+
+
+def playouts_win(state: State, count: int, seed: int) -> bool:
+    rng = random.Random(seed)
+    return any(greedy_playout(state, rng, Style.draw(rng, k))[1].won for k in range(count))
+
+
+def silent_table(game: Deal) -> Silent:
+    fixed = {name: simulate(game, name, 0).won for name in SILENT_FIXED}
+    wavering = sum(simulate(game, "wavering", seed).won for seed in range(WAVERING_PLAYS))
+    return Silent(fixed, wavering)
+
+
+# -- the grade ---------------------------------------------------------------------------------
+
+
+@cache
+def calibration() -> dict:
+    """Weights and thresholds fitted by ``puzzles.calibrate`` (shipped with the package)."""
+    return json.loads(CALIBRATION.read_text(encoding="utf-8"))
+
+
+def score_of(metrics: Metrics) -> float:
+    weights = calibration()["weights"]
+    return sum(weights[name] * value for name, value in metrics.components.items())
+
+
+def grade_of(score: float, players: int) -> int:
+    """Grade g when thresholds[g-2] <= score < thresholds[g-1] (two-sided)."""
+    thresholds = calibration()["thresholds"][str(players)]
+    return 1 + sum(score >= t for t in thresholds)
+
+
+def measure(game: Deal) -> tuple[str, Metrics | None, Line | None, str]:
+    """(verdict, metrics, solution, reason): the precision metrics of a deal, and its proof."""
+    state = State.initial(game)
+    wins, best = best_playout(state, PLAYOUTS, 0, lambda line, end: end.cards_left)
+    reason = f"{wins} of {PLAYOUTS} greedy playouts win"
+    if best is None:
+        result = solve(game, PROOF_BUDGET)
+        if result.verdict != "win":
+            return result.verdict, None, None, result.reason or "neither a win nor a proof of loss within the grader's deterministic budget"
+        best = list(result.line.actions)
+        reason += f"; the solver's {result.method} found a win"
+    solution = Line(game, tuple(best))
+    check_line(solution)
+    kept, sampled, total = first_moves(state)
+    spare = objective_value(state, best, "spare")
+    metrics = Metrics(wins, kept, sampled, total, spare, objective_bound(state, "spare"))
+    return "win", metrics, solution, reason
+
+
+def check_gradable(game: Deal) -> None:
+    """Raise ``UnsupportedRules`` for rule sets the solver cannot prove (modules)."""
+    from solver.model import check_supported
+
+    check_supported(State.initial(game))
+
+
+def grade(game: Deal, with_silent: bool = True) -> Grading:
+    """Grade ``game``: measure, weigh, compare with the thresholds of its player count."""
+    check_gradable(game)
+    verdict, metrics, solution, reason = measure(game)
+    calibrated = game.rules == OFFICIAL
+    if metrics is None:
+        return Grading(verdict, None, None, None, None, reason, calibrated)
+    score = score_of(metrics)
+    silent = silent_table(game) if with_silent else None
+    return Grading("win", grade_of(score, game.players), score, metrics, solution, reason, calibrated, silent)
+
+
+def score_range(grade: int, players: int) -> tuple[float | None, float | None]:
+    """The scores of a grade: at least the first (None: no floor), below the second."""
+    thresholds = calibration()["thresholds"][str(players)]
+    low = thresholds[grade - 2] if grade > 1 else None
+    high = thresholds[grade - 1] if grade < len(GRADES) else None
+    return low, high
+
+
+def meaning(grade: int, players: int) -> str:
+    """What a grade means at a player count, from the calibration's shares."""
+    shares = [0.0, *calibration()["shares"], 1.0]
+    low, high = shares[grade - 1], shares[grade]
+    if grade == len(GRADES):
+        where = f"the most precise {1 - low:.0%}"
+    elif grade == 1:
+        where = f"the easiest {high:.0%}"
+    else:
+        where = f"the {low:.0%}-{high:.0%} band (by precision)"
+    return f"{where} of winnable official {players}-player deals"

@@ -1,0 +1,156 @@
+"""Graded puzzles (issue 5): grades are deterministic, given only to proven wins, two-sided;
+generate finds what it promises and writes readable files; the catalogue holds 20 per
+grade and player count, every solution replays, and a sample re-grades the same."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from cli.main import main
+from puzzles import calibrate
+from puzzles.build_catalogue import CATALOGUE, PER_GRADE
+from puzzles.generate import generate, puzzle_id
+from puzzles.grade import GRADER, GRADES, calibration, grade, grade_of, score_range
+from solver.deal import deal
+from solver.formats import deal_from_json, line_from_json, read_game_file
+from solver.rules import OFFICIAL, Rules
+from solver.verify import verify
+
+from .helpers import make_deal, tiny_rules
+
+
+def test_puzzle_ids_are_stable_and_readable():
+    game = deal(OFFICIAL, 4, 17)
+    assert puzzle_id(game) == f"tq1-4p-{OFFICIAL.digest()[:8]}-17"
+    other = deal(Rules(finish=1), 4, 17)
+    assert puzzle_id(other) != puzzle_id(game)
+    with pytest.raises(ValueError):
+        puzzle_id(make_deal([[1, 2, 3, "S", 4, 5, 6, 7, 8, "F"]], tiny_rules()))
+
+
+def test_grading_is_deterministic_and_backed_by_a_replayed_win():
+    game = deal(OFFICIAL, 3, 4)
+    first, second = grade(game), grade(game)
+    assert first.to_json() == second.to_json()
+    assert first.verdict == "win" and first.grade in GRADES
+    check = verify(first.solution)
+    assert check.legal and check.won
+    assert first.metrics.spare == check.state.cards_left <= first.metrics.spare_bound
+
+
+def test_an_unwinnable_deal_gets_no_grade():
+    game = deal(OFFICIAL, 1, 6)  # every Finish card lies above the Start card
+    graded = grade(game)
+    assert graded.verdict == "no-win" and graded.grade is None and graded.solution is None
+
+
+def test_grades_are_two_sided_bands_of_the_score():
+    for players in range(1, 6):
+        thresholds = calibration()["thresholds"][str(players)]
+        assert thresholds == sorted(thresholds)
+        for g in GRADES:
+            low, high = score_range(g, players)
+            if low is not None:
+                assert grade_of(low, players) == g
+                assert grade_of(low - 1e-9, players) == g - 1
+            if high is not None:
+                assert grade_of(high - 1e-9, players) == g
+
+
+def test_spearman_matches_hand_computed_values():
+    assert calibrate.ranks([10, 20, 20, 30]) == [0, 1.5, 1.5, 3]
+    assert calibrate.spearman([1, 2, 3, 4], [10, 20, 30, 40]) == pytest.approx(1.0)
+    assert calibrate.spearman([1, 2, 3, 4], [4, 3, 2, 1]) == pytest.approx(-1.0)
+    assert calibrate.spearman([1, 1, 1], [1, 2, 3]) == 0.0
+
+
+def test_calibration_weights_come_from_the_shipped_data():
+    records = calibrate.load(sorted(Path(calibrate.__file__).with_name("data").glob("official.*.jsonl")))
+    fitted = calibrate.fit(records)
+    shipped = calibration()
+    assert fitted["weights"] == shipped["weights"] and fitted["thresholds"] == shipped["thresholds"]
+    assert all(n >= 500 for n in fitted["deals_per_player_count"].values())
+
+
+def test_generate_finds_puzzles_of_the_grade_asked(tmp_path):
+    puzzles = list(generate(OFFICIAL, 2, {2}, 2, start_seed=100))
+    assert [p.grading.grade for p in puzzles] == [2, 2]
+    for p in puzzles:
+        assert p.grading.silent is not None
+        paths = p.write(tmp_path, with_solution=True)
+        data = json.loads(paths[0].read_text())
+        assert data["puzzle"]["id"] == p.id and data["puzzle"]["grade"] == 2 and data["puzzle"]["grader"] == GRADER
+        assert deal_from_json(data) == p.deal  # a puzzle file is a deal file
+        solution = line_from_json(json.loads(paths[1].read_text()))
+        assert verify(solution).won
+        with pytest.raises(FileExistsError):
+            p.write(tmp_path, with_solution=True)
+
+
+def test_cli_generate_and_grade_agree(tmp_path):
+    runner = CliRunner()
+    out = tmp_path / "found"
+    result = runner.invoke(main, ["generate", "--players", "3", "--grade", "1", "--start-seed", "200", "--out", str(out), "--with-solutions"])
+    assert result.exit_code == 0, result.output
+    files = sorted(p for p in out.glob("*.json") if not p.name.endswith(".solution.json"))
+    assert len(files) == 1
+    assert (out / files[0].name.replace(".json", ".solution.json")).exists()
+    graded = runner.invoke(main, ["grade", str(files[0]), "--json"])
+    assert graded.exit_code == 0, graded.output
+    data = json.loads(graded.output)
+    assert data["grade"] == 1 and data["id"] == files[0].stem and data["metrics"]["playouts"] == 32
+    # verify and solve take a puzzle file as the deal it is
+    assert runner.invoke(main, ["verify", str(files[0])]).exit_code == 0
+    again = runner.invoke(main, ["generate", "--players", "3", "--grade", "1", "--start-seed", "200", "--out", str(out)])
+    assert again.exit_code == 2 and "already exists" in again.output
+
+
+def test_cli_grade_errors(tmp_path):
+    runner = CliRunner()
+    lost = runner.invoke(main, ["grade", "--seed", "6", "--players", "1"])
+    assert lost.exit_code == 1 and "Not graded: NO-WIN" in lost.output
+    line = tmp_path / "line.json"
+    runner.invoke(main, ["simulate", "--seed", "1", "--players", "2", "--out", str(line)])
+    refused = runner.invoke(main, ["grade", str(line)])
+    assert refused.exit_code == 2 and "not a line file" in refused.output
+    monsters = runner.invoke(main, ["generate", "--players", "2", "--grade", "3", "--rules", "monsters"])
+    assert monsters.exit_code == 2 and "unsupported rules" in monsters.output
+    assert "Traceback" not in refused.output + monsters.output
+
+
+# -- the shipped catalogue -------------------------------------------------------------------
+
+
+def catalogue_entries() -> list[dict]:
+    return json.loads((CATALOGUE / "index.json").read_text())["puzzles"]
+
+
+def test_the_catalogue_holds_twenty_per_grade_and_player_count():
+    counts = {}
+    for e in catalogue_entries():
+        counts[e["players"], e["grade"]] = counts.get((e["players"], e["grade"]), 0) + 1
+    assert counts == {(p, g): PER_GRADE for p in range(1, 6) for g in GRADES}
+
+
+def test_every_catalogue_puzzle_is_its_seeded_deal_and_its_solution_wins():
+    for e in catalogue_entries():
+        game = read_game_file(CATALOGUE / e["file"])
+        assert game == deal(OFFICIAL, e["players"], e["seed"]) and puzzle_id(game) == e["id"]
+        solution = read_game_file(CATALOGUE / e["solution"])
+        assert solution.deal == game
+        check = verify(solution)
+        assert check.legal and check.won, e["id"]
+
+
+def test_a_sample_of_the_catalogue_regrades_the_same():
+    entries = catalogue_entries()
+    for e in random.Random(5).sample(entries, 10):
+        data = json.loads((CATALOGUE / e["file"]).read_text())
+        graded = grade(deal(OFFICIAL, e["players"], e["seed"]), with_silent=False)
+        assert graded.grade == data["puzzle"]["grade"] == e["grade"]
+        assert graded.metrics.to_json() == data["puzzle"]["metrics"]
