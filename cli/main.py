@@ -637,7 +637,7 @@ GRADE_EXIT = "Exit status: 0 graded, 1 not graded (no win, or not proven winnabl
     epilog=f"""\b
 Examples:
   tranquility grade --seed 3 --players 4
-  tranquility grade puzzles/catalogue/4p/tq1-4p-ed1e6f14-3.json --json
+  tranquility grade puzzles/catalogue/4p/tq1-4p-8cf48077-3.json --json
   tranquility grade deal.json
 
 {GRADE_EXIT}
