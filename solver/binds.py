@@ -121,11 +121,26 @@ def _order(state: State) -> str:
         return text + "."
     slack, low, high, run, fits = tight
     top = high if high <= state.rules.islands else "the end"
-    return (
-        f"{text}: the tightest run, {run} empty cell(s) between {low or 'the start'} and {top}, "
-        f"has {len(fits)} island(s) left that fit ({', '.join(map(str, fits[:12]))}{', ...' if len(fits) > 12 else ''}): "
-        + (f"{-slack} too few." if slack < 0 else f"{slack} to spare.")
-    )
+    have = f"has {len(fits)} island(s) left that fit ({_listed(fits)})" if fits else "has no island left that fits"
+    text += f": the tightest run, {run} empty cell(s) between {low or 'the start'} and {top}, {have}: "
+    text += f"{-slack} too few." if slack < 0 else f"{slack} to spare."
+    gone = [_gone(state, v) for v in range(low + 1, min(high, state.rules.islands + 1)) if v not in fits]
+    if gone and len(gone) <= 6:
+        text += " " + "; ".join(gone) + "."
+    return text
+
+
+def _listed(values: list[int]) -> str:
+    return ", ".join(map(str, values[:12])) + (", ..." if len(values) > 12 else "")
+
+
+def _gone(state: State, island: int) -> str:
+    """Where an island that can no longer be placed went."""
+    if island in state.grid:
+        return f"{island} lies in cell {state.grid.index(island)}"
+    if island in state.deal.removed_islands:
+        return f"{island} was removed from the game"
+    return f"{island} was paid or discarded"
 
 
 def _cost(state: State) -> str:

@@ -133,8 +133,10 @@ def refutation(state: State, live: frozenset[int] | None = None) -> str | None:
     for low, high, run in empty_runs(state):
         fits = sum(1 for c in available if low < c < high)
         if fits < run:
-            cells = f"{run} empty cell{'s' if run > 1 else ''}"
-            return f"{cells} between {low or 'the start'} and {high if high <= rules.islands else 'the end'} need {run} islands; only {fits} are left"
+            cells = f"{run} empty cells need {run} islands" if run > 1 else "1 empty cell needs an island"
+            between = f"between {low or 'the start'} and {high if high <= rules.islands else 'the end'}"
+            left = "none is left" if fits == 0 else f"only {fits} {'is' if fits == 1 else 'are'} left"
+            return f"{cells} {between}; {left}"
     return None
 
 
