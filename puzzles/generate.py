@@ -66,7 +66,7 @@ def generate(
     each grade in ``grades``; stop after ``max_seeds`` seeds whatever was found. The silent
     table is played only for the deals kept (it is beside the grade, not part of it)."""
     found = dict.fromkeys(grades, 0)
-    for seed in range(start_seed, start_seed + max_seeds):
+    for seed in range(start_seed, min(start_seed + max_seeds, 2**64)):  # seeds are 64-bit
         if all(n >= count for n in found.values()):
             return
         game = deal(rules, players, seed)

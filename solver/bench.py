@@ -253,9 +253,12 @@ class ExplainRow:
     critical_proven_share: float  # critical-move claims proven
     analyze_positions: int
     analyze_decided_share: float  # positions of greedy-played lines decided
+    spare: tuple[tuple[int, int, int | None, bool], ...] = ()  # per seed: (seed, value, bound, optimal)
 
     def to_json(self) -> dict:
-        return self.__dict__.copy()
+        data = self.__dict__.copy()
+        data["spare"] = [{"seed": s, "value": v, "bound": b, "optimal": o} for s, v, b, o in self.spare]
+        return data
 
 
 def run_explain_suite(
@@ -269,7 +272,7 @@ def run_explain_suite(
 
     rows = []
     for players in range(2, 6):
-        times, optimal, claims, proven = [], 0, 0, 0
+        times, optimal, claims, proven, spare = [], 0, 0, 0, []
         for seed in range(deals or 50):
             if on_step is not None:
                 on_step(f"explain {players} players, seed {seed}")
@@ -277,6 +280,9 @@ def run_explain_suite(
             e = explain(deal(OFFICIAL, players, seed), "spare", Budget(seconds=time_limit), critical_time)
             times.append(time.monotonic() - started)
             optimal += bool(e.result.best and e.result.best.optimal)
+            if e.result.best is not None:
+                best = e.result.best
+                spare.append((seed, best.value, best.bound, best.optimal))
             claims += len(e.critical)
             proven += sum(c.proven for c in e.critical)
         positions = decided = 0
@@ -296,6 +302,7 @@ def run_explain_suite(
                 proven / max(1, claims),
                 positions,
                 decided / max(1, positions),
+                tuple(spare),
             )
         )
     return rows
@@ -311,4 +318,8 @@ def explain_markdown(rows: list[ExplainRow]) -> str:
             f"| {r.players} | {r.deals} | {r.median_seconds:.2f} | {100 * r.optimal_share:.0f}% | "
             f"{100 * r.critical_proven_share:.0f}% | {r.analyze_positions} | {100 * r.analyze_decided_share:.1f}% |"
         )
+    lines += ["", "Best spare per deal (value found, bound; * = proven optimal):", ""]
+    for r in rows:
+        cells = [f"seed {seed}: {value}{'*' if opt else ''} (bound {bound})" for seed, value, bound, opt in r.spare]
+        lines.append(f"- {r.players} players: " + ", ".join(cells))
     return "\n".join(lines)
