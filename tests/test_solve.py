@@ -171,3 +171,14 @@ def test_bench_runs_a_tiny_suite(tmp_path):
     assert [g["players"] for g in summary["groups"]] == [1, 2, 3, 4, 5]
     assert all(g["replay_ok"] for g in summary["groups"])
     assert len(json.loads(out.read_text())["cases"]) == 5
+
+
+def test_explain_bench_reports_every_deal_with_its_bound():
+    """Issue 4: deals whose best spare is not proven optimal are reported with their bounds."""
+    from solver.bench import ExplainRow, explain_markdown
+
+    row = ExplainRow(4, 2, 120.0, 0.5, 1.0, 90, 1.0, ((0, 24, 25, False), (1, 23, 23, True)))
+    text = explain_markdown([row])
+    assert "| 4 | 2 | 120.00 | 50% | 100% | 90 | 100.0% |" in text
+    assert "- 4 players: seed 0: 24 (bound 25), seed 1: 23* (bound 23)" in text
+    assert row.to_json()["spare"][0] == {"seed": 0, "value": 24, "bound": 25, "optimal": False}
