@@ -503,13 +503,7 @@ def _bench_explain(deals: int | None, time_limit: float, out: str | None, force:
     console = make_console(stderr=True)
     with console.status("bench explain", spinner="dots") as status:
         rows = run_explain_suite(deals, time_limit, time_limit / 2, 10.0, on_step=status.update)
-    data = {"suite": "explain", "time_limit": time_limit, "rows": [r.to_json() for r in rows]}
-    if out is not None:
-        write_out(out, data, force)
-    if as_json:
-        click.echo(dump_json(data))
-    else:
-        click.echo(explain_markdown(rows))
+    _report({"suite": "explain", "time_limit": time_limit, "rows": [r.to_json() for r in rows]}, explain_markdown(rows), out, force, as_json)
 
 
 def _bench_puzzles(deals: int | None, out: str | None, force: bool, as_json: bool) -> None:
@@ -519,13 +513,14 @@ def _bench_puzzles(deals: int | None, out: str | None, force: bool, as_json: boo
     console = make_console(stderr=True)
     with console.status("bench puzzles", spinner="dots") as status:
         rows = run_puzzle_suite(deals or 50, on_step=status.update)
-    data = {"suite": "puzzles", "rows": [r.to_json() for r in rows]}
+    _report({"suite": "puzzles", "rows": [r.to_json() for r in rows]}, puzzle_markdown(rows), out, force, as_json)
+
+
+def _report(data: dict, markdown: str, out: str | None, force: bool, as_json: bool) -> None:
+    """A bench suite's report: --out gets the JSON; stdout the JSON or the Markdown table."""
     if out is not None:
         write_out(out, data, force)
-    if as_json:
-        click.echo(dump_json(data))
-    else:
-        click.echo(puzzle_markdown(rows))
+    click.echo(dump_json(data) if as_json else markdown)
 
 
 @main.command(

@@ -184,8 +184,9 @@ def _improve(result: Result, budget: Budget, objective: str, progress) -> Result
     simple = objective_bound(position, objective)
     # Greedy playouts are cheap and often beat the first win found: start CP-SAT from the best.
     _, found = best_playout(position, IMPROVING_PLAYOUTS, budget.seed, lambda a, end: _playout_score(objective, a, end))
-    if found is not None and _better(objective, objective_value(position, found, objective), value):
-        continuation, value = found, objective_value(position, found, objective)
+    found_value = None if found is None else objective_value(position, found, objective)
+    if found_value is not None and _better(objective, found_value, value):
+        continuation, value = found, found_value
         line = Line(line.deal, line.actions[:prefix] + tuple(found))
         check_line(line)
         result.line = line
@@ -302,11 +303,13 @@ def line_facts(position: State, actions: list[Action]):
     return turns, removed, (seat, finishes[-1] if finishes else -1)
 
 
-def check_line(line: Line) -> None:
-    """Replay a solver's line; anything but a legal win is an internal error."""
+def check_line(line: Line) -> State:
+    """Replay a solver's line and return the won position; anything but a legal win is an
+    internal error."""
     verdict = verify(line)
     if not (verdict.legal and verdict.won):
         raise InternalError(f"the solver's line does not replay as a win: {verdict.error or verdict.status}")
+    return verdict.state
 
 
 # -- CP-SAT ---------------------------------------------------------------------------------
