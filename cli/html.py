@@ -15,9 +15,9 @@ import html
 import json
 from typing import Any
 
-from solver.actions import PlayIsland, PlayMonster, choice_of, describe
-from solver.formats import Line
-from solver.state import State
+from tranquility.solver.actions import PlayIsland, PlayMonster, choice_of, describe
+from tranquility.solver.formats import Line
+from tranquility.solver.state import State
 
 from .render import rules_line
 

@@ -12,8 +12,8 @@ from typing import Any, Callable
 import click
 from rich.progress import Progress
 
-from solver import __version__
-from solver.formats import deal_to_json, write_json
+from tranquility.solver import __version__
+from tranquility.solver.formats import deal_to_json, write_json
 
 from .options import (
     INPUT_ERRORS,
@@ -84,8 +84,8 @@ def refuse_existing(path: str | None, force: bool) -> None:
 def run_with_status(label: str, file: str | None, work: Callable[[Callable[[str], None]], Any]) -> Any:
     """Run a solver task with a spinner on stderr that shows its phase; map its errors to
     exit codes: 2 for bad input or unsupported rules, 3 for an internal error."""
-    from solver.model import UnsupportedRules
-    from solver.solve import InternalError
+    from tranquility.solver.model import UnsupportedRules
+    from tranquility.solver.solve import InternalError
 
     console = make_console(stderr=True)
     try:
@@ -162,7 +162,7 @@ def verify(ctx: click.Context, file: str, as_json: bool, as_notation: bool) -> N
     accepted, status = won, lost or open after them, error names the turn, seat,
     action and broken rule.
     """
-    from solver.verify import verify as run_verify
+    from tranquility.solver.verify import verify as run_verify
 
     if as_json and as_notation:
         raise usage_error("--json and --notation do not mix; choose one")
@@ -210,8 +210,8 @@ def show(ctx: click.Context, file: str, turn: int | None, as_json: bool) -> None
     null when empty), piles = cards each seat still has to draw, seat = the
     seat to move, status = open, won or lost.
     """
-    from solver.formats import Line
-    from solver.verify import verify as run_verify
+    from tranquility.solver.formats import Line
+    from tranquility.solver.verify import verify as run_verify
 
     game = read_game(file)
     line = game if isinstance(game, Line) else Line(game)
@@ -314,9 +314,9 @@ def solve(
     (proven; the output names the proof) or unknown (the time ran out). The line always
     starts from the deal, so `tranquility verify` accepts it as it is.
     """
-    from solver.formats import Line, line_to_json
-    from solver.solve import Budget
-    from solver.solve import solve as run_solve
+    from tranquility.solver.formats import Line, line_to_json
+    from tranquility.solver.solve import Budget
+    from tranquility.solver.solve import solve as run_solve
 
     game = source.resolve(file)
     refuse_existing(out, force)
@@ -376,9 +376,9 @@ def explain(
     """Explain the best line of a deal or position: turn by turn, the grid when it matters,
     the moves that were the only way to keep the win; for an unwinnable one, how far the
     team gets and what makes the win impossible."""
-    from solver.explain import explain as run_explain
-    from solver.explain import explanation_json
-    from solver.solve import Budget
+    from tranquility.solver.explain import explain as run_explain
+    from tranquility.solver.explain import explanation_json
+    from tranquility.solver.solve import Budget
 
     game = source.resolve(file)
     refuse_existing(html_out, force)
@@ -422,9 +422,9 @@ lost, later ones are marked no-win by "implied" without another solve."""
 def analyze(file: str, time_limit: float, workers: int, as_json: bool) -> None:
     """Find the action in a played game (a line FILE, won or lost) after which a winnable
     position became unwinnable, and a move that would have kept the win."""
-    from solver.analyze import analyze as run_analyze
-    from solver.formats import Line
-    from solver.solve import Budget
+    from tranquility.solver.analyze import analyze as run_analyze
+    from tranquility.solver.formats import Line
+    from tranquility.solver.solve import Budget
 
     game = read_game(file)
     line = game if isinstance(game, Line) else Line(game)
@@ -468,7 +468,7 @@ def bench(
     median / p90 / max seconds, and whether every win replayed. docs/performance.md
     explains the suites and records the measured table.
     """
-    from solver.bench import cases, markdown_table, run
+    from tranquility.solver.bench import cases, markdown_table, run
 
     refuse_existing(out, force)
     if suite == "explain":
@@ -498,7 +498,7 @@ SIM_POLICIES = ("cautious", "thrifty", "greedy", "wavering", "random")  # solver
 def _bench_explain(deals: int | None, time_limit: float, out: str | None, force: bool, markdown: bool, as_json: bool) -> None:
     """The explain suite: each explain gets --time-limit for its line and half that for the
     critical moves; analyze gets 10 s per position, as issue 4 measures them."""
-    from solver.bench import explain_markdown, run_explain_suite
+    from tranquility.solver.bench import explain_markdown, run_explain_suite
 
     console = make_console(stderr=True)
     with console.status("bench explain", spinner="dots") as status:
@@ -508,7 +508,7 @@ def _bench_explain(deals: int | None, time_limit: float, out: str | None, force:
 
 def _bench_puzzles(deals: int | None, out: str | None, force: bool, as_json: bool) -> None:
     """The puzzles suite: grade official seeds 10000.. per player count (default 50)."""
-    from puzzles.bench import puzzle_markdown, run_puzzle_suite
+    from tranquility.puzzles.bench import puzzle_markdown, run_puzzle_suite
 
     console = make_console(stderr=True)
     with console.status("bench puzzles", spinner="dots") as status:
@@ -579,11 +579,11 @@ def simulate(
     counts, how many cards lie face down on the discard pile, whether a Start was played).
     Prints the played line, won or lost; with --deals, the policy's win rate.
     """
-    from solver.deal import DealError, check_players
-    from solver.formats import Line, line_to_json
-    from solver.simulate import simulate as run_simulate
-    from solver.simulate import win_rate
-    from solver.state import IllegalAction
+    from tranquility.solver.deal import DealError, check_players
+    from tranquility.solver.formats import Line, line_to_json
+    from tranquility.solver.simulate import simulate as run_simulate
+    from tranquility.solver.simulate import win_rate
+    from tranquility.solver.state import IllegalAction
 
     from .render import render_simulation, render_win_rate, simulation_json
 
@@ -650,9 +650,9 @@ def grade(source: DealSource, file: str | None, as_json: bool) -> None:
     seeds and budgets, no clock) and given only to a deal proven winnable. Beside it: how
     often silent tables (tranquility simulate's policies) win the deal.
     """
-    from puzzles.generate import puzzle_id
-    from puzzles.grade import grade as run_grade
-    from solver.formats import Line
+    from tranquility.puzzles.generate import puzzle_id
+    from tranquility.puzzles.grade import grade as run_grade
+    from tranquility.solver.formats import Line
 
     from .render import grading_json, render_grading
 
@@ -708,11 +708,11 @@ def generate(
     same options always find the same puzzles. Stops with exit 1 when --max-seeds seeds
     did not hold --count puzzles of the grade.
     """
-    from puzzles.generate import generate as run_generate
-    from puzzles.grade import check_gradable
-    from solver.deal import DealError, deal
-    from solver.formats import line_to_json
-    from solver.model import UnsupportedRules
+    from tranquility.puzzles.generate import generate as run_generate
+    from tranquility.puzzles.grade import check_gradable
+    from tranquility.solver.deal import DealError, deal
+    from tranquility.solver.formats import line_to_json
+    from tranquility.solver.model import UnsupportedRules
 
     rules = source.rules()
     try:

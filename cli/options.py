@@ -17,9 +17,9 @@ from typing import Any, Callable
 
 import click
 
-from solver.deal import Deal, DealError, deal
-from solver.formats import FormatError, Line, read_game_file, read_json
-from solver.rules import PRESETS, Rules, RulesError, parse_rule_value
+from tranquility.solver.deal import Deal, DealError, deal
+from tranquility.solver.formats import FormatError, Line, read_game_file, read_json
+from tranquility.solver.rules import PRESETS, Rules, RulesError, parse_rule_value
 
 # Everything reading or checking a file may raise for bad input (never a traceback).
 INPUT_ERRORS = (FormatError, RulesError, DealError, FileExistsError, OSError, RecursionError)

@@ -9,10 +9,10 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from solver.cards import FINISH, MONSTER, START, Card, sorted_cards
-from solver.deal import Deal
-from solver.formats import Line
-from solver.rules import EXPLANATIONS, OFFICIAL, PRESETS, Rules
+from tranquility.solver.cards import FINISH, MONSTER, START, Card, sorted_cards
+from tranquility.solver.deal import Deal
+from tranquility.solver.formats import Line
+from tranquility.solver.rules import EXPLANATIONS, OFFICIAL, PRESETS, Rules
 
 CARD_STYLES = {START: "bold green", FINISH: "bold magenta", MONSTER: "bold red"}
 LEGEND = "S = Start, F = Finish, M = Sea Monster"
@@ -205,7 +205,7 @@ def notation_text(path: str, game: Deal | Line, verdict) -> str:
 
     A deal the seeded dealer gives gets the ``deal`` header; any other deal is named by
     its file (``deal-file``): the deal file a notation FILE names, else FILE itself."""
-    from solver.notation import notation_deal_file, seeded_header, write_notation
+    from tranquility.solver.notation import notation_deal_file, seeded_header, write_notation
 
     deal = game.deal if isinstance(game, Line) else game
     deal_file = None if seeded_header(deal) is not None else (notation_deal_file(path) or path)
@@ -247,7 +247,7 @@ def _status_text(state) -> Text:
 
 def render_show(console: Console, path: str, game: Deal | Line, state, turn: int) -> None:
     """A deal, position or line at ``turn``: what led there, the table, what comes next."""
-    from solver.actions import describe
+    from tranquility.solver.actions import describe
 
     line = game if isinstance(game, Line) else Line(game)
     total = len(line.actions)
@@ -296,7 +296,7 @@ def best_text(best) -> str:
 
 def render_solve(console: Console, result, prefix_turns: int) -> None:
     """The verdict, how it was reached, and for a win the continuation turn by turn."""
-    from solver.actions import describe
+    from tranquility.solver.actions import describe
 
     head = Text(result.verdict.upper(), style=VERDICT_STYLES[result.verdict])
     head.append(f"  by {result.method} in {result.seconds:.2f} s", style="")
@@ -317,7 +317,7 @@ def render_solve(console: Console, result, prefix_turns: int) -> None:
             console.print("Winning line:", style="bold")
         for turn, action in enumerate(actions[prefix_turns:], start=prefix_turns + 1):
             console.print(f"  {turn:>3}. {describe(action)}", soft_wrap=True)
-        from solver.state import replay
+        from tranquility.solver.state import replay
 
         console.print(Text("Final grid:", style="bold"))
         console.print(grid_table(replay(result.line.deal, actions)))
@@ -378,8 +378,8 @@ def simulation_json(result, policy: str, sim_seed: int, line_json) -> dict[str, 
 
 def render_simulation(console: Console, result, policy: str, sim_seed: int, prefix_turns: int = 0) -> None:
     """The outcome of one simulated game, the line turn by turn and the final position."""
-    from solver.actions import describe
-    from solver.state import replay
+    from tranquility.solver.actions import describe
+    from tranquility.solver.state import replay
 
     deal = result.line.deal
     seed = "none" if deal.seed is None else str(deal.seed)
@@ -494,7 +494,7 @@ def _render_reach(console: Console, reach) -> None:
 
 def _render_binding(console: Console, binding) -> None:
     """The rule groups CP-SAT found to bind together, each with the position's facts."""
-    from solver.model import RULE_GROUPS
+    from tranquility.solver.model import RULE_GROUPS
 
     if binding is None:
         return
@@ -515,7 +515,7 @@ def _render_binding(console: Console, binding) -> None:
 
 def render_analysis(console: Console, analysis) -> None:
     """Per position: the verdict; then the action that lost the win and what kept it."""
-    from solver.actions import describe
+    from tranquility.solver.actions import describe
 
     console.print(Text(f"Deal: {analysis.deal_verdict.upper()}", style=VERDICT_STYLES[analysis.deal_verdict]))
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
@@ -554,7 +554,7 @@ def grading_json(grading, game, puzzle_id: str | None) -> dict[str, Any]:
 
 def render_grading(console: Console, grading, game, puzzle_id: str | None) -> None:
     """The grade, what it means, and every metric behind it."""
-    from puzzles.grade import PLAYOUTS, meaning, score_range
+    from tranquility.puzzles.grade import PLAYOUTS, meaning, score_range
 
     title = puzzle_id or f"{game.players}-player deal"
     console.print(Text(f"{title}  ({rules_line(game.rules)})", style="bold"), soft_wrap=True)

@@ -13,8 +13,8 @@ import time
 from dataclasses import dataclass
 from typing import Callable
 
-from solver.deal import deal
-from solver.rules import OFFICIAL
+from tranquility.solver.deal import deal
+from tranquility.solver.rules import OFFICIAL
 
 from .grade import GRADES, grade, silent_table
 

@@ -2,8 +2,8 @@
 official seeds 0, 1, 2, ... for each player count, found by ``generate`` exactly as
 ``tranquility generate --players P --grade G --count 20 --with-solutions`` finds them.
 
-    python -m puzzles.build_catalogue 1 2 3 4 5     # player counts; run them in parallel
-    python -m puzzles.build_catalogue --index       # rewrite catalogue/index.json
+    python -m tranquility.puzzles.build_catalogue 1 2 3 4 5     # player counts; run them in parallel
+    python -m tranquility.puzzles.build_catalogue --index       # rewrite catalogue/index.json
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import json
 import sys
 from pathlib import Path
 
-from solver.rules import OFFICIAL
+from tranquility.solver.rules import OFFICIAL
 
 from .generate import generate
 from .grade import GRADER, GRADES

@@ -1,9 +1,9 @@
 """Calibrating the grader (docs/puzzles.md): grade many seeded official deals, fit the
 weights of the precision components and the grade thresholds of each player count.
 
-    python -m puzzles.calibrate collect --players 4 --deals 500 --out data.jsonl [--shard 0/2]
-    python -m puzzles.calibrate fit data*.jsonl       # writes puzzles/calibration.json
-    python -m puzzles.calibrate report data*.jsonl    # the Markdown tables of docs/puzzles.md
+    python -m tranquility.puzzles.calibrate collect --players 4 --deals 500 --out data.jsonl [--shard 0/2]
+    python -m tranquility.puzzles.calibrate fit data*.jsonl       # writes puzzles/calibration.json
+    python -m tranquility.puzzles.calibrate report data*.jsonl    # the Markdown tables of docs/puzzles.md
 
 Weights: each component's rank correlation (Spearman) with how often a silent table loses
 the deal (the wavering policy's loss rate), averaged over player counts; negative
@@ -20,8 +20,8 @@ import sys
 import time
 from pathlib import Path
 
-from solver.deal import deal
-from solver.rules import OFFICIAL
+from tranquility.solver.deal import deal
+from tranquility.solver.rules import OFFICIAL
 
 from .grade import CALIBRATION, GRADER, GRADES, WAVERING_PLAYS, Metrics, measure, silent_table
 

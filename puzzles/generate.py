@@ -8,9 +8,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Iterator
 
-from solver.deal import Deal, deal
-from solver.formats import deal_to_json, line_to_json, write_json
-from solver.rules import Rules
+from tranquility.solver.deal import Deal, deal
+from tranquility.solver.formats import deal_to_json, line_to_json, write_json
+from tranquility.solver.rules import Rules
 
 from .grade import GRADER, Grading, grade, silent_table
 

@@ -27,13 +27,13 @@ from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
 
-from solver.deal import Deal
-from solver.formats import Line
-from solver.rules import OFFICIAL
-from solver.search import Deadline, SearchStats, best_playout, choice_actions, greedy, live_islands, refutation
-from solver.simulate import simulate
-from solver.solve import Budget, check_line, objective_bound, solve
-from solver.state import State
+from tranquility.solver.deal import Deal
+from tranquility.solver.formats import Line
+from tranquility.solver.rules import OFFICIAL
+from tranquility.solver.search import Deadline, SearchStats, best_playout, choice_actions, greedy, live_islands, refutation
+from tranquility.solver.simulate import simulate
+from tranquility.solver.solve import Budget, check_line, objective_bound, solve
+from tranquility.solver.state import State
 
 GRADER = "tq-grade/1"
 GRADES = (1, 2, 3, 4, 5)
@@ -185,7 +185,7 @@ def measure(game: Deal) -> tuple[str, Metrics | None, Line | None, str]:
 
 def check_gradable(game: Deal) -> None:
     """Raise ``UnsupportedRules`` for rule sets the solver cannot prove (modules)."""
-    from solver.model import check_supported
+    from tranquility.solver.model import check_supported
 
     check_supported(State.initial(game))
 

@@ -4,4 +4,9 @@ Layers point one way: ``cards``/``rules``/``deal``/``actions``/``state`` (the pu
 engine) <- ``formats``/``verify`` <- the CP-SAT model and the solvers <- the CLI.
 """
 
-__version__ = "0.1.0"
+from importlib.metadata import PackageNotFoundError, version
+
+try:
+    __version__ = version("tranquility-solver")
+except PackageNotFoundError:  # running from a checkout that was never installed
+    __version__ = "0+unknown"

@@ -7,17 +7,21 @@ two independent readings of the same rules.
 
 from __future__ import annotations
 
+import json
 import random
 from collections import Counter
 from dataclasses import replace
 from itertools import combinations, islice, product
+from pathlib import Path
 from typing import Iterable
 
-from solver.actions import Choice
-from solver.cards import FINISH, MONSTER, START, is_island, sorted_cards
-from solver.deal import Deal, pile_sizes
-from solver.rules import Rules
-from solver.state import State
+from click.testing import CliRunner
+from tranquility.cli.main import main
+from tranquility.solver.actions import Choice
+from tranquility.solver.cards import FINISH, MONSTER, START, is_island, sorted_cards
+from tranquility.solver.deal import Deal, DealError, deal, pile_sizes
+from tranquility.solver.rules import Rules
+from tranquility.solver.state import State
 
 # The smallest useful rule set: one row of four cells, eight islands, one Finish card.
 TINY = dict(rows=1, cols=4, islands=8, finish=1, hand=3, start_discards=2)
@@ -247,3 +251,68 @@ def random_game(state: State, rng: random.Random, limit: int = 10_000) -> tuple[
         state = state.apply(action)
     return state, actions
 
+
+
+# -- the command line ----------------------------------------------------------------------
+
+# A fixed, colourless terminal: rich reads COLUMNS; the FORCE/TTY switches are cleared.
+ENV = {"COLUMNS": "100", "NO_COLOR": "1", "FORCE_COLOR": None, "TTY_COMPATIBLE": None, "TTY_INTERACTIVE": None}
+
+
+def run(*args):
+    return CliRunner(env=ENV).invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+def write(path: Path, data) -> Path:
+    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
+    return path
+
+
+# -- small deals ---------------------------------------------------------------------------
+
+def small_deals(count: int, seed: int = 2026):
+    """Random small rule sets (1x4 to 2x4 grids, 8 to 16 islands, 1 to 3 seats, small hands
+    and Start discards, every order and adjacency), dealt with fixed seeds."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        rows = rng.choice([1, 2])
+        cols = 4
+        rules = Rules(
+            rows=rows,
+            cols=cols,
+            islands=rng.randint(8, 10) if rows == 1 else rng.randint(10, 13),
+            finish=rng.choice([1, 2]),
+            hand=rng.choice([2, 3, 3, 4]),
+            start_discards=rng.choice([0, 1, 1, 2, 3]),
+            order=rng.choice(["sequence", "grid"]) if rows > 1 else "sequence",
+            adjacency=rng.choice(["sequence", "orthogonal", "both"]),
+            one_card=rng.choice(["play", "play", "lose"]),
+        )
+        players = rng.randint(1, 3)
+        try:
+            game = deal(rules, players, rng.randrange(10**6))
+        except DealError:
+            continue
+        out.append(game)
+    return out
+
+# Sparse settings: a 3x3 grid, islands 1..18, a Start costing 3 cards.
+BASE = dict(rows=3, cols=3, islands=18, finish=2, hand=3, start_discards=3)
+# Dense settings: a 2x2 grid with islands 1..10 and a cheap Start is won about one game in
+# five, so Finish plays and rock departures are reached too (random play on the sparser
+# grids nearly always runs out of cards first).
+DENSE = dict(rows=2, cols=2, islands=10, finish=3, hand=4, start_discards=1)
+
+
+def sparse(**options) -> Rules:
+    return Rules(**{**BASE, **options})
+
+
+def dense(**options) -> Rules:
+    return Rules(**{**DENSE, **options})
+
+
+# A small game in the notation: the header's rules, and a line that wins it.
+SMALL = "rule rows=2 rule cols=3 rule islands=12 rule finish=1 rule hand=3 rule start_discards=2"
+WON = "10@4 7@2 1@0 S/2,5 8@3-4 6@1-3 11@5-9 F"

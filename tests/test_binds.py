@@ -6,11 +6,10 @@ causes must be found."""
 from __future__ import annotations
 
 from ortools.sat.python import cp_model
-
-from solver.binds import what_binds
-from solver.model import RULE_GROUPS, GameModel, horizon
-from solver.solve import solve
-from solver.state import State
+from tranquility.solver.binds import what_binds
+from tranquility.solver.model import RULE_GROUPS, GameModel, horizon
+from tranquility.solver.solve import solve
+from tranquility.solver.state import State
 
 from .helpers import make_deal, tiny_rules
 from .test_crosscheck import REPRO, small_deals

@@ -17,23 +17,19 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner
+from tranquility.cli.options import DealSource, deal_source, game_file_argument
+from tranquility.solver.deal import deal
+from tranquility.solver.formats import Line, deal_to_json, line_to_json
+from tranquility.solver.rules import PRESETS, Rules
+from tranquility.solver.state import State
 
-from cli.main import main
-from cli.options import DealSource, deal_source, game_file_argument
-from solver.deal import deal
-from solver.formats import Line, deal_to_json, line_to_json
-from solver.rules import PRESETS, Rules
-from solver.state import State
+from .helpers import ENV, run, write
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("TRANQUILITY_UPDATE_GOLDEN") == "1"
 REPO = Path(__file__).resolve().parent.parent
-# A fixed, colourless terminal: rich reads COLUMNS; the FORCE/TTY switches are cleared.
-ENV = {"COLUMNS": "100", "NO_COLOR": "1", "FORCE_COLOR": None, "TTY_COMPATIBLE": None, "TTY_INTERACTIVE": None}
 
 
-def run(*args: str):
-    return CliRunner(env=ENV).invoke(main, [str(a) for a in args], catch_exceptions=False)
 
 
 def check_golden(name: str, text: str) -> None:
@@ -56,9 +52,6 @@ def check_golden(name: str, text: str) -> None:
         )
 
 
-def write(path: Path, data) -> Path:
-    path.write_text(data if isinstance(data, str) else json.dumps(data), encoding="utf-8")
-    return path
 
 
 def seeded(seed: int = 1, players: int = 4, rules: Rules = PRESETS["official"]):
@@ -105,12 +98,12 @@ def test_every_help_shows_an_example(command):
 def test_cli_does_not_import_ortools():
     code = (
         "import sys\n"
-        "import cli.main\n"
-        "assert 'ortools' not in sys.modules, 'import cli.main loaded ortools'\n"
+        "import tranquility.cli.main\n"
+        "assert 'ortools' not in sys.modules, 'import tranquility.cli.main loaded ortools'\n"
         "from click.testing import CliRunner\n"
-        "r = CliRunner().invoke(cli.main.main, ['--help'])\n"
+        "r = CliRunner().invoke(tranquility.cli.main.main, ['--help'])\n"
         "assert r.exit_code == 0, r.output\n"
-        "r = CliRunner().invoke(cli.main.main, ['verify', 'no-such-file.json'])\n"
+        "r = CliRunner().invoke(tranquility.cli.main.main, ['verify', 'no-such-file.json'])\n"
         "assert r.exit_code == 2, r.output\n"
         "assert 'ortools' not in sys.modules, '--help or verify loaded ortools'\n"
     )

@@ -6,12 +6,19 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+from tranquility.solver.cards import FINISH, MONSTER, START
+from tranquility.solver.deal import (
+    DEALER,
+    Deal,
+    DealError,
+    check_players,
+    deal,
+    pile_sizes,
+)
+from tranquility.solver.formats import deal_from_json, deal_to_json
+from tranquility.solver.rules import OFFICIAL, PRESETS, Rules
 
-from solver.cards import FINISH, MONSTER, START
-from solver.deal import DEALER, Deal, DealError, check_players, deal, pile_sizes
-from solver.formats import deal_from_json, deal_to_json
-from solver.rules import OFFICIAL, PRESETS, Rules
-from tests.helpers import TINY, deal_cards, make_deal, tiny_rules
+from .helpers import TINY, deal_cards, make_deal, tiny_rules
 
 GOLDEN = Path(__file__).parent / "golden" / "deals"
 

@@ -7,14 +7,39 @@ Most positions are a ``simple_deal`` of ``tiny_rules`` (one row of four cells, i
 from dataclasses import replace
 
 import pytest
+from tranquility.solver.actions import (
+    Choice,
+    DiscardTwo,
+    PlayFinish,
+    PlayIsland,
+    PlayMonster,
+    PlayStart,
+    RocksMove,
+)
+from tranquility.solver.cards import (
+    FINISH,
+    MONSTER,
+    START,
+    card_label,
+    is_island,
+    remove_cards,
+    sorted_cards,
+)
+from tranquility.solver.deal import DealError
+from tranquility.solver.formats import Line
+from tranquility.solver.state import IllegalAction, State, replay
+from tranquility.solver.verify import verify
 
-from solver.actions import Choice, DiscardTwo, PlayFinish, PlayIsland, PlayMonster, PlayStart, RocksMove
-from solver.cards import FINISH, MONSTER, START, card_label, is_island, remove_cards, sorted_cards
-from solver.deal import DealError
-from solver.formats import Line
-from solver.state import IllegalAction, State, replay
-from solver.verify import verify
-from tests.helpers import at, choices, island_choices, kinds, make_deal, position, simple_deal, tiny_rules
+from .helpers import (
+    at,
+    choices,
+    island_choices,
+    kinds,
+    make_deal,
+    position,
+    simple_deal,
+    tiny_rules,
+)
 
 
 def illegal(state: State, action, words: str) -> None:

@@ -4,23 +4,20 @@ finds a losing move planted in a winning line."""
 from __future__ import annotations
 
 import json
-import sys
 
 from click.testing import CliRunner
+from tranquility.cli.main import main
+from tranquility.solver.analyze import analyze
+from tranquility.solver.deal import deal
+from tranquility.solver.explain import FORCED, ONLY, explain, explanation_json
+from tranquility.solver.formats import Line, line_to_json
+from tranquility.solver.model import RULE_GROUPS
+from tranquility.solver.rules import OFFICIAL
+from tranquility.solver.search import candidate_actions, live_islands
+from tranquility.solver.solve import Budget, solve
+from tranquility.solver.verify import verify
 
-from cli.main import main
-from solver.analyze import analyze
-from solver.deal import deal
-from solver.explain import FORCED, ONLY, explain, explanation_json
-from solver.formats import Line, line_to_json
-from solver.model import RULE_GROUPS
-from solver.rules import OFFICIAL
-from solver.search import candidate_actions, live_islands
-from solver.solve import Budget, solve
-from solver.verify import verify
-
-sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from test_crosscheck import small_deals  # noqa: E402
+from .helpers import small_deals
 
 FAST = Budget(seconds=5, workers=1)
 SMALL = small_deals(30, seed=11)
@@ -50,7 +47,7 @@ def test_explained_lines_replay_and_only_moves_hold():
 
 
 def _choice(action):
-    from solver.actions import choice_of
+    from tranquility.solver.actions import choice_of
 
     return choice_of(action)
 

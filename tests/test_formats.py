@@ -8,11 +8,17 @@ import json
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
-from solver.actions import DiscardTwo, PlayFinish, PlayIsland, PlayMonster, PlayStart, RocksMove
-from solver.cards import FINISH, MONSTER, START
-from solver.deal import deal
-from solver.formats import (
+from tranquility.solver.actions import (
+    DiscardTwo,
+    PlayFinish,
+    PlayIsland,
+    PlayMonster,
+    PlayStart,
+    RocksMove,
+)
+from tranquility.solver.cards import FINISH, MONSTER, START
+from tranquility.solver.deal import deal
+from tranquility.solver.formats import (
     DEAL_FORMAT,
     LINE_FORMAT,
     FormatError,
@@ -27,9 +33,10 @@ from solver.formats import (
     read_json,
     write_json,
 )
-from solver.rules import OFFICIAL, PRESETS, Rules
-from solver.verify import verify
-from tests.helpers import TINY, simple_deal, tiny_rules
+from tranquility.solver.rules import OFFICIAL, PRESETS, Rules
+from tranquility.solver.verify import verify
+
+from .helpers import TINY, simple_deal, tiny_rules
 
 # A won game on one row of four cells (hand-checked, see test_won_line).
 WIN_RULES = tiny_rules(start_discards=1)

@@ -18,16 +18,16 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from tranquility.cli.html import replay_html
+from tranquility.solver.actions import describe
+from tranquility.solver.deal import deal
+from tranquility.solver.explain import explain, explanation_json
+from tranquility.solver.formats import Line
+from tranquility.solver.rules import Rules
+from tranquility.solver.solve import Budget
+from tranquility.solver.state import State
 
-from cli.html import replay_html
-from solver.actions import describe
-from solver.deal import deal
-from solver.explain import explain, explanation_json
-from solver.formats import Line
-from solver.rules import Rules
-from solver.solve import Budget
-from solver.state import State
-from tests.test_cli import run
+from .helpers import run
 
 # A 2x4 grid, islands 1..12, two seats: seed 1 is a win in 10 turns, seed 2 is no-win.
 RULES = Rules(rows=2, cols=4, islands=12, hand=3, start_discards=2)

@@ -10,11 +10,23 @@ from dataclasses import replace
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-
-from solver.actions import DiscardTwo, PlayFinish, PlayIsland, PlayMonster, PlayStart, RocksMove
-from solver.deal import deal
-from solver.formats import FormatError, Line, deal_to_json, line_to_json, read_game_file
-from solver.notation import (
+from tranquility.solver.actions import (
+    DiscardTwo,
+    PlayFinish,
+    PlayIsland,
+    PlayMonster,
+    PlayStart,
+    RocksMove,
+)
+from tranquility.solver.deal import deal
+from tranquility.solver.formats import (
+    FormatError,
+    Line,
+    deal_to_json,
+    line_to_json,
+    read_game_file,
+)
+from tranquility.solver.notation import (
     NotationError,
     format_action,
     format_actions,
@@ -23,15 +35,13 @@ from solver.notation import (
     read_notation_file,
     write_notation,
 )
-from solver.rules import PRESETS, Rules
-from solver.state import State
-from solver.verify import verify
-from tests.helpers import random_game
-from tests.test_cli import run, write
-from tests.test_properties import dense, sparse
+from tranquility.solver.rules import PRESETS, Rules
+from tranquility.solver.state import State
+from tranquility.solver.verify import verify
+
+from .helpers import SMALL, WON, dense, random_game, run, sparse, write
 
 # A rule set the solver decides in well under a second.
-SMALL = "rule rows=2 rule cols=3 rule islands=12 rule finish=1 rule hand=3 rule start_discards=2"
 
 
 # (rules, players): every kind of token, monsters and both rocks modes among them.
@@ -320,7 +330,6 @@ def small_game(tmp_path, tokens: str = "", name: str = "game.tq"):
     return write(tmp_path / name, f"deal 1 1 {SMALL}\n{tokens}\n")
 
 
-WON = "10@4 7@2 1@0 S/2,5 8@3-4 6@1-3 11@5-9 F"
 
 
 def test_verify_a_notation_file(tmp_path):

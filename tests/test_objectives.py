@@ -2,17 +2,13 @@
 
 from __future__ import annotations
 
-import sys
-
 import pytest
+from tranquility.solver.search import Deadline, SearchStats, exhaustive_best
+from tranquility.solver.solve import Budget, objective_value, solve
+from tranquility.solver.state import State
+from tranquility.solver.verify import verify
 
-from solver.search import Deadline, SearchStats, exhaustive_best
-from solver.solve import Budget, objective_value, solve
-from solver.state import State
-from solver.verify import verify
-
-sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from test_crosscheck import small_deals  # noqa: E402
+from .helpers import small_deals
 
 # Small deals whose complete optimisation finishes quickly (1-row grids).
 DEALS = [g for g in small_deals(40, seed=3) if g.rules.rows == 1][:8]

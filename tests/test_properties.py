@@ -16,17 +16,24 @@ from itertools import islice
 import pytest
 from hypothesis import assume, event, given
 from hypothesis import strategies as st
+from tranquility.solver.actions import (
+    Choice,
+    PlayFinish,
+    PlayIsland,
+    PlayStart,
+    choice_of,
+)
+from tranquility.solver.cards import card_key
+from tranquility.solver.deal import DealError, check_players, deal
+from tranquility.solver.formats import Line, line_from_json, line_to_json
+from tranquility.solver.rules import PRESETS, Rules
+from tranquility.solver.state import State
+from tranquility.solver.verify import verify
 
-from solver.actions import Choice, PlayFinish, PlayIsland, PlayStart, choice_of
-from solver.cards import card_key
-from solver.deal import DealError, check_players, deal
-from solver.formats import Line, line_from_json, line_to_json
-from solver.rules import PRESETS, Rules
-from solver.state import State
-from solver.verify import verify
-from tests.helpers import (
+from .helpers import (
     census,
     deal_cards,
+    dense,
     oracle_ascending,
     oracle_choices,
     oracle_complete_rows,
@@ -36,23 +43,8 @@ from tests.helpers import (
     oracle_splits,
     oracle_start_round,
     random_game,
+    sparse,
 )
-
-# Sparse settings: a 3x3 grid, islands 1..18, a Start costing 3 cards.
-BASE = dict(rows=3, cols=3, islands=18, finish=2, hand=3, start_discards=3)
-# Dense settings: a 2x2 grid with islands 1..10 and a cheap Start is won about one game in
-# five, so Finish plays and rock departures are reached too (random play on the sparser
-# grids nearly always runs out of cards first).
-DENSE = dict(rows=2, cols=2, islands=10, finish=3, hand=4, start_discards=1)
-
-
-def sparse(**options) -> Rules:
-    return Rules(**{**BASE, **options})
-
-
-def dense(**options) -> Rules:
-    return Rules(**{**DENSE, **options})
-
 
 # name: (rules, players). Every value of every option and module appears at least once
 # (test_every_option_value_is_covered), and so does every player count.

@@ -10,16 +10,22 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-
-from cli.main import main
-from puzzles import calibrate
-from puzzles.build_catalogue import CATALOGUE, PER_GRADE
-from puzzles.generate import generate, puzzle_id
-from puzzles.grade import GRADER, GRADES, calibration, grade, grade_of, score_range
-from solver.deal import deal
-from solver.formats import deal_from_json, line_from_json, read_game_file
-from solver.rules import OFFICIAL, Rules
-from solver.verify import verify
+from tranquility.cli.main import main
+from tranquility.puzzles import calibrate
+from tranquility.puzzles.build_catalogue import CATALOGUE, PER_GRADE
+from tranquility.puzzles.generate import generate, puzzle_id
+from tranquility.puzzles.grade import (
+    GRADER,
+    GRADES,
+    calibration,
+    grade,
+    grade_of,
+    score_range,
+)
+from tranquility.solver.deal import deal
+from tranquility.solver.formats import deal_from_json, line_from_json, read_game_file
+from tranquility.solver.rules import OFFICIAL, Rules
+from tranquility.solver.verify import verify
 
 from .helpers import make_deal, tiny_rules
 

@@ -3,8 +3,7 @@
 from collections import Counter
 
 import pytest
-
-from solver.rng import SplitMix64
+from tranquility.solver.rng import SplitMix64
 
 
 def test_published_first_outputs_for_seed_1234567():

@@ -1,8 +1,15 @@
 """Rules: defaults, presets, validation (every error names its key), helpers."""
 
 import pytest
-
-from solver.rules import EXPLANATIONS, LIMITS, OFFICIAL, PRESETS, Rules, RulesError, parse_rule_value
+from tranquility.solver.rules import (
+    EXPLANATIONS,
+    LIMITS,
+    OFFICIAL,
+    PRESETS,
+    Rules,
+    RulesError,
+    parse_rule_value,
+)
 
 OFFICIAL_DICT = {
     "rows": 6,

@@ -6,15 +6,13 @@ import json
 import random
 
 import pytest
+from tranquility.solver.deal import deal
+from tranquility.solver.formats import Line, deal_to_json, line_to_json
+from tranquility.solver.notation import parse_notation
+from tranquility.solver.rules import Rules
+from tranquility.solver.state import State, replay
 
-from solver.deal import deal
-from solver.formats import Line, deal_to_json, line_to_json
-from solver.notation import parse_notation
-from solver.rules import Rules
-from solver.state import State, replay
-from tests.helpers import random_game
-from tests.test_cli import run, write
-from tests.test_notation import SMALL, WON
+from .helpers import SMALL, WON, random_game, run, write
 
 KEYS = ("turn", "seat", "status", "grid", "hands", "piles", "start_played", "discarded")
 

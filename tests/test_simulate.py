@@ -14,13 +14,11 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from click.testing import CliRunner
-
-from cli.main import SIM_POLICIES, main
-from solver.deal import deal
-from solver.formats import Line, line_to_json, read_game_file
-from solver.rules import PRESETS, Rules
-from solver.simulate import (
+from tranquility.cli.main import SIM_POLICIES
+from tranquility.solver.deal import deal
+from tranquility.solver.formats import Line, line_to_json, read_game_file
+from tranquility.solver.rules import PRESETS, Rules
+from tranquility.solver.simulate import (
     POLICIES,
     Observation,
     StartCall,
@@ -31,15 +29,13 @@ from solver.simulate import (
     start_quota,
     win_rate,
 )
-from solver.state import State, replay
-from solver.verify import verify
+from tranquility.solver.state import State, replay
+from tranquility.solver.verify import verify
+
+from .helpers import run
 
 OFFICIAL = PRESETS["official"]
-ENV = {"COLUMNS": "100", "NO_COLOR": "1", "FORCE_COLOR": None, "TTY_COMPATIBLE": None, "TTY_INTERACTIVE": None}
 
-
-def run(*args):
-    return CliRunner(env=ENV).invoke(main, [str(a) for a in args], catch_exceptions=False)
 
 
 def state_after(game_deal, turns: int, policy: str = "greedy") -> State:
@@ -392,8 +388,8 @@ def test_cli_help_and_light_imports():
     code = (
         "import sys\n"
         "from click.testing import CliRunner\n"
-        "import cli.main\n"
-        "r = CliRunner().invoke(cli.main.main, ['simulate', '--seed', '1', '--players', '2', '--json'])\n"
+        "import tranquility.cli.main\n"
+        "r = CliRunner().invoke(tranquility.cli.main.main, ['simulate', '--seed', '1', '--players', '2', '--json'])\n"
         "assert r.exit_code == 0, r.output\n"
         "assert 'ortools' not in sys.modules, 'simulate loaded ortools'\n"
     )

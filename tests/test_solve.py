@@ -4,25 +4,20 @@ from their prefix, and results that do not depend on workers or method."""
 from __future__ import annotations
 
 import json
-import sys
 
 import pytest
-from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tranquility.solver.deal import deal
+from tranquility.solver.formats import Line, line_to_json
+from tranquility.solver.model import UnsupportedRules, horizon
+from tranquility.solver.rules import OFFICIAL, Rules
+from tranquility.solver.search import least_total_cost, refutation
+from tranquility.solver.solve import Budget, solve
+from tranquility.solver.state import State
+from tranquility.solver.verify import verify
 
-from cli.main import main
-from solver.deal import deal
-from solver.formats import Line, line_to_json
-from solver.model import UnsupportedRules, horizon
-from solver.rules import OFFICIAL, Rules
-from solver.search import least_total_cost, refutation
-from solver.solve import Budget, solve
-from solver.state import State
-from solver.verify import verify
-
-sys.path.insert(0, __file__.rsplit("/", 1)[0])
-from test_crosscheck import small_deals  # noqa: E402
+from .helpers import run, small_deals
 
 REPRO = Budget(seconds=60, workers=1, reproducible=True, cpsat_deterministic=30.0)
 SMALL = small_deals(40, seed=7)
@@ -93,9 +88,6 @@ def test_refutations_never_refute_a_winnable_position(game, cut):
 
 # -- the command ---------------------------------------------------------------------------
 
-
-def run(*args):
-    return CliRunner().invoke(main, [str(a) for a in args])
 
 
 def test_solve_json_shape_and_line_verifies(tmp_path):
@@ -175,7 +167,7 @@ def test_bench_runs_a_tiny_suite(tmp_path):
 
 def test_explain_bench_reports_every_deal_with_its_bound():
     """Issue 4: deals whose best spare is not proven optimal are reported with their bounds."""
-    from solver.bench import ExplainRow, explain_markdown
+    from tranquility.solver.bench import ExplainRow, explain_markdown
 
     row = ExplainRow(4, 2, 120.0, 0.5, 1.0, 90, 1.0, ((0, 24, 25, False), (1, 23, 23, True)))
     text = explain_markdown([row])

@@ -1,0 +1,72 @@
+"""The wheel installs one import package, ``tranquility``, and carries what the installed
+tool needs: a fresh virtual environment holding only the wheel lists and opens a shipped
+puzzle, and replays its solution as a win."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+from tranquility.solver import __version__
+
+REPO = Path(__file__).resolve().parent.parent
+
+OPEN_A_PUZZLE = """
+from tranquility.puzzles.shipped import catalogue, puzzle, solution
+from tranquility.solver.verify import verify
+entries = catalogue()
+first = entries[0]
+deal = puzzle(first.id)
+check = verify(solution(first.id))
+assert deal.players == first.players and deal.seed == first.seed
+assert check.legal and check.won
+print(len(entries), first.id)
+"""
+
+
+@pytest.fixture(scope="module")
+def wheel(tmp_path_factory) -> Path:
+    out = tmp_path_factory.mktemp("wheel")
+    subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(REPO)],
+        check=True,
+        capture_output=True,
+    )
+    (found,) = out.glob("*.whl")
+    return found
+
+
+def test_the_wheel_installs_no_other_top_level_name(wheel):
+    names = zipfile.ZipFile(wheel).namelist()
+    assert {n.split("/")[0] for n in names} == {"tranquility", f"tranquility_solver-{__version__}.dist-info"}
+    assert "tranquility/puzzles/catalogue/index.json" in names
+    assert sum(n.startswith("tranquility/puzzles/catalogue/") for n in names) == 1001  # index + 500 x 2
+
+
+def test_a_fresh_install_opens_a_catalogue_puzzle(wheel, tmp_path):
+    venv = tmp_path / "venv"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+    python = venv / "bin" / "python"
+    subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "-q", str(wheel)],
+        check=True,
+        capture_output=True,
+    )
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "PYTHONHOME")}
+    # Run away from the checkout, so that only the installed package can be imported.
+    done = subprocess.run([str(python), "-c", OPEN_A_PUZZLE], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["500", "tq1-1p-8cf48077-2"]
+    assert (venv / "bin" / "tranquility").exists()
+
+
+def test_the_version_comes_from_the_package_metadata():
+    from importlib.metadata import version
+
+    assert __version__ == version("tranquility-solver")
+    sources = [p for folder in ("solver", "cli", "puzzles") for p in (REPO / folder).rglob("*.py")]
+    assert not [p for p in sources if f'"{__version__}"' in p.read_text()], "a second version number"
