@@ -11,7 +11,6 @@ from typing import Any, Callable
 
 import click
 from rich.progress import Progress
-
 from tranquility.solver import __version__
 from tranquility.solver.formats import deal_to_json, write_json
 
@@ -84,8 +83,8 @@ def refuse_existing(path: str | None, force: bool) -> None:
 def run_with_status(label: str, file: str | None, work: Callable[[Callable[[str], None]], Any]) -> Any:
     """Run a solver task with a spinner on stderr that shows its phase; map its errors to
     exit codes: 2 for bad input or unsupported rules, 3 for an internal error."""
+    from tranquility.solver.errors import InternalError
     from tranquility.solver.model import UnsupportedRules
-    from tranquility.solver.solve import InternalError
 
     console = make_console(stderr=True)
     try:

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import Any, Callable
 
 import click
-
 from tranquility.solver.deal import Deal, DealError, deal
 from tranquility.solver.formats import FormatError, Line, read_game_file, read_json
 from tranquility.solver.rules import PRESETS, Rules, RulesError, parse_rule_value

@@ -8,7 +8,6 @@ from typing import Any, Iterable
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
-
 from tranquility.solver.cards import FINISH, MONSTER, START, Card, sorted_cards
 from tranquility.solver.deal import Deal
 from tranquility.solver.formats import Line
@@ -205,7 +204,11 @@ def notation_text(path: str, game: Deal | Line, verdict) -> str:
 
     A deal the seeded dealer gives gets the ``deal`` header; any other deal is named by
     its file (``deal-file``): the deal file a notation FILE names, else FILE itself."""
-    from tranquility.solver.notation import notation_deal_file, seeded_header, write_notation
+    from tranquility.solver.notation import (
+        notation_deal_file,
+        seeded_header,
+        write_notation,
+    )
 
     deal = game.deal if isinstance(game, Line) else game
     deal_file = None if seeded_header(deal) is not None else (notation_deal_file(path) or path)

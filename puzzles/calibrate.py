@@ -23,7 +23,15 @@ from pathlib import Path
 from tranquility.solver.deal import deal
 from tranquility.solver.rules import OFFICIAL
 
-from .grade import CALIBRATION, GRADER, GRADES, WAVERING_PLAYS, Metrics, measure, silent_table
+from .grade import (
+    CALIBRATION,
+    GRADER,
+    GRADES,
+    WAVERING_PLAYS,
+    Metrics,
+    measure,
+    silent_table,
+)
 
 SHARES = (0.30, 0.60, 0.80, 0.93)  # cumulative shares of winnable deals below grades 2..5
 COMPONENTS = ("policy", "first_moves", "spare")

@@ -30,7 +30,15 @@ from pathlib import Path
 from tranquility.solver.deal import Deal
 from tranquility.solver.formats import Line
 from tranquility.solver.rules import OFFICIAL
-from tranquility.solver.search import Deadline, SearchStats, best_playout, choice_actions, greedy, live_islands, refutation
+from tranquility.solver.search import (
+    Deadline,
+    SearchStats,
+    best_playout,
+    choice_actions,
+    greedy,
+    live_islands,
+    refutation,
+)
 from tranquility.solver.simulate import simulate
 from tranquility.solver.solve import Budget, check_line, objective_bound, solve
 from tranquility.solver.state import State

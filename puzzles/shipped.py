@@ -11,6 +11,7 @@ from importlib.resources import files
 from importlib.resources.abc import Traversable
 
 from tranquility.solver.deal import Deal
+from tranquility.solver.errors import BadInput
 from tranquility.solver.formats import FormatError, Line, game_from_json
 
 
@@ -29,7 +30,7 @@ class CatalogueEntry:
     solution: str
 
 
-class UnknownPuzzle(LookupError):
+class UnknownPuzzle(BadInput):
     """No shipped puzzle has this id."""
 
 

@@ -12,10 +12,11 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
 from .deal import Deal, deal
+from .errors import InternalError
 from .formats import Line
 from .rng import SplitMix64
 from .rules import OFFICIAL, Rules
-from .solve import Budget, InternalError, Result, solve
+from .solve import Budget, Result, solve
 from .state import State
 from .verify import verify
 

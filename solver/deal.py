@@ -6,13 +6,14 @@ from collections import Counter
 from dataclasses import dataclass
 
 from .cards import FINISH, MONSTER, START, Card, card_label, is_island
+from .errors import BadInput
 from .rng import SplitMix64
 from .rules import MAX_PLAYERS, Rules
 
 DEALER = "v1"
 
 
-class DealError(ValueError):
+class DealError(BadInput):
     """A deal breaks a rule of the game (a card twice or missing, a Start in a hand...)."""
 
 

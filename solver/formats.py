@@ -11,16 +11,25 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from .actions import Action, DiscardTwo, PlayFinish, PlayIsland, PlayMonster, PlayStart, RocksMove
+from .actions import (
+    Action,
+    DiscardTwo,
+    PlayFinish,
+    PlayIsland,
+    PlayMonster,
+    PlayStart,
+    RocksMove,
+)
 from .cards import FINISH, MONSTER, START, Card, is_island
 from .deal import Deal
+from .errors import BadInput
 from .rules import MAX_PLAYERS, Rules, RulesError
 
 DEAL_FORMAT = "tranquility-deal/1"
 LINE_FORMAT = "tranquility-line/1"
 
 
-class FormatError(ValueError):
+class FormatError(BadInput):
     """A file cannot be read or does not follow the format; the message says where."""
 
 
@@ -267,7 +276,10 @@ def parse_json(text: str, path: str | Path) -> Any:
 def read_game_file(path: str | Path) -> Deal | Line:
     """A deal file or a line file: JSON by its ``format`` key, or a notation file
     (docs/notation.md) when the text starts with a word or a ``#`` comment."""
-    from .notation import looks_like_notation, notation_from_text  # notation imports this module
+    from .notation import (  # notation imports this module
+        looks_like_notation,
+        notation_from_text,
+    )
 
     text = read_text(path)
     if looks_like_notation(text):

@@ -20,11 +20,12 @@ from dataclasses import dataclass, field
 from ortools.sat.python import cp_model
 
 from .cards import FINISH, START, Card, is_island
+from .errors import BadInput
 from .rules import Rules
 from .state import State
 
 
-class UnsupportedRules(ValueError):
+class UnsupportedRules(BadInput):
     """The model does not cover this rule set (modules that change the board)."""
 
 

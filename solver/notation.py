@@ -16,7 +16,15 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Iterable
 
-from .actions import Action, DiscardTwo, PlayFinish, PlayIsland, PlayMonster, PlayStart, RocksMove
+from .actions import (
+    Action,
+    DiscardTwo,
+    PlayFinish,
+    PlayIsland,
+    PlayMonster,
+    PlayStart,
+    RocksMove,
+)
 from .cards import FINISH, MONSTER, START, Card, is_island
 from .deal import Deal, DealError, deal
 from .formats import FormatError, Line, game_from_json, read_json, read_text

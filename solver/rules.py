@@ -10,6 +10,8 @@ import json
 from dataclasses import asdict, dataclass, fields, replace
 from typing import Any, Mapping
 
+from .errors import BadInput
+
 ORDERS = ("sequence", "grid")
 ADJACENCIES = ("sequence", "orthogonal", "both")
 ONE_CARD = ("play", "lose")
@@ -31,7 +33,7 @@ LIMITS: dict[str, tuple[int, int]] = {
 }
 
 
-class RulesError(ValueError):
+class RulesError(BadInput):
     """A rule key is unknown or its value is out of range; ``key`` names it."""
 
     def __init__(self, key: str, message: str):

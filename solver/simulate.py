@@ -20,12 +20,27 @@ from dataclasses import dataclass, replace
 from functools import cached_property
 from typing import Callable
 
-from .actions import Action, Choice, DiscardTwo, PlayFinish, PlayIsland, PlayMonster, PlayStart, RocksMove
+from .actions import (
+    Action,
+    Choice,
+    DiscardTwo,
+    PlayFinish,
+    PlayIsland,
+    PlayMonster,
+    PlayStart,
+    RocksMove,
+)
 from .cards import FINISH, MONSTER, START, Card, is_island, remove_cards, sorted_cards
 from .deal import Deal, deal
 from .formats import Line
 from .rules import Rules
-from .state import IllegalAction, State, _eligible_rock_rows, _rocks_choice_due, geometry_of
+from .state import (
+    IllegalAction,
+    State,
+    _eligible_rock_rows,
+    _rocks_choice_due,
+    geometry_of,
+)
 from .verify import verify
 
 UNKNOWN: Card = 0  # stands for a card the seat cannot see (island numbers start at 1)

@@ -16,8 +16,17 @@ from typing import Callable
 from .actions import Action, DiscardTwo, PlayFinish, PlayIsland, PlayStart
 from .cards import FINISH, START, Card, is_island
 from .deal import Deal
+from .errors import InternalError
 from .formats import Line
-from .search import Deadline, SearchStats, best_playout, exhaustive, greedy, least_total_cost, refutation
+from .search import (
+    Deadline,
+    SearchStats,
+    best_playout,
+    exhaustive,
+    greedy,
+    least_total_cost,
+    refutation,
+)
 from .state import IllegalAction, State
 from .verify import verify
 
@@ -25,10 +34,6 @@ VERDICTS = ("win", "no-win", "unknown")
 METHODS = ("auto", "search", "cpsat")
 OBJECTIVES = ("any", "spare", "turns", "cost")
 IMPROVING_PLAYOUTS = 200  # greedy playouts tried before CP-SAT optimises (about 2 s)
-
-
-class InternalError(RuntimeError):
-    """A solver produced a line the rules engine rejects: a bug, reported loudly."""
 
 
 @dataclass

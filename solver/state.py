@@ -24,12 +24,22 @@ from .actions import (
     RocksMove,
     describe,
 )
-from .cards import FINISH, MONSTER, START, Card, card_label, is_island, remove_cards, sorted_cards
+from .cards import (
+    FINISH,
+    MONSTER,
+    START,
+    Card,
+    card_label,
+    is_island,
+    remove_cards,
+    sorted_cards,
+)
 from .deal import Deal, DealError
+from .errors import BadInput
 from .rules import Rules
 
 
-class IllegalAction(ValueError):
+class IllegalAction(BadInput):
     """An action breaks a rule; the message names the rule."""
 
 
