@@ -6,9 +6,10 @@ Discards are multisets; they are stored sorted so equal actions compare equal.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Union
+from enum import StrEnum
+from typing import Union, assert_never
 
-from .cards import Card, card_name, sorted_cards
+from .cards import FINISH, MONSTER, START, Card, card_name, sorted_cards
 
 
 def _normalise(obj: object, name: str) -> None:
@@ -75,52 +76,78 @@ class PlayMonster:
 Action = Union[PlayIsland, PlayStart, PlayFinish, DiscardTwo, PlayMonster]
 
 
+class ChoiceKind(StrEnum):
+    ISLAND = "island"
+    START = "start"
+    FINISH = "finish"
+    DISCARD = "discard"  # discard two cards
+    MONSTER = "monster"
+
+
 @dataclass(frozen=True)
 class Choice:
     """An action without its payment: (card, cell) for an island or a monster, and one
-    choice each for Start, Finish and discard-two. ``kind`` is island|start|finish|discard|monster."""
+    choice each for Start, Finish and discard-two."""
 
-    kind: str
+    kind: ChoiceKind
     card: Card | None = None
     cell: int | None = None
 
     def __str__(self) -> str:
-        if self.kind == "island":
-            return f"{self.card} at cell {self.cell}"
-        if self.kind == "monster":
-            return f"Sea Monster on cell {self.cell}"
-        return {"start": "Start", "finish": "Finish", "discard": "discard two"}[self.kind]
+        match self.kind:
+            case ChoiceKind.ISLAND:
+                return f"{self.card} at cell {self.cell}"
+            case ChoiceKind.MONSTER:
+                return f"Sea Monster on cell {self.cell}"
+            case ChoiceKind.START:
+                return "Start"
+            case ChoiceKind.FINISH:
+                return "Finish"
+            case ChoiceKind.DISCARD:
+                return "discard two"
+            case _:
+                assert_never(self.kind)
 
 
 def choice_of(action: Action) -> Choice:
-    if isinstance(action, PlayIsland):
-        return Choice("island", action.card, action.cell)
-    if isinstance(action, PlayMonster):
-        return Choice("monster", "M", action.cell)
-    if isinstance(action, PlayStart):
-        return Choice("start", "S")
-    if isinstance(action, PlayFinish):
-        return Choice("finish", "F")
-    return Choice("discard")
+    match action:
+        case PlayIsland():
+            return Choice(ChoiceKind.ISLAND, action.card, action.cell)
+        case PlayMonster():
+            return Choice(ChoiceKind.MONSTER, MONSTER, action.cell)
+        case PlayStart():
+            return Choice(ChoiceKind.START, START)
+        case PlayFinish():
+            return Choice(ChoiceKind.FINISH, FINISH)
+        case DiscardTwo():
+            return Choice(ChoiceKind.DISCARD)
+        case _:
+            assert_never(action)
+
+
+def _paid(cards: tuple[Card, ...]) -> str:
+    return ", ".join(card_name(c) for c in cards) or "nothing"
 
 
 def describe(action: Action) -> str:
     """One line of plain English for an action."""
-    paid = lambda cards: ", ".join(card_name(c) for c in cards) or "nothing"  # noqa: E731
-    if isinstance(action, PlayIsland):
-        text = f"seat {action.seat} plays {action.card} at cell {action.cell}, paying {paid(action.discard)}"
-    elif isinstance(action, PlayStart):
-        split = "; ".join(f"seat {s}: {paid(d)}" for s, d in enumerate(action.team_discard))
-        text = f"seat {action.seat} plays the Start card; the team discards ({split})"
-    elif isinstance(action, PlayFinish):
-        text = f"seat {action.seat} plays a Finish card"
-    elif isinstance(action, DiscardTwo):
-        text = f"seat {action.seat} discards {paid(action.discard)}"
-    else:
-        text = f"seat {action.seat} plays a Sea Monster on cell {action.cell}"
+    match action:
+        case PlayIsland():
+            text = f"seat {action.seat} plays {action.card} at cell {action.cell}, paying {_paid(action.discard)}"
+        case PlayStart():
+            split = "; ".join(f"seat {s}: {_paid(d)}" for s, d in enumerate(action.team_discard))
+            text = f"seat {action.seat} plays the Start card; the team discards ({split})"
+        case PlayFinish():
+            text = f"seat {action.seat} plays a Finish card"
+        case DiscardTwo():
+            text = f"seat {action.seat} discards {_paid(action.discard)}"
+        case PlayMonster():
+            text = f"seat {action.seat} plays a Sea Monster on cell {action.cell}"
+        case _:
+            assert_never(action)
     if action.rocks is not None:
         if action.rocks.row is None:
-            text += f"; the rocks stay (paying {paid(action.rocks.discard)})"
+            text += f"; the rocks stay (paying {_paid(action.rocks.discard)})"
         else:
             text += f"; the rocks move to row {action.rocks.row}"
     return text

@@ -171,7 +171,7 @@ def narrate(line: Line, prefix: int = 0) -> list[Turn]:
         before = state
         state = state.apply(action)
         if number <= prefix:
-            rows_done = _complete_rows(state)
+            rows_done = state.complete_rows
             continue
         drawn: list[Card] = []
         for seat in range(state.players):
@@ -179,7 +179,7 @@ def narrate(line: Line, prefix: int = 0) -> list[Turn]:
         moments = []
         if isinstance(action, PlayStart):
             moments.append("start")
-        rows = _complete_rows(state)
+        rows = state.complete_rows
         if rows > rows_done:
             moments.append(f"row {rows}")
             rows_done = rows
@@ -202,10 +202,6 @@ def narrate(line: Line, prefix: int = 0) -> list[Turn]:
         )
     return turns
 
-
-def _complete_rows(state: State) -> int:
-    cols = state.rules.cols
-    return sum(all(v is not None for v in state.grid[r * cols : (r + 1) * cols]) for r in range(state.rules.rows))
 
 
 def summarise(turns: list[Turn], result: Result) -> dict:

@@ -8,16 +8,59 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import asdict, dataclass, fields, replace
+from enum import StrEnum
 from typing import Any, Mapping
 
 from .errors import BadInput
 
-ORDERS = ("sequence", "grid")
-ADJACENCIES = ("sequence", "orthogonal", "both")
-ONE_CARD = ("play", "lose")
-ROCKS = ("off", "auto", "manual")
-FINISH_SETUPS = ("deck", "after_hands")
 MAX_PLAYERS = 5
+
+
+class Order(StrEnum):
+    """Rule ``order``: how the grid must ascend."""
+
+    SEQUENCE = "sequence"  # one ascending sequence in reading order
+    GRID = "grid"  # rows ascend left to right and columns bottom to top
+
+
+class Adjacency(StrEnum):
+    """Rule ``adjacency``: which placed cards set a play's cost."""
+
+    SEQUENCE = "sequence"  # the cells just before and after in reading order
+    ORTHOGONAL = "orthogonal"  # left, right, below, above
+    BOTH = "both"
+
+
+class OneCard(StrEnum):
+    """Rule ``one_card``: may a seat holding a single card still play?"""
+
+    PLAY = "play"
+    LOSE = "lose"  # a seat that begins its turn with 0 or 1 cards loses
+
+
+class Rocks(StrEnum):
+    """Rule ``rocks``: the Jagged Rocks module."""
+
+    OFF = "off"
+    AUTO = "auto"  # the deal's rolls move the rocks
+    MANUAL = "manual"  # the seat moves them, or keeps them for two cards
+
+
+class FinishSetup(StrEnum):
+    """Rule ``finish_setup``: where the Finish cards go when dealing."""
+
+    DECK = "deck"  # shuffled into the deck before dealing
+    AFTER_HANDS = "after_hands"  # added to the piles after the opening hands
+
+
+# The keys whose value is one of a fixed set of words.
+CHOICES: dict[str, type[StrEnum]] = {
+    "order": Order,
+    "adjacency": Adjacency,
+    "one_card": OneCard,
+    "rocks": Rocks,
+    "finish_setup": FinishSetup,
+}
 
 # Value ranges of the numeric keys. The upper ends are far beyond any real game; they keep
 # a hostile file from asking for a billion cards.
@@ -49,28 +92,24 @@ class Rules:
     finish: int = 5
     hand: int = 5
     start_discards: int = 8
-    order: str = "sequence"
-    adjacency: str = "sequence"
-    one_card: str = "play"
+    order: Order = Order.SEQUENCE
+    adjacency: Adjacency = Adjacency.SEQUENCE
+    one_card: OneCard = OneCard.PLAY
     monsters: int = 0
-    rocks: str = "off"
+    rocks: Rocks = Rocks.OFF
     removed: int = 0
-    finish_setup: str = "deck"
+    finish_setup: FinishSetup = FinishSetup.DECK
 
     def __post_init__(self) -> None:
-        for f in fields(self):
-            value = getattr(self, f.name)
-            if f.type == "int" and (not isinstance(value, int) or isinstance(value, bool)):
-                raise RulesError(f.name, f"must be an integer, got {value!r}")
-            if f.type == "str" and not isinstance(value, str):
-                raise RulesError(f.name, f"must be a string, got {value!r}")
+        for key in LIMITS:
+            value = getattr(self, key)
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise RulesError(key, f"must be an integer, got {value!r}")
         for key, (low, high) in LIMITS.items():
             _in_range(key, getattr(self, key), low, high)
-        _one_of("order", self.order, ORDERS)
-        _one_of("adjacency", self.adjacency, ADJACENCIES)
-        _one_of("one_card", self.one_card, ONE_CARD)
-        _one_of("rocks", self.rocks, ROCKS)
-        _one_of("finish_setup", self.finish_setup, FINISH_SETUPS)
+        for key, kind in CHOICES.items():
+            # Words given as plain strings become the enum (equal to the word either way).
+            object.__setattr__(self, key, _one_of(key, getattr(self, key), kind))
         if self.islands - self.removed < self.cells + self.monsters:
             # Name the key that breaks it: too few islands even for the grid, then the
             # monsters (each sinks an island), then the removed islands.
@@ -86,7 +125,7 @@ class Rules:
                 f"but the grid has {self.cells} cells and {self.monsters} monsters may each "
                 "send one island away",
             )
-        if self.rocks != "off" and self.rows < 2:
+        if self.rocks != Rocks.OFF and self.rows < 2:
             raise RulesError("rocks", "the Jagged Rocks need a grid of at least 2 rows")
 
     @property
@@ -99,7 +138,8 @@ class Rules:
         return 4 if self.rows >= 5 else self.rows - 1
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        """Plain JSON values: the words as ``str``, not as enums."""
+        return {k: (str(v) if isinstance(v, StrEnum) else v) for k, v in asdict(self).items()}
 
     def digest(self) -> str:
         """A stable hash of the full rule set (hex), for ids and caches."""
@@ -130,17 +170,18 @@ def _in_range(key: str, value: int, low: int, high: int) -> None:
         raise RulesError(key, f"must be in {low}..{high}, got {value}")
 
 
-def _one_of(key: str, value: str, allowed: tuple[str, ...]) -> None:
-    if value not in allowed:
-        raise RulesError(key, f"must be one of {', '.join(allowed)}; got {value!r}")
+def _one_of(key: str, value: object, kind: type[StrEnum]) -> StrEnum:
+    if isinstance(value, str) and value in kind._value2member_map_:
+        return kind(value)
+    raise RulesError(key, f"must be one of {', '.join(kind)}; got {value!r}")
 
 
 def parse_rule_value(key: str, text: str) -> Any:
     """Parse ``--rule KEY=VALUE``'s value by the key's type."""
-    known = {f.name: f.type for f in fields(Rules)}
+    known = {f.name for f in fields(Rules)}
     if key not in known:
         raise RulesError(key, f"unknown rule key (known: {', '.join(sorted(known))})")
-    if known[key] == "int":
+    if key in LIMITS:
         try:
             return int(text)
         except ValueError:
@@ -152,12 +193,12 @@ OFFICIAL = Rules()
 
 PRESETS: dict[str, Rules] = {
     "official": OFFICIAL,
-    "hungarian": Rules(order="grid", adjacency="orthogonal", finish=1),
-    "french": Rules(adjacency="orthogonal", finish_setup="after_hands"),
-    "strict": Rules(one_card="lose"),
+    "hungarian": Rules(order=Order.GRID, adjacency=Adjacency.ORTHOGONAL, finish=1),
+    "french": Rules(adjacency=Adjacency.ORTHOGONAL, finish_setup=FinishSetup.AFTER_HANDS),
+    "strict": Rules(one_card=OneCard.LOSE),
     "monsters": Rules(monsters=4),
-    "rocks": Rules(rocks="auto"),
-    "rocks-manual": Rules(rocks="manual"),
+    "rocks": Rules(rocks=Rocks.AUTO),
+    "rocks-manual": Rules(rocks=Rocks.MANUAL),
     "islands": Rules(removed=8),
 }
 

@@ -22,7 +22,7 @@ from typing import Callable, Iterator
 
 from .actions import Action, Choice, DiscardTwo, PlayFinish, PlayIsland, PlayStart
 from .cards import FINISH, START, Card, is_island, remove_cards
-from .state import State, _sub_multisets, geometry_of
+from .state import State, geometry_of, sub_multisets
 
 JUNK = 0  # the token that stands for any junk card in a canonical key
 
@@ -212,7 +212,7 @@ def payments(cards: tuple[Card, ...], k: int, live: frozenset[int], start_played
     if len(junk) >= k:
         return [tuple(junk[:k])]
     rest = remove_cards(cards, junk)
-    return [tuple(junk) + tuple(p) for p in _sub_multisets(rest, k - len(junk))]
+    return [tuple(junk) + tuple(p) for p in sub_multisets(rest, k - len(junk))]
 
 
 def _spare_finishes(cards: tuple[Card, ...]) -> list[Card]:

@@ -37,8 +37,6 @@ from .rules import Rules
 from .state import (
     IllegalAction,
     State,
-    _eligible_rock_rows,
-    _rocks_choice_due,
     geometry_of,
 )
 from .verify import verify
@@ -333,11 +331,11 @@ class Policy:
         return max((c.cell for c in monsters), key=room)
 
     def _with_rocks(self, obs: Observation, action: Action) -> Action:
-        after = obs.view._act(action)
-        if not _rocks_choice_due(after):
+        after = obs.view.before_rocks(action)
+        if not after.rocks_choice_due:
             return action
         rest = after.hands[obs.seat]
-        return replace(action, rocks=RocksMove(self.rocks_row(obs, after.grid, rest, _eligible_rock_rows(after))))
+        return replace(action, rocks=RocksMove(self.rocks_row(obs, after.grid, rest, after.eligible_rock_rows())))
 
     def rocks_row(self, obs: Observation, grid: tuple, hand: tuple[Card, ...], rows: list[int]) -> int:
         """Manual rocks: block the row where the seat's own islands fit least (lowest on ties)."""
@@ -517,11 +515,11 @@ def start_action(state: State, policy: Policy) -> PlayStart:
         owed -= len(cards)
         discarded += len(cards)
     action = PlayStart(seat=state.seat, team_discard=tuple(given[s] for s in range(players)))
-    after = state._act(action)
-    if not _rocks_choice_due(after):
+    after = state.before_rocks(action)
+    if not after.rocks_choice_due:
         return action
     obs = replace(observe(after, state.seat), rocks_row=after.rocks_row)
-    row = policy.rocks_row(obs, after.grid, after.hands[state.seat], _eligible_rock_rows(after))
+    row = policy.rocks_row(obs, after.grid, after.hands[state.seat], after.eligible_rock_rows())
     return replace(action, rocks=RocksMove(row))
 
 

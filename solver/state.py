@@ -9,20 +9,21 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, replace
+from enum import StrEnum
 from functools import lru_cache
 from itertools import combinations
-from typing import Iterator
+from typing import Iterable, Iterator, assert_never
 
 from .actions import (
     Action,
     Choice,
+    ChoiceKind,
     DiscardTwo,
     PlayFinish,
     PlayIsland,
     PlayMonster,
     PlayStart,
     RocksMove,
-    describe,
 )
 from .cards import (
     FINISH,
@@ -36,11 +37,19 @@ from .cards import (
 )
 from .deal import Deal, DealError
 from .errors import BadInput
-from .rules import Rules
+from .rules import Adjacency, OneCard, Order, Rocks, Rules
 
 
 class IllegalAction(BadInput):
     """An action breaks a rule; the message names the rule."""
+
+
+class Status(StrEnum):
+    """What the rules say of a position now (not what is provable: that is ``Verdict``)."""
+
+    WON = "won"
+    LOST = "lost"  # the seat to move has no legal action
+    OPEN = "open"
 
 
 # ---------------------------------------------------------------------------------------
@@ -55,23 +64,20 @@ class Geometry:
     before: tuple[tuple[int, ...], ...]  # cells that must hold smaller cards
     after: tuple[tuple[int, ...], ...]  # cells that must hold larger cards
 
-    def row_of(self, cell: int) -> int:
-        return cell // self.cols
-
     def row_cells(self, row: int) -> range:
         return range(row * self.cols, (row + 1) * self.cols)
 
 
 @lru_cache(maxsize=None)
-def geometry(rows: int, cols: int, order: str, adjacency: str) -> Geometry:
+def geometry(rows: int, cols: int, order: Order, adjacency: Adjacency) -> Geometry:
     cells = rows * cols
     neighbours = []
     for cell in range(cells):
         near: set[int] = set()
-        if adjacency in ("sequence", "both"):
+        if adjacency in (Adjacency.SEQUENCE, Adjacency.BOTH):
             # Reading order wraps from the end of a row to the start of the next (seed 002).
             near |= {c for c in (cell - 1, cell + 1) if 0 <= c < cells}
-        if adjacency in ("orthogonal", "both"):
+        if adjacency in (Adjacency.ORTHOGONAL, Adjacency.BOTH):
             r, c = divmod(cell, cols)
             if c > 0:
                 near.add(cell - 1)
@@ -84,7 +90,7 @@ def geometry(rows: int, cols: int, order: str, adjacency: str) -> Geometry:
         neighbours.append(tuple(sorted(near)))
     before, after = [], []
     for cell in range(cells):
-        if order == "sequence":
+        if order == Order.SEQUENCE:
             before.append(tuple(range(cell)))
             after.append(tuple(range(cell + 1, cells)))
         else:
@@ -162,11 +168,34 @@ class State:
         return sum(v is not None for v in self.grid)
 
     @property
-    def status(self) -> str:
-        """won | lost (the seat to move has no legal action) | open."""
+    def status(self) -> Status:
         if self.won:
-            return "won"
-        return "open" if next(iter(self.legal_choices()), None) is not None else "lost"
+            return Status.WON
+        return Status.OPEN if next(iter(self.legal_choices()), None) is not None else Status.LOST
+
+    @property
+    def complete_rows(self) -> int:
+        geo = geometry_of(self.rules)
+        return sum(all(self.grid[c] is not None for c in geo.row_cells(r)) for r in range(geo.rows))
+
+    def eligible_rock_rows(self) -> list[int]:
+        """Rows the Jagged Rocks may move to: another row with an empty cell."""
+        geo = geometry_of(self.rules)
+        return [
+            r
+            for r in range(geo.rows)
+            if r != self.rocks_row and any(self.grid[c] is None for c in geo.row_cells(r))
+        ]
+
+    @property
+    def rocks_choice_due(self) -> bool:
+        """Manual Jagged Rocks still in play: the action just taken must move them or pay to
+        keep them (asked of the position ``before_rocks`` returns)."""
+        return (
+            self.rules.rocks == Rocks.MANUAL
+            and self.rocks_row is not None
+            and self.complete_rows < self.rules.rocks_leave_rows
+        )
 
     def must_play_start(self) -> bool:
         """Start cards: a seat holding one while none has been played must play it."""
@@ -180,22 +209,22 @@ class State:
             return
         if self.must_play_start():
             if self.start_rounds() is not None:
-                yield Choice("start", START)
+                yield Choice(ChoiceKind.START, START)
             return
         hand = self.hand
         for card in sorted(set(c for c in hand if is_island(c))):
             for cell in range(self.rules.cells):
                 cost = self.island_cost(card, cell)
                 if cost is not None and cost <= len(hand) - 1:
-                    yield Choice("island", card, cell)
+                    yield Choice(ChoiceKind.ISLAND, card, cell)
         if FINISH in hand and self.finish_allowed():
-            yield Choice("finish", FINISH)
+            yield Choice(ChoiceKind.FINISH, FINISH)
         if MONSTER in hand:
             for cell, value in enumerate(self.grid):
                 if value is not None:
-                    yield Choice("monster", MONSTER, cell)
+                    yield Choice(ChoiceKind.MONSTER, MONSTER, cell)
         if len(hand) >= 2:
-            yield Choice("discard")
+            yield Choice(ChoiceKind.DISCARD)
 
     def legal_actions(self) -> Iterator[Action]:
         """Every legal action, with every distinct payment (can be many for a Start)."""
@@ -204,36 +233,42 @@ class State:
 
     def actions_for(self, choice: Choice) -> Iterator[Action]:
         seat, hand = self.seat, self.hand
-        if choice.kind == "island":
-            rest = remove_cards(hand, [choice.card])
-            cost = self.island_cost(choice.card, choice.cell)
-            for paid in _sub_multisets(rest, cost):
-                yield from self._with_rocks(
-                    PlayIsland(seat=seat, card=choice.card, cell=choice.cell, discard=paid)
-                )
-        elif choice.kind == "start":
-            rounds = self.start_rounds()
-            assert rounds is not None
-            hands, _, owed, _ = rounds
-            for split in _team_splits(hands, owed):
-                yield from self._with_rocks(PlayStart(seat=seat, team_discard=split))
-        elif choice.kind == "finish":
-            yield PlayFinish(seat=seat)
-        elif choice.kind == "monster":
-            yield from self._with_rocks(PlayMonster(seat=seat, cell=choice.cell))
-        else:
-            for paid in _sub_multisets(hand, 2):
-                yield from self._with_rocks(DiscardTwo(seat=seat, discard=paid))
+        match choice.kind:
+            case ChoiceKind.ISLAND:
+                assert is_island(choice.card) and choice.cell is not None
+                rest = remove_cards(hand, [choice.card])
+                cost = self.island_cost(choice.card, choice.cell)
+                assert rest is not None and cost is not None
+                for paid in sub_multisets(rest, cost):
+                    yield from self._with_rocks(
+                        PlayIsland(seat=seat, card=choice.card, cell=choice.cell, discard=paid)
+                    )
+            case ChoiceKind.START:
+                rounds = self.start_rounds()
+                assert rounds is not None
+                hands, _, owed, _ = rounds
+                for split in _team_splits(hands, owed):
+                    yield from self._with_rocks(PlayStart(seat=seat, team_discard=split))
+            case ChoiceKind.FINISH:
+                yield PlayFinish(seat=seat)
+            case ChoiceKind.MONSTER:
+                assert choice.cell is not None
+                yield from self._with_rocks(PlayMonster(seat=seat, cell=choice.cell))
+            case ChoiceKind.DISCARD:
+                for paid in sub_multisets(hand, 2):
+                    yield from self._with_rocks(DiscardTwo(seat=seat, discard=paid))
+            case _:
+                assert_never(choice.kind)
 
     def _with_rocks(self, action: Action) -> Iterator[Action]:
         """Manual Jagged Rocks: each action also moves the rocks, or keeps them for two cards."""
-        after = self._act(action)
-        if not _rocks_choice_due(after):
+        after = self.before_rocks(action)
+        if not after.rocks_choice_due:
             yield action
             return
-        for row in _eligible_rock_rows(after):
+        for row in after.eligible_rock_rows():
             yield replace(action, rocks=RocksMove(row))
-        for paid in _sub_multisets(after.hands[self.seat], 2):
+        for paid in sub_multisets(after.hands[self.seat], 2):
             yield replace(action, rocks=RocksMove(None, paid))
 
     # -- rule checks ---------------------------------------------------------------------
@@ -269,7 +304,7 @@ class State:
 
     def _out_of_cards(self) -> bool:
         """Rule option one_card=lose: a seat beginning its turn with 0 or 1 cards loses."""
-        return self.rules.one_card == "lose" and len(self.hand) <= 1
+        return self.rules.one_card == OneCard.LOSE and len(self.hand) <= 1
 
     def start_rounds(self):
         """The Start event's payment (solo reading, docs/rules.md): while the hands together
@@ -316,7 +351,7 @@ class State:
             )
         if self.must_play_start() and not isinstance(action, PlayStart):
             raise IllegalAction(f"seat {self.seat} holds a Start card and must play it")
-        after = self._act(action)
+        after = self.before_rocks(action)
         if isinstance(action, PlayFinish):
             if action.rocks is not None:
                 raise IllegalAction("the winning Finish carries no rocks move")
@@ -337,19 +372,22 @@ class State:
             turn=self.turn + 1,
         )
 
-    def _act(self, action: Action) -> "State":
-        """The action itself, before the rocks move and the draw."""
-        if isinstance(action, PlayIsland):
-            return self._play_island(action)
-        if isinstance(action, PlayStart):
-            return self._play_start(action)
-        if isinstance(action, PlayFinish):
-            return self._play_finish()
-        if isinstance(action, DiscardTwo):
-            return self._discard_two(action)
-        if isinstance(action, PlayMonster):
-            return self._play_monster(action)
-        raise IllegalAction(f"unknown action {action!r}")
+    def before_rocks(self, action: Action) -> "State":
+        """The action itself, before the rocks move and the seat draws back up (unchecked
+        for turn order and the forced Start: ``apply`` checks those)."""
+        match action:
+            case PlayIsland():
+                return self._play_island(action)
+            case PlayStart():
+                return self._play_start(action)
+            case PlayFinish():
+                return self._play_finish()
+            case DiscardTwo():
+                return self._discard_two(action)
+            case PlayMonster():
+                return self._play_monster(action)
+            case _:
+                assert_never(action)
 
     def _pay(self, hand: tuple[Card, ...], cards: tuple[Card, ...], what: str) -> tuple[Card, ...]:
         rest = remove_cards(hand, cards)
@@ -467,12 +505,12 @@ class State:
             if action.rocks is not None:
                 raise IllegalAction("the Jagged Rocks are not in play; the action carries a rocks move")
             return after
-        if _complete_rows(after) >= self.rules.rocks_leave_rows:
+        if after.complete_rows >= self.rules.rocks_leave_rows:
             if action.rocks is not None:
                 raise IllegalAction("the Jagged Rocks leave the game on this action; it carries no rocks move")
             return replace(after, rocks_row=None)
-        eligible = _eligible_rock_rows(after)
-        if self.rules.rocks == "auto":
+        eligible = after.eligible_rock_rows()
+        if self.rules.rocks == Rocks.AUTO:
             if action.rocks is not None:
                 raise IllegalAction("rocks=auto moves the rocks by the deal's rolls; the action carries a rocks move")
             rolls = self.deal.rocks_rolls
@@ -511,33 +549,8 @@ class State:
             return str(exc)
         return None
 
-    def describe(self, action: Action) -> str:
-        return describe(action)
 
-
-def _complete_rows(state: State) -> int:
-    geo = geometry_of(state.rules)
-    return sum(all(state.grid[c] is not None for c in geo.row_cells(r)) for r in range(geo.rows))
-
-
-def _eligible_rock_rows(state: State) -> list[int]:
-    geo = geometry_of(state.rules)
-    return [
-        r
-        for r in range(geo.rows)
-        if r != state.rocks_row and any(state.grid[c] is None for c in geo.row_cells(r))
-    ]
-
-
-def _rocks_choice_due(after: State) -> bool:
-    return (
-        after.rules.rocks == "manual"
-        and after.rocks_row is not None
-        and _complete_rows(after) < after.rules.rocks_leave_rows
-    )
-
-
-def _sub_multisets(cards: tuple[Card, ...], k: int) -> Iterator[tuple[Card, ...]]:
+def sub_multisets(cards: tuple[Card, ...], k: int) -> Iterator[tuple[Card, ...]]:
     """Distinct sub-multisets of size k (cards is sorted)."""
     seen = set()
     for combo in combinations(cards, k):
@@ -555,12 +568,12 @@ def _team_splits(hands: tuple[tuple[Card, ...], ...], owed: int) -> Iterator[tup
     first, rest = hands[0], hands[1:]
     later = sum(len(h) for h in rest)
     for k in range(max(0, owed - later), min(owed, len(first)) + 1):
-        for paid in _sub_multisets(first, k):
+        for paid in sub_multisets(first, k):
             for tail in _team_splits(rest, owed - k):
                 yield (paid, *tail)
 
 
-def replay(deal: Deal, actions) -> State:
+def replay(deal: Deal, actions: Iterable[Action]) -> State:
     """Apply ``actions`` from the deal's start; raises IllegalAction on the first bad one."""
     state = State.initial(deal)
     for action in actions:
