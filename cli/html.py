@@ -16,7 +16,7 @@ import json
 from typing import Any
 
 from tranquility.solver.actions import PlayIsland, PlayMonster, choice_of, describe
-from tranquility.solver.formats import Line
+from tranquility.solver.line import Line
 from tranquility.solver.state import State
 
 from .render import rules_line

@@ -209,7 +209,7 @@ def show(ctx: click.Context, file: str, turn: int | None, as_json: bool) -> None
     null when empty), piles = cards each seat still has to draw, seat = the
     seat to move, status = open, won or lost.
     """
-    from tranquility.solver.formats import Line
+    from tranquility.solver.line import Line
     from tranquility.solver.verify import verify as run_verify
 
     game = read_game(file)
@@ -313,7 +313,8 @@ def solve(
     (proven; the output names the proof) or unknown (the time ran out). The line always
     starts from the deal, so `tranquility verify` accepts it as it is.
     """
-    from tranquility.solver.formats import Line, line_to_json
+    from tranquility.solver.formats import line_to_json
+    from tranquility.solver.line import Line
     from tranquility.solver.solve import Budget
     from tranquility.solver.solve import solve as run_solve
 
@@ -422,7 +423,7 @@ def analyze(file: str, time_limit: float, workers: int, as_json: bool) -> None:
     """Find the action in a played game (a line FILE, won or lost) after which a winnable
     position became unwinnable, and a move that would have kept the win."""
     from tranquility.solver.analyze import analyze as run_analyze
-    from tranquility.solver.formats import Line
+    from tranquility.solver.line import Line
     from tranquility.solver.solve import Budget
 
     game = read_game(file)
@@ -579,7 +580,8 @@ def simulate(
     Prints the played line, won or lost; with --deals, the policy's win rate.
     """
     from tranquility.solver.deal import DealError, check_players
-    from tranquility.solver.formats import Line, line_to_json
+    from tranquility.solver.formats import line_to_json
+    from tranquility.solver.line import Line
     from tranquility.solver.simulate import simulate as run_simulate
     from tranquility.solver.simulate import win_rate
     from tranquility.solver.state import IllegalAction
@@ -651,7 +653,7 @@ def grade(source: DealSource, file: str | None, as_json: bool) -> None:
     """
     from tranquility.puzzles.generate import puzzle_id
     from tranquility.puzzles.grade import grade as run_grade
-    from tranquility.solver.formats import Line
+    from tranquility.solver.line import Line
 
     from .render import grading_json, render_grading
 

@@ -17,7 +17,9 @@ from typing import Any, Callable
 
 import click
 from tranquility.solver.deal import Deal, DealError, deal
-from tranquility.solver.formats import FormatError, Line, read_game_file, read_json
+from tranquility.solver.files import read_game_file
+from tranquility.solver.formats import FormatError, read_json
+from tranquility.solver.line import Line
 from tranquility.solver.rules import PRESETS, Rules, RulesError, parse_rule_value
 
 # Everything reading or checking a file may raise for bad input (never a traceback).

@@ -10,7 +10,7 @@ from rich.table import Table
 from rich.text import Text
 from tranquility.solver.cards import FINISH, MONSTER, START, Card, sorted_cards
 from tranquility.solver.deal import Deal
-from tranquility.solver.formats import Line
+from tranquility.solver.line import Line
 from tranquility.solver.rules import EXPLANATIONS, OFFICIAL, PRESETS, Rules
 
 CARD_STYLES = {START: "bold green", FINISH: "bold magenta", MONSTER: "bold red"}

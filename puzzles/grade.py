@@ -28,7 +28,7 @@ from functools import cache
 from pathlib import Path
 
 from tranquility.solver.deal import Deal
-from tranquility.solver.formats import Line
+from tranquility.solver.line import Line
 from tranquility.solver.rules import OFFICIAL
 from tranquility.solver.search import (
     Deadline,

@@ -12,7 +12,8 @@ from importlib.resources.abc import Traversable
 
 from tranquility.solver.deal import Deal
 from tranquility.solver.errors import BadInput
-from tranquility.solver.formats import FormatError, Line, game_from_json
+from tranquility.solver.formats import FormatError, game_from_json
+from tranquility.solver.line import Line
 
 
 def catalogue_root() -> Traversable:

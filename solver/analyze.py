@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .actions import choice_of, describe
-from .formats import Line
+from .line import Line
 from .solve import Budget, Result, solve
 
 

@@ -13,7 +13,7 @@ from typing import Callable, Iterator
 
 from .deal import Deal, deal
 from .errors import InternalError
-from .formats import Line
+from .line import Line
 from .rng import SplitMix64
 from .rules import OFFICIAL, Rules
 from .solve import Budget, Result, solve

@@ -12,7 +12,7 @@ from .actions import Action, Choice, PlayIsland, PlayStart, choice_of, describe
 from .binds import Binding, what_binds
 from .cards import Card
 from .deal import Deal
-from .formats import Line
+from .line import Line
 from .search import (
     Deadline,
     SearchStats,

@@ -7,7 +7,6 @@ rules is the rules engine's job (``Deal.check``, ``State.apply``).
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,7 @@ from .actions import (
 from .cards import FINISH, MONSTER, START, Card, is_island
 from .deal import Deal
 from .errors import BadInput
+from .line import Line
 from .rules import MAX_PLAYERS, Rules, RulesError
 
 DEAL_FORMAT = "tranquility-deal/1"
@@ -31,14 +31,6 @@ LINE_FORMAT = "tranquility-line/1"
 
 class FormatError(BadInput):
     """A file cannot be read or does not follow the format; the message says where."""
-
-
-@dataclass(frozen=True)
-class Line:
-    """A deal and the actions played from it; may stop before the end (a position)."""
-
-    deal: Deal
-    actions: tuple[Action, ...] = ()
 
 
 # -- cards -----------------------------------------------------------------------------
@@ -271,20 +263,6 @@ def parse_json(text: str, path: str | Path) -> Any:
         raise FormatError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
     except RecursionError:
         raise FormatError(f"{path}: JSON nested too deeply to read") from None
-
-
-def read_game_file(path: str | Path) -> Deal | Line:
-    """A deal file or a line file: JSON by its ``format`` key, or a notation file
-    (docs/notation.md) when the text starts with a word or a ``#`` comment."""
-    from .notation import (  # notation imports this module
-        looks_like_notation,
-        notation_from_text,
-    )
-
-    text = read_text(path)
-    if looks_like_notation(text):
-        return notation_from_text(text, path)
-    return game_from_json(parse_json(text, path), path)
 
 
 def game_from_json(data: Any, path: str | Path) -> Deal | Line:

@@ -27,7 +27,8 @@ from .actions import (
 )
 from .cards import FINISH, MONSTER, START, Card, is_island
 from .deal import Deal, DealError, deal
-from .formats import FormatError, Line, game_from_json, read_json, read_text
+from .formats import FormatError, game_from_json, read_json, read_text
+from .line import Line
 from .rules import MAX_PLAYERS, PRESETS, Rules, RulesError, parse_rule_value
 
 HEADER_HINT = "the header 'deal SEED PLAYERS [rules PRESET] [rule KEY=VALUE ...]' or 'deal-file PATH'"

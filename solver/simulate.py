@@ -32,7 +32,7 @@ from .actions import (
 )
 from .cards import FINISH, MONSTER, START, Card, is_island, remove_cards, sorted_cards
 from .deal import Deal, deal
-from .formats import Line
+from .line import Line
 from .rules import Rules
 from .state import (
     IllegalAction,

@@ -18,7 +18,7 @@ from .actions import Action, DiscardTwo, PlayFinish, PlayIsland, PlayStart
 from .cards import FINISH, START, Card, is_island
 from .deal import Deal
 from .errors import InternalError
-from .formats import Line
+from .line import Line
 from .search import (
     Deadline,
     SearchStats,
@@ -30,7 +30,6 @@ from .search import (
 )
 from .state import IllegalAction, State
 from .verify import verify
-
 
 
 class Verdict(StrEnum):

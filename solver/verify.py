@@ -9,15 +9,15 @@ from dataclasses import dataclass
 
 from .actions import describe
 from .deal import Deal, DealError
-from .formats import Line
-from .state import IllegalAction, State
+from .line import Line
+from .state import IllegalAction, State, Status
 
 
 @dataclass(frozen=True)
-class Verdict:
+class Verification:
     legal: bool
     won: bool
-    status: str  # won | lost | open (after the accepted actions)
+    status: Status  # after the accepted actions
     turns: int  # actions accepted
     error: str | None
     state: State | None  # the position after the accepted actions (None if the deal is bad)
@@ -32,17 +32,17 @@ class Verdict:
         }
 
 
-def verify(game: Deal | Line) -> Verdict:
+def verify(game: Deal | Line) -> Verification:
     line = game if isinstance(game, Line) else Line(game)
     try:
         state = State.initial(line.deal)
     except DealError as exc:
-        return Verdict(False, False, "open", 0, f"deal: {exc}", None)
+        return Verification(False, False, Status.OPEN, 0, f"deal: {exc}", None)
     for turn, action in enumerate(line.actions, start=1):
         try:
             next_state = state.apply(action)
         except (IllegalAction, DealError) as exc:
             error = f"turn {turn}: {describe(action)}: {exc}"
-            return Verdict(False, state.won, state.status, turn - 1, error, state)
+            return Verification(False, state.won, state.status, turn - 1, error, state)
         state = next_state
-    return Verdict(True, state.won, state.status, len(line.actions), None, state)
+    return Verification(True, state.won, state.status, len(line.actions), None, state)

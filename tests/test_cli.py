@@ -19,7 +19,8 @@ import pytest
 from click.testing import CliRunner
 from tranquility.cli.options import DealSource, deal_source, game_file_argument
 from tranquility.solver.deal import deal
-from tranquility.solver.formats import Line, deal_to_json, line_to_json
+from tranquility.solver.formats import deal_to_json, line_to_json
+from tranquility.solver.line import Line
 from tranquility.solver.rules import PRESETS, Rules
 from tranquility.solver.state import State
 

@@ -26,7 +26,7 @@ from tranquility.solver.cards import (
     sorted_cards,
 )
 from tranquility.solver.deal import DealError
-from tranquility.solver.formats import Line
+from tranquility.solver.line import Line
 from tranquility.solver.state import IllegalAction, State, replay
 from tranquility.solver.verify import verify
 

@@ -10,7 +10,8 @@ from tranquility.cli.main import main
 from tranquility.solver.analyze import analyze
 from tranquility.solver.deal import deal
 from tranquility.solver.explain import FORCED, ONLY, explain, explanation_json
-from tranquility.solver.formats import Line, line_to_json
+from tranquility.solver.formats import line_to_json
+from tranquility.solver.line import Line
 from tranquility.solver.model import RULE_GROUPS
 from tranquility.solver.rules import OFFICIAL
 from tranquility.solver.search import candidate_actions, live_islands

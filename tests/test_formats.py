@@ -18,21 +18,21 @@ from tranquility.solver.actions import (
 )
 from tranquility.solver.cards import FINISH, MONSTER, START
 from tranquility.solver.deal import deal
+from tranquility.solver.files import read_game_file
 from tranquility.solver.formats import (
     DEAL_FORMAT,
     LINE_FORMAT,
     FormatError,
-    Line,
     action_from_json,
     action_to_json,
     deal_from_json,
     deal_to_json,
     line_from_json,
     line_to_json,
-    read_game_file,
     read_json,
     write_json,
 )
+from tranquility.solver.line import Line
 from tranquility.solver.rules import OFFICIAL, PRESETS, Rules
 from tranquility.solver.verify import verify
 

@@ -22,7 +22,7 @@ from tranquility.cli.html import replay_html
 from tranquility.solver.actions import describe
 from tranquility.solver.deal import deal
 from tranquility.solver.explain import explain, explanation_json
-from tranquility.solver.formats import Line
+from tranquility.solver.line import Line
 from tranquility.solver.rules import Rules
 from tranquility.solver.solve import Budget
 from tranquility.solver.state import State

@@ -19,13 +19,9 @@ from tranquility.solver.actions import (
     RocksMove,
 )
 from tranquility.solver.deal import deal
-from tranquility.solver.formats import (
-    FormatError,
-    Line,
-    deal_to_json,
-    line_to_json,
-    read_game_file,
-)
+from tranquility.solver.files import read_game_file
+from tranquility.solver.formats import FormatError, deal_to_json, line_to_json
+from tranquility.solver.line import Line
 from tranquility.solver.notation import (
     NotationError,
     format_action,

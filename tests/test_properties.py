@@ -25,7 +25,8 @@ from tranquility.solver.actions import (
 )
 from tranquility.solver.cards import card_key
 from tranquility.solver.deal import DealError, check_players, deal
-from tranquility.solver.formats import Line, line_from_json, line_to_json
+from tranquility.solver.formats import line_from_json, line_to_json
+from tranquility.solver.line import Line
 from tranquility.solver.rules import PRESETS, Rules
 from tranquility.solver.state import State
 from tranquility.solver.verify import verify

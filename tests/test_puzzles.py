@@ -23,7 +23,8 @@ from tranquility.puzzles.grade import (
     score_range,
 )
 from tranquility.solver.deal import deal
-from tranquility.solver.formats import deal_from_json, line_from_json, read_game_file
+from tranquility.solver.files import read_game_file
+from tranquility.solver.formats import deal_from_json, line_from_json
 from tranquility.solver.rules import OFFICIAL, Rules
 from tranquility.solver.verify import verify
 

@@ -7,7 +7,8 @@ import random
 
 import pytest
 from tranquility.solver.deal import deal
-from tranquility.solver.formats import Line, deal_to_json, line_to_json
+from tranquility.solver.formats import deal_to_json, line_to_json
+from tranquility.solver.line import Line
 from tranquility.solver.notation import parse_notation
 from tranquility.solver.rules import Rules
 from tranquility.solver.state import State, replay

@@ -16,7 +16,9 @@ from pathlib import Path
 import pytest
 from tranquility.cli.main import SIM_POLICIES
 from tranquility.solver.deal import deal
-from tranquility.solver.formats import Line, line_to_json, read_game_file
+from tranquility.solver.files import read_game_file
+from tranquility.solver.formats import line_to_json
+from tranquility.solver.line import Line
 from tranquility.solver.rules import PRESETS, Rules
 from tranquility.solver.simulate import (
     POLICIES,

@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tranquility.solver.deal import deal
-from tranquility.solver.formats import Line, line_to_json
+from tranquility.solver.formats import line_to_json
+from tranquility.solver.line import Line
 from tranquility.solver.model import UnsupportedRules, horizon
 from tranquility.solver.rules import OFFICIAL, Rules
 from tranquility.solver.search import least_total_cost, refutation
