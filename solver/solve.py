@@ -11,7 +11,6 @@ from __future__ import annotations
 import threading
 import time
 from dataclasses import dataclass, field
-from enum import StrEnum
 from typing import Callable
 
 from .actions import Action, DiscardTwo, PlayFinish, PlayIsland, PlayStart
@@ -29,44 +28,8 @@ from .search import (
     refutation,
 )
 from .state import IllegalAction, State
+from .verdicts import DecidedBy, Method, Objective, Verdict
 from .verify import verify
-
-
-class Verdict(StrEnum):
-    """What is provable about a position (not what the rules say now: that is ``Status``)."""
-
-    WIN = "win"  # with a line the rules engine has replayed
-    NO_WIN = "no-win"  # proven
-    UNKNOWN = "unknown"  # the budget ran out first
-
-
-class Method(StrEnum):
-    """How a solve may decide (``--method``)."""
-
-    AUTO = "auto"  # the portfolio: refutations, greedy, the complete search, CP-SAT
-    SEARCH = "search"  # greedy, then the complete search only
-    CPSAT = "cpsat"  # the CP-SAT model only
-
-
-class DecidedBy(StrEnum):
-    """Which part of the portfolio produced a result (``method`` in the JSON)."""
-
-    REFUTE = "refute"
-    GREEDY = "greedy"
-    EXHAUSTIVE = "exhaustive"
-    CPSAT = "cpsat"
-    REPLAY = "replay"  # the line given has already won
-    TIMEOUT = "timeout"
-    INTERRUPTED = "interrupted"
-
-
-class Objective(StrEnum):
-    """Which win is best (``--objective``)."""
-
-    ANY = "any"  # the first win found
-    SPARE = "spare"  # most cards left in hands and piles at the win
-    TURNS = "turns"  # fewest turns
-    COST = "cost"  # fewest cards paid as placement costs
 
 
 VERDICTS = tuple(Verdict)
