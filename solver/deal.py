@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from .cards import FINISH, MONSTER, START, Card, card_label, is_island
 from .errors import BadInput
 from .rng import SplitMix64
-from .rules import MAX_PLAYERS, Rules
+from .rules import MAX_PLAYERS, FinishSetup, Rocks, Rules
 
 DEALER = "v1"
 
@@ -69,7 +69,7 @@ class Deal:
                     )
                 if card == START and pos < rules.hand:
                     raise DealError(f"seat {seat}: the Start card is in the opening hand (position {pos})")
-                if card == FINISH and pos < rules.hand and rules.finish_setup == "after_hands":
+                if card == FINISH and pos < rules.hand and rules.finish_setup == FinishSetup.AFTER_HANDS:
                     raise DealError(
                         f"seat {seat}: a Finish card is in the opening hand (position {pos}), "
                         "but rule finish_setup=after_hands adds them after the hands"
@@ -89,7 +89,7 @@ class Deal:
                 raise DealError(f"{what} is dealt {dealt[card]} times, expected {expected[card]}{where}")
             if dealt[card] < expected[card]:
                 raise DealError(f"{what} is missing from the piles")
-        if rules.rocks == "off":
+        if rules.rocks == Rocks.OFF:
             if self.rocks_row is not None:
                 raise DealError("rocks_row is set but rule 'rocks' is off")
         elif self.rocks_row is None or not 0 <= self.rocks_row < rules.rows:
@@ -109,7 +109,7 @@ def check_players(rules: Rules, players: int) -> None:
     if not 1 <= players <= MAX_PLAYERS:
         raise DealError(f"players must be 1 to {MAX_PLAYERS}, got {players}")
     dealt = rules.islands - rules.removed + rules.monsters
-    if rules.finish_setup == "deck":
+    if rules.finish_setup == FinishSetup.DECK:
         dealt += rules.finish
     if min(pile_sizes(dealt, players)) < rules.hand:
         raise DealError(
@@ -133,7 +133,7 @@ def deal(rules: Rules, players: int, seed: int) -> Deal:
     kept = sorted(islands[rules.removed :])
     # 2. One deck: islands ascending, then monsters, then (deck setup) Finish cards; shuffled.
     deck: list[Card] = [*kept, *[MONSTER] * rules.monsters]
-    if rules.finish_setup == "deck":
+    if rules.finish_setup == FinishSetup.DECK:
         deck += [FINISH] * rules.finish
     rng.shuffle(deck)
     # 3. Split into contiguous piles, seat 0 first and smallest.
@@ -144,7 +144,7 @@ def deal(rules: Rules, players: int, seed: int) -> Deal:
         at += size
     # 4. after_hands: each Finish card goes to the seat with the fewest cards (ties: highest seat).
     extra: list[list[Card]] = [[] for _ in range(players)]
-    if rules.finish_setup == "after_hands":
+    if rules.finish_setup == FinishSetup.AFTER_HANDS:
         for _ in range(rules.finish):
             seat = min(range(players), key=lambda s: (len(piles[s]) + len(extra[s]), -s))
             extra[seat].append(FINISH)
@@ -154,9 +154,9 @@ def deal(rules: Rules, players: int, seed: int) -> Deal:
         rng.shuffle(rest)
         piles[seat] = piles[seat][: rules.hand] + rest
     # 6. Jagged Rocks: starting row, then one roll per card in the game (auto mode).
-    rocks_row = rng.below(rules.rows) if rules.rocks != "off" else None
+    rocks_row = rng.below(rules.rows) if rules.rocks != Rocks.OFF else None
     total = sum(len(p) for p in piles)
-    rolls = tuple(rng.next_u32() for _ in range(total)) if rules.rocks == "auto" else ()
+    rolls = tuple(rng.next_u32() for _ in range(total)) if rules.rocks == Rocks.AUTO else ()
     return Deal(
         rules=rules,
         piles=tuple(tuple(p) for p in piles),

@@ -20,9 +20,19 @@ import time
 from dataclasses import dataclass, field
 from typing import Callable, Iterator
 
-from .actions import Action, Choice, DiscardTwo, PlayFinish, PlayIsland, PlayStart
+from .actions import (
+    Action,
+    Choice,
+    ChoiceKind,
+    DiscardTwo,
+    PlayFinish,
+    PlayIsland,
+    PlayStart,
+)
 from .cards import FINISH, START, Card, is_island, remove_cards
-from .state import State, geometry_of, sub_multisets
+from .rules import Order
+from .state import State, Status, geometry_of, sub_multisets
+from .verdicts import Verdict
 
 JUNK = 0  # the token that stands for any junk card in a canonical key
 
@@ -183,7 +193,7 @@ def empty_runs(state: State) -> Iterator[tuple[int, int, int]]:
     """(low, high, length) of each maximal run of empty cells along the order's lines."""
     rules = state.rules
     grid = state.grid
-    if rules.order == "sequence":
+    if rules.order == Order.SEQUENCE:
         lines = [list(range(rules.cells))]
     else:
         lines = [[r * rules.cols + c for c in range(rules.cols)] for r in range(rules.rows)]
@@ -228,18 +238,18 @@ def candidate_actions(state: State, live: frozenset[int]) -> Iterator[Action]:
 
 def choice_actions(state: State, choice: Choice, live: frozenset[int]) -> Iterator[Action]:
     seat, hand = state.seat, state.hand
-    if choice.kind == "island":
+    if choice.kind == ChoiceKind.ISLAND:
         cost = state.island_cost(choice.card, choice.cell)
         after = remove_cards(hand, [choice.card])
         # The played card leaves the live set only through this play; judge junk without it.
         for paid in payments(after, cost, live, state.start_played):
             yield PlayIsland(seat=seat, card=choice.card, cell=choice.cell, discard=paid)
-    elif choice.kind == "discard":
+    elif choice.kind == ChoiceKind.DISCARD:
         for paid in payments(hand, 2, live, state.start_played):
             yield DiscardTwo(seat=seat, discard=paid)
-    elif choice.kind == "finish":
+    elif choice.kind == ChoiceKind.FINISH:
         yield PlayFinish(seat=seat)
-    elif choice.kind == "start":
+    elif choice.kind == ChoiceKind.START:
         yield from start_actions(state, live)
 
 
@@ -329,9 +339,9 @@ def greedy_action(state: State, rng: random.Random, live: frozenset[int], style:
     the cards still to come; discard two when every play is dear; pay the least useful cards."""
     choices = list(state.legal_choices())
     kinds = {c.kind for c in choices}
-    if "finish" in kinds:
-        return next(choice_actions(state, Choice("finish", FINISH), live))
-    if "start" in kinds:
+    if ChoiceKind.FINISH in kinds:
+        return next(choice_actions(state, Choice(ChoiceKind.FINISH, FINISH), live))
+    if ChoiceKind.START in kinds:
         return _greedy_start(state, live)
     hand = state.hand
     junk = [c for c in hand if is_junk(c, live, state.start_played)] + _spare_finishes(hand)
@@ -339,7 +349,7 @@ def greedy_action(state: State, rng: random.Random, live: frozenset[int], style:
     reserve = _reserve(state)
     best: tuple[float, Choice] | None = None
     for choice in choices:
-        if choice.kind != "island":
+        if choice.kind != ChoiceKind.ISLAND:
             continue
         misplaced = room.misplacement(choice.card, choice.cell)
         if misplaced is None:
@@ -355,10 +365,10 @@ def greedy_action(state: State, rng: random.Random, live: frozenset[int], style:
         )
         if best is None or score < best[0]:
             best = (score, choice)
-    if "discard" in kinds and (best is None or (best[0] >= style.dear and len(junk) >= 2)):
-        return _cheapest_payment_action(state, Choice("discard"), live)
+    if ChoiceKind.DISCARD in kinds and (best is None or (best[0] >= style.dear and len(junk) >= 2)):
+        return _cheapest_payment_action(state, Choice(ChoiceKind.DISCARD), live)
     if best is None:
-        return _cheapest_payment_action(state, next(c for c in choices if c.kind == "island"), live)
+        return _cheapest_payment_action(state, next(c for c in choices if c.kind == ChoiceKind.ISLAND), live)
     return _cheapest_payment_action(state, best[1], live)
 
 
@@ -367,9 +377,9 @@ def plausible_first(state: State, choices: list[Choice], live: frozenset[int]) -
     room = _Room(state, live)
 
     def rank(choice: Choice) -> float:
-        if choice.kind == "finish":
+        if choice.kind == ChoiceKind.FINISH:
             return -1.0
-        if choice.kind != "island":
+        if choice.kind != ChoiceKind.ISLAND:
             return 50.0
         misplaced = room.misplacement(choice.card, choice.cell)
         if misplaced is None:
@@ -401,7 +411,7 @@ class _Room:
 
     def __init__(self, state: State, live: frozenset[int]):
         self.state = state
-        self.strict = state.rules.order == "sequence"
+        self.strict = state.rules.order == Order.SEQUENCE
         in_play = [c for h in state.hands for c in h] + [c for s in range(state.players) for c in state.pile(s)]
         self.available = sorted(c for c in in_play if is_island(c) and c in live)
         self.runs = {}
@@ -452,7 +462,7 @@ def _pick_cheapest(state: State, cards: tuple[Card, ...], k: int, live: frozense
 
 
 def _cheapest_payment_action(state: State, choice: Choice, live: frozenset[int]) -> Action:
-    if choice.kind == "discard":
+    if choice.kind == ChoiceKind.DISCARD:
         return DiscardTwo(seat=state.seat, discard=_pick_cheapest(state, state.hand, 2, live))
     cost = state.island_cost(choice.card, choice.cell)
     rest = remove_cards(state.hand, [choice.card])
@@ -483,7 +493,7 @@ def _greedy_start(state: State, live: frozenset[int]) -> PlayStart:
 
 def greedy_playout(state: State, rng: random.Random, style: Style) -> tuple[list[Action], State]:
     line: list[Action] = []
-    while not state.won and state.status == "open":
+    while not state.won and state.status == Status.OPEN:
         live = live_islands(state)
         action = greedy_action(state, rng, live, style)
         state = state.apply(action)
@@ -568,10 +578,10 @@ def exhaustive(
     result = dfs(state)
     stats.extra["lost_positions"] = len(lost)
     if result:
-        return "win", list(path)
+        return Verdict.WIN, list(path)
     if result is None:
-        return "unknown", None
-    return "no-win", None
+        return Verdict.UNKNOWN, None
+    return Verdict.NO_WIN, None
 
 
 def _node(state: State, deadline: Deadline, stats: SearchStats) -> tuple[frozenset[int], tuple] | None:

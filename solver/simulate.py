@@ -23,6 +23,7 @@ from typing import Callable
 from .actions import (
     Action,
     Choice,
+    ChoiceKind,
     DiscardTwo,
     PlayFinish,
     PlayIsland,
@@ -34,11 +35,7 @@ from .cards import FINISH, MONSTER, START, Card, is_island, remove_cards, sorted
 from .deal import Deal, deal
 from .line import Line
 from .rules import Rules
-from .state import (
-    IllegalAction,
-    State,
-    geometry_of,
-)
+from .state import IllegalAction, State, Status, geometry_of
 from .verify import verify
 
 UNKNOWN: Card = 0  # stands for a card the seat cannot see (island numbers start at 1)
@@ -295,16 +292,16 @@ class Policy:
         view = obs.view
         choices = list(view.legal_choices())
         kinds = {c.kind for c in choices}
-        if "finish" in kinds:
+        if ChoiceKind.FINISH in kinds:
             return PlayFinish(seat=obs.seat)
         reading = Reading(obs)
-        monsters = [c for c in choices if c.kind == "monster"]
+        monsters = [c for c in choices if c.kind == ChoiceKind.MONSTER]
         if monsters:
             return self._with_rocks(obs, PlayMonster(seat=obs.seat, cell=self.monster_cell(reading, monsters)))
-        islands = [c for c in choices if c.kind == "island"]
+        islands = [c for c in choices if c.kind == ChoiceKind.ISLAND]
         choice = self.choose_island(obs, reading, islands)
         if choice is None:
-            if "discard" not in kinds:
+            if ChoiceKind.DISCARD not in kinds:
                 raise RuntimeError("the table asked a seat with no legal action to act")
             paid = self.least_useful(reading, obs.hand, 2, obs.start_played)
             return self._with_rocks(obs, DiscardTwo(seat=obs.seat, discard=paid))
@@ -446,11 +443,11 @@ class RandomPolicy(Policy):
 
     def act(self, obs):
         choice = self.rng.choice(sorted(obs.view.legal_choices(), key=repr))
-        if choice.kind == "finish":
+        if choice.kind == ChoiceKind.FINISH:
             return PlayFinish(seat=obs.seat)
-        if choice.kind == "monster":
+        if choice.kind == ChoiceKind.MONSTER:
             return self._with_rocks(obs, PlayMonster(seat=obs.seat, cell=choice.cell))
-        if choice.kind == "discard":
+        if choice.kind == ChoiceKind.DISCARD:
             return self._with_rocks(obs, DiscardTwo(seat=obs.seat, discard=self._sample(obs.hand, 2)))
         rest = remove_cards(obs.hand, [choice.card])
         paid = self._sample(rest, obs.view.island_cost(choice.card, choice.cell))
@@ -541,7 +538,7 @@ def simulate(game: Deal | Line, policy_name: str = "cautious", seed: int = 0) ->
         raise IllegalAction(verdict.error)
     state = verdict.state
     actions = list(line.actions)
-    while not state.won and state.status == "open":
+    while not state.won and state.status == Status.OPEN:
         if state.must_play_start():
             action = start_action(state, policy)
         else:
