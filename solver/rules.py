@@ -206,20 +206,20 @@ EXPLANATIONS: dict[str, str] = {
     "rows": "rows of the grid (row 0 is the bottom row)",
     "cols": "columns of the grid (column 0 is the leftmost)",
     "islands": "island cards numbered 1..islands",
-    "finish": "Finish cards in the game (5 official; 1 in seed 001)",
+    "finish": "Finish cards in the game (5 official; 1 in the Hungarian rulebook)",
     "hand": "hand size: each seat draws back up to this many cards",
     "start_discards": "cards the team discards in total when the Start card is played",
     "order": "sequence = one ascending sequence in reading order; grid = rows ascend left "
-    "to right and columns bottom to top (seed 001)",
+    "to right and columns bottom to top (the Hungarian rulebook)",
     "adjacency": "which placed cards set a play's cost: sequence = the cells just before "
     "and after in reading order (wrapping rows); orthogonal = left/right/below/above "
-    "(seed 004); both = either",
+    "(the French rulebook); both = either",
     "one_card": "play = a seat with one card may still play it; lose = a seat that begins "
-    "its turn with 0 or 1 cards loses (strict reading of seeds 000/002)",
+    "its turn with 0 or 1 cards loses (strict reading of the Italian and German rulebooks)",
     "monsters": "Sea Monster cards shuffled in (module; 3..5 recommended, 0 = off)",
     "rocks": "Jagged Rocks module: off, auto (random row moves) or manual (the seat chooses)",
     "removed": "island cards taken out at random before dealing (Islands module; 4..12 "
     "recommended, 0 = off)",
     "finish_setup": "deck = Finish cards shuffled into the deck before dealing; after_hands "
-    "= added to the piles after the opening hands (seed 004)",
+    "= added to the piles after the opening hands (the French rulebook)",
 }

@@ -2,7 +2,7 @@
 
 ``State`` is immutable: ``apply`` checks an action against every rule and returns the
 next state; ``legal_actions`` / ``legal_choices`` enumerate what the active seat may do.
-Each rule is a small function named after it; docs/rules.md cites the seed for each.
+Each rule is a small function named after it; docs/rules.md cites the rulebook for each.
 """
 
 from __future__ import annotations
@@ -75,7 +75,7 @@ def geometry(rows: int, cols: int, order: Order, adjacency: Adjacency) -> Geomet
     for cell in range(cells):
         near: set[int] = set()
         if adjacency in (Adjacency.SEQUENCE, Adjacency.BOTH):
-            # Reading order wraps from the end of a row to the start of the next (seed 002).
+            # Reading order wraps from the end of a row to the start of the next (the German rulebook).
             near |= {c for c in (cell - 1, cell + 1) if 0 <= c < cells}
         if adjacency in (Adjacency.ORTHOGONAL, Adjacency.BOTH):
             r, c = divmod(cell, cols)
