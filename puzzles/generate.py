@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from tranquility.solver.deal import Deal, deal
+from tranquility.solver.errors import BadInput
 from tranquility.solver.formats import deal_to_json, line_to_json, write_json
 from tranquility.solver.rules import Rules
 
@@ -18,7 +19,7 @@ from .grade import GRADER, Grading, grade, silent_table
 def puzzle_id(game: Deal) -> str:
     """Stable and readable: ``tq1-<players>p-<first 8 hex of the rules hash>-<seed>``."""
     if game.seed is None:
-        raise ValueError("only a seeded deal has a puzzle id")
+        raise BadInput("only a seeded deal has a puzzle id")
     return f"tq1-{game.players}p-{game.rules.digest()[:8]}-{game.seed}"
 
 

@@ -93,6 +93,18 @@ class Choice:
     card: Card | None = None
     cell: int | None = None
 
+    @property
+    def island(self) -> int:
+        """The island card of an island choice."""
+        assert self.kind == ChoiceKind.ISLAND and isinstance(self.card, int), self
+        return self.card
+
+    @property
+    def target(self) -> int:
+        """The cell of an island or monster choice."""
+        assert self.cell is not None, self
+        return self.cell
+
     def __str__(self) -> str:
         match self.kind:
             case ChoiceKind.ISLAND:

@@ -8,7 +8,7 @@ that two hands holding the same cards compare equal (a hand is a multiset).
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable, Union
+from typing import Iterable, TypeGuard, Union
 
 START = "S"
 FINISH = "F"
@@ -20,15 +20,15 @@ Card = Union[int, str]
 _SPECIAL_RANK = {FINISH: 0, MONSTER: 1, START: 2}
 
 
-def is_island(card: Card) -> bool:
+def is_island(card: object) -> TypeGuard[int]:
     return isinstance(card, int) and not isinstance(card, bool)
 
 
 def card_key(card: Card) -> tuple[int, int]:
     """Sort islands by number first, then Finish, Monster, Start."""
-    if is_island(card):
-        return (0, card)
-    return (1, _SPECIAL_RANK[card])
+    if isinstance(card, str):
+        return (1, _SPECIAL_RANK[card])
+    return (0, card)
 
 
 def sorted_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
@@ -36,9 +36,9 @@ def sorted_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
 
 
 def card_name(card: Card) -> str:
-    if is_island(card):
-        return str(card)
-    return {START: "Start", FINISH: "Finish", MONSTER: "Sea Monster"}[card]
+    if isinstance(card, str):
+        return {START: "Start", FINISH: "Finish", MONSTER: "Sea Monster"}[card]
+    return str(card)
 
 
 def card_label(card: Card) -> str:
@@ -56,3 +56,10 @@ def remove_cards(hand: tuple[Card, ...], cards: Iterable[Card]) -> tuple[Card, .
             return None
         left[card] -= 1
     return sorted_cards(left.elements())
+
+
+def remove_held(hand: tuple[Card, ...], cards: Iterable[Card]) -> tuple[Card, ...]:
+    """The hand without ``cards``, which it is known to hold (a bug otherwise)."""
+    rest = remove_cards(hand, cards)
+    assert rest is not None, f"{hand} does not hold all of the cards to remove"
+    return rest

@@ -50,15 +50,15 @@ class Deal:
             raise DealError(
                 f"removed_islands lists {len(removed)} islands but rule 'removed' is {rules.removed}"
             )
-        for card in removed:
-            if not (is_island(card) and 1 <= card <= rules.islands):
-                raise DealError(f"removed island {card!r} is not an island of 1..{rules.islands}")
-        expected = Counter(c for c in range(1, rules.islands + 1) if c not in removed)
+        for island in removed:
+            if not (is_island(island) and 1 <= island <= rules.islands):
+                raise DealError(f"removed island {island!r} is not an island of 1..{rules.islands}")
+        expected: Counter[Card] = Counter(c for c in range(1, rules.islands + 1) if c not in removed)
         expected[START] = self.players
         expected[FINISH] = rules.finish
         if rules.monsters:
             expected[MONSTER] = rules.monsters
-        dealt: Counter = Counter()
+        dealt: Counter[Card] = Counter()
         for seat, pile in enumerate(self.piles):
             for pos, card in enumerate(pile):
                 if not (is_island(card) or card in (START, FINISH, MONSTER)):

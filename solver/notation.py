@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, assert_never
 
 from .actions import (
     Action,
@@ -196,34 +196,37 @@ def _cards_text(cards: Iterable[Card]) -> str:
 
 
 def format_action(action: Action) -> str:
-    """The token for ``action`` (its seat is implied by the turn). Raises ValueError for
+    """The token for ``action`` (its seat is implied by the turn). Raises FormatError for
     the few actions no token can hold, all of them illegal (e.g. a discard of no cards)."""
-    if isinstance(action, PlayIsland):
-        text = f"{action.card}@{action.cell}" + (f"-{_cards_text(action.discard)}" if action.discard else "")
-        numbers = (action.card, action.cell)
-    elif isinstance(action, PlayStart):
-        if not action.team_discard:
-            raise ValueError("a Start needs one list of discards per seat")
-        text = "S/" + "|".join(_cards_text(d) for d in action.team_discard)
-        numbers = ()
-    elif isinstance(action, PlayFinish):
-        text, numbers = FINISH, ()
-    elif isinstance(action, DiscardTwo):
-        if not action.discard:
-            raise ValueError("a discard-two with no cards has no token")
-        text, numbers = f"x{_cards_text(action.discard)}", ()
-    else:
-        text, numbers = f"M@{action.cell}", (action.cell,)
+    numbers: tuple[int, ...] = ()
+    match action:
+        case PlayIsland():
+            text = f"{action.card}@{action.cell}" + (f"-{_cards_text(action.discard)}" if action.discard else "")
+            numbers = (action.card, action.cell)
+        case PlayStart():
+            if not action.team_discard:
+                raise FormatError("a Start needs one list of discards per seat")
+            text = "S/" + "|".join(_cards_text(d) for d in action.team_discard)
+        case PlayFinish():
+            text = FINISH
+        case DiscardTwo():
+            if not action.discard:
+                raise FormatError("a discard-two with no cards has no token")
+            text = f"x{_cards_text(action.discard)}"
+        case PlayMonster():
+            text, numbers = f"M@{action.cell}", (action.cell,)
+        case _:
+            assert_never(action)
     if action.rocks is not None:
         if action.rocks.row is None:
             text += ">stay" + (f"-{_cards_text(action.rocks.discard)}" if action.rocks.discard else "")
         elif action.rocks.discard:
-            raise ValueError("a rocks move to a row pays no cards; only 'stay' does")
+            raise FormatError("a rocks move to a row pays no cards; only 'stay' does")
         else:
             text += f">{action.rocks.row}"
             numbers += (action.rocks.row,)
     if any(n < 0 for n in numbers):
-        raise ValueError(f"negative numbers have no token: {action!r}")
+        raise FormatError(f"negative numbers have no token: {action!r}")
     return text
 
 
@@ -276,11 +279,11 @@ def write_notation(line: Line | Deal, deal_file: str | Path | None = None) -> st
     """A notation file for ``line``: the header, then the tokens, one round a line.
 
     The header is ``deal-file DEAL_FILE`` when ``deal_file`` is given, else the seeded
-    ``deal`` header; a deal no seed reproduces needs ``deal_file`` (ValueError without)."""
+    ``deal`` header; a deal no seed reproduces needs ``deal_file`` (FormatError without)."""
     line = line if isinstance(line, Line) else Line(line)
     header = f"deal-file {deal_file}" if deal_file is not None else seeded_header(line.deal)
     if header is None:
-        raise ValueError("the seeded dealer does not give this deal; name its file (deal-file PATH)")
+        raise FormatError("the seeded dealer does not give this deal; name its file (deal-file PATH)")
     players = line.deal.players
     body = format_actions(line.actions, per_line=players * max(1, 4 // players))
     return header + "\n" + (body + "\n" if body else "")

@@ -29,7 +29,7 @@ from .actions import (
     PlayIsland,
     PlayStart,
 )
-from .cards import FINISH, START, Card, is_island, remove_cards
+from .cards import FINISH, START, Card, is_island, remove_held
 from .rules import Order
 from .state import State, Status, geometry_of, sub_multisets
 from .verdicts import Verdict
@@ -62,21 +62,12 @@ class Deadline:
 # -- what can still be played ----------------------------------------------------------
 
 
-def island_bounds(state: State, cell: int) -> tuple[int, int]:
-    """The open interval (low, high) of island numbers that fit ``cell`` now."""
-    geo = geometry_of(state.rules)
-    grid = state.grid
-    low = max((grid[c] for c in geo.before[cell] if grid[c] is not None), default=0)
-    high = min((grid[c] for c in geo.after[cell] if grid[c] is not None), default=state.rules.islands + 1)
-    return low, high
-
-
 def live_islands(state: State) -> frozenset[int]:
     """Islands that fit at least one empty cell (ignoring the rocks: not solved here).
 
     A card that fits nowhere now never fits again: cells only fill up."""
-    intervals = [island_bounds(state, cell) for cell, v in enumerate(state.grid) if v is None]
-    live = set()
+    intervals = [state.island_bounds(cell) for cell, v in enumerate(state.grid) if v is None]
+    live: set[int] = set()
     for low, high in intervals:
         live.update(range(low + 1, high))
     return frozenset(live)
@@ -177,7 +168,7 @@ def least_total_cost(state: State) -> int:
     grid = state.grid
     free = [k for k, v in enumerate(grid) if v is None and all(grid[j] is None for j in geo.neighbours[k])]
     touching = sum(1 for v in grid if v is None) - len(free)
-    free_set, matched = set(free), set()
+    free_set, matched = set(free), set[int]()
     pairs = 0
     for k in free:
         if k in matched:
@@ -201,12 +192,13 @@ def empty_runs(state: State) -> Iterator[tuple[int, int, int]]:
     for line in lines:
         low, run = 0, 0
         for cell in line:
-            if grid[cell] is None:
+            value = grid[cell]
+            if value is None:
                 run += 1
             else:
                 if run:
-                    yield low, grid[cell], run
-                low, run = grid[cell], 0
+                    yield low, value, run
+                low, run = value, 0
         if run:
             yield low, rules.islands + 1, run
 
@@ -221,7 +213,7 @@ def payments(cards: tuple[Card, ...], k: int, live: frozenset[int], start_played
     junk += keep_one_finish
     if len(junk) >= k:
         return [tuple(junk[:k])]
-    rest = remove_cards(cards, junk)
+    rest = remove_held(cards, junk)
     return [tuple(junk) + tuple(p) for p in sub_multisets(rest, k - len(junk))]
 
 
@@ -239,11 +231,11 @@ def candidate_actions(state: State, live: frozenset[int]) -> Iterator[Action]:
 def choice_actions(state: State, choice: Choice, live: frozenset[int]) -> Iterator[Action]:
     seat, hand = state.seat, state.hand
     if choice.kind == ChoiceKind.ISLAND:
-        cost = state.island_cost(choice.card, choice.cell)
-        after = remove_cards(hand, [choice.card])
+        cost = state.cost_of(choice)
+        after = remove_held(hand, [choice.island])
         # The played card leaves the live set only through this play; judge junk without it.
         for paid in payments(after, cost, live, state.start_played):
-            yield PlayIsland(seat=seat, card=choice.card, cell=choice.cell, discard=paid)
+            yield PlayIsland(seat=seat, card=choice.island, cell=choice.target, discard=paid)
     elif choice.kind == ChoiceKind.DISCARD:
         for paid in payments(hand, 2, live, state.start_played):
             yield DiscardTwo(seat=seat, discard=paid)
@@ -255,7 +247,7 @@ def choice_actions(state: State, choice: Choice, live: frozenset[int]) -> Iterat
 
 def start_actions(state: State, live: frozenset[int]) -> Iterator[PlayStart]:
     """Start event splits: each seat pays junk first; live cards are split every way."""
-    hands, _, owed, _ = state.start_rounds()
+    hands, _, owed, _ = state.start_event()
     # After the Start every other Start card is dead: count them as junk here.
     seen = set()
     for split in _team_splits_junk_first(hands, owed, live):
@@ -351,10 +343,10 @@ def greedy_action(state: State, rng: random.Random, live: frozenset[int], style:
     for choice in choices:
         if choice.kind != ChoiceKind.ISLAND:
             continue
-        misplaced = room.misplacement(choice.card, choice.cell)
+        misplaced = room.misplacement(choice.island, choice.target)
         if misplaced is None:
             continue
-        cost = state.island_cost(choice.card, choice.cell)
+        cost = state.cost_of(choice)
         live_paid = max(0, cost - len(junk))
         score = (
             cost
@@ -381,10 +373,10 @@ def plausible_first(state: State, choices: list[Choice], live: frozenset[int]) -
             return -1.0
         if choice.kind != ChoiceKind.ISLAND:
             return 50.0
-        misplaced = room.misplacement(choice.card, choice.cell)
+        misplaced = room.misplacement(choice.island, choice.target)
         if misplaced is None:
             return 100.0
-        return state.island_cost(choice.card, choice.cell) + misplaced
+        return state.cost_of(choice) + misplaced
 
     return sorted(choices, key=rank)
 
@@ -414,15 +406,16 @@ class _Room:
         self.strict = state.rules.order == Order.SEQUENCE
         in_play = [c for h in state.hands for c in h] + [c for s in range(state.players) for c in state.pile(s)]
         self.available = sorted(c for c in in_play if is_island(c) and c in live)
-        self.runs = {}
+        self.runs: dict[int, tuple[int, int, int, int]] = {}  # cell: (first, last, low, high)
         grid, cell = state.grid, 0
         while cell < len(grid):
             if grid[cell] is None:
                 start = cell
                 while cell < len(grid) and grid[cell] is None:
                     cell += 1
-                low = grid[start - 1] if start > 0 else 0
-                high = grid[cell] if cell < len(grid) else state.rules.islands + 1
+                # The cells around a maximal run are filled (islands are numbered from 1).
+                low = (grid[start - 1] or 0) if start > 0 else 0
+                high = (grid[cell] or 0) if cell < len(grid) else state.rules.islands + 1
                 for k in range(start, cell):
                     self.runs[k] = (start, cell - 1, low, high)
             else:
@@ -464,17 +457,17 @@ def _pick_cheapest(state: State, cards: tuple[Card, ...], k: int, live: frozense
 def _cheapest_payment_action(state: State, choice: Choice, live: frozenset[int]) -> Action:
     if choice.kind == ChoiceKind.DISCARD:
         return DiscardTwo(seat=state.seat, discard=_pick_cheapest(state, state.hand, 2, live))
-    cost = state.island_cost(choice.card, choice.cell)
-    rest = remove_cards(state.hand, [choice.card])
+    cost = state.cost_of(choice)
+    rest = remove_held(state.hand, [choice.island])
     return PlayIsland(
-        seat=state.seat, card=choice.card, cell=choice.cell, discard=_pick_cheapest(state, rest, cost, live)
+        seat=state.seat, card=choice.island, cell=choice.target, discard=_pick_cheapest(state, rest, cost, live)
     )
 
 
 def _greedy_start(state: State, live: frozenset[int]) -> PlayStart:
     """Split the Start event's discards: junk first, then the least useful cards of the
     seats with the most cards left (a seat that runs dry loses the game for everyone)."""
-    hands, drawn, owed, _ = state.start_rounds()
+    hands, drawn, owed, _ = state.start_event()
     left = [len(h) + len(state.deal.piles[s]) - drawn[s] for s, h in enumerate(hands)]
     pools = [sorted(h, key=lambda c: _usefulness(state, c, live)) for h in hands]
     # Keep one Finish card in hand when the others can pay: it may be the team's last.
@@ -598,14 +591,14 @@ def _ordered(state: State, live: frozenset[int]) -> list[Action]:
     """Candidate actions, cheapest island plays first (finds wins early)."""
     actions = list(candidate_actions(state, live))
 
-    def rank(a: Action) -> tuple:
-        kind = type(a).__name__
-        if kind == "PlayFinish":
-            return (0, 0)
-        if kind == "PlayIsland":
-            return (1, len(a.discard))
-        if kind == "PlayStart":
-            return (1, 0)
+    def rank(a: Action) -> tuple[int, int]:
+        match a:
+            case PlayFinish():
+                return (0, 0)
+            case PlayIsland():
+                return (1, len(a.discard))
+            case PlayStart():
+                return (1, 0)
         return (2, 0)
 
     actions.sort(key=rank)

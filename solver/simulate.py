@@ -31,12 +31,13 @@ from .actions import (
     PlayStart,
     RocksMove,
 )
-from .cards import FINISH, MONSTER, START, Card, is_island, remove_cards, sorted_cards
+from .cards import FINISH, MONSTER, START, Card, is_island, remove_cards, remove_held, sorted_cards
 from .deal import Deal, deal
+from .errors import BadInput
 from .line import Line
 from .rules import Rules
-from .state import IllegalAction, State, Status, geometry_of
-from .verify import verify
+from .state import State, Status, geometry_of
+from .verify import position_after
 
 UNKNOWN: Card = 0  # stands for a card the seat cannot see (island numbers start at 1)
 
@@ -170,16 +171,10 @@ class Reading:
         in_play = sum(obs.hand_sizes) - len(obs.hand) + sum(obs.pile_sizes)
         self.avail = min(1.0, in_play / unseen_cards) if unseen_cards else 0.0
         self.empty = [c for c, v in enumerate(grid) if v is None]
-        self.bounds = {c: self._bounds(c) for c in self.empty}
+        self.bounds = {c: obs.view.island_bounds(c) for c in self.empty}
         self.need: dict[tuple[int, int], int] = {}
         for key in self.bounds.values():
             self.need[key] = self.need.get(key, 0) + 1
-
-    def _bounds(self, cell: int) -> tuple[int, int]:
-        grid = self.obs.grid
-        low = max((grid[c] for c in self.geo.before[cell] if grid[c] is not None), default=0)
-        high = min((grid[c] for c in self.geo.after[cell] if grid[c] is not None), default=self.obs.rules.islands + 1)
-        return low, high
 
     def supply(self, low: int, high: int, without: int | None = None) -> float:
         """Islands strictly between low and high the team may still place: the seat's own
@@ -202,7 +197,7 @@ class Reading:
         """The cheapest placement of ``card`` ignoring the rocks (they move), or None."""
         grid, costs = self.obs.grid, []
         for cell in self.fits(card):
-            gaps = [abs(card - grid[n]) for n in self.geo.neighbours[cell] if grid[n] is not None]
+            gaps = [abs(card - v) for n in self.geo.neighbours[cell] if (v := grid[n]) is not None]
             costs.append(min(gaps, default=0))
         return min(costs, default=None)
 
@@ -256,7 +251,7 @@ class Policy:
     name = ""
     summary = ""
     start_split = ""
-    finish_values = (95.0, 70.0, 40.0, 20.0)
+    finish_values: tuple[float, ...] = (95.0, 70.0, 40.0, 20.0)
 
     def __init__(self, rng: random.Random):
         self.rng = rng
@@ -264,7 +259,8 @@ class Policy:
     # -- valuation: how much a seat wants to keep each card of its own hand --------------
 
     def keep_values(self, reading: Reading, cards: tuple[Card, ...], start_played: bool) -> list[float]:
-        values, finishes = [], 0
+        values: list[float] = []
+        finishes = 0
         for card in cards:
             if card == FINISH:
                 values.append(self.finish_values[min(finishes, len(self.finish_values) - 1)])
@@ -273,7 +269,7 @@ class Policy:
                 values.append(1000.0)  # discarding one makes the game unwinnable
             elif card == START:
                 values.append(0.0 if start_played else 1000.0)
-            else:
+            elif is_island(card):
                 values.append(self.island_value(reading, card))
         return values
 
@@ -305,10 +301,10 @@ class Policy:
                 raise RuntimeError("the table asked a seat with no legal action to act")
             paid = self.least_useful(reading, obs.hand, 2, obs.start_played)
             return self._with_rocks(obs, DiscardTwo(seat=obs.seat, discard=paid))
-        rest = remove_cards(obs.hand, [choice.card])
-        cost = view.island_cost(choice.card, choice.cell)
+        rest = remove_held(obs.hand, [choice.island])
+        cost = view.cost_of(choice)
         paid = self.least_useful(reading, rest, cost, obs.start_played)
-        return self._with_rocks(obs, PlayIsland(seat=obs.seat, card=choice.card, cell=choice.cell, discard=paid))
+        return self._with_rocks(obs, PlayIsland(seat=obs.seat, card=choice.island, cell=choice.target, discard=paid))
 
     def choose_island(self, obs: Observation, reading: Reading, islands: list[Choice]) -> Choice | None:
         """The island play to make, or None to discard two instead."""
@@ -319,13 +315,10 @@ class Policy:
         obs = reading.obs
 
         def room(cell: int) -> tuple[float, int]:
-            grid = list(obs.grid)
-            grid[cell] = None
-            low = max((grid[c] for c in reading.geo.before[cell] if grid[c] is not None), default=0)
-            high = min((grid[c] for c in reading.geo.after[cell] if grid[c] is not None), default=obs.rules.islands + 1)
-            return reading.supply(low, high), -cell
+            # A cell's bounds come from the other cells, so they are the same once it is empty.
+            return reading.supply(*obs.view.island_bounds(cell)), -cell
 
-        return max((c.cell for c in monsters), key=room)
+        return max((c.target for c in monsters), key=room)
 
     def _with_rocks(self, obs: Observation, action: Action) -> Action:
         after = obs.view.before_rocks(action)
@@ -363,7 +356,7 @@ class Greedy(Policy):
     def choose_island(self, obs, reading, islands):
         def key(c: Choice):
             _, misplaced = reading.placement(c.card, c.cell)
-            return (obs.view.island_cost(c.card, c.cell), misplaced, c.card, c.cell)
+            return (obs.view.cost_of(c), misplaced, c.card, c.cell)
 
         return min(islands, key=key, default=None)
 
@@ -392,9 +385,9 @@ class Cautious(Policy):
         view = obs.view
         best, best_cost, best_score = None, 0, 0.0
         for c in islands:
-            cost = view.island_cost(c.card, c.cell)
+            cost = view.cost_of(c)
             deficit, misplaced = reading.placement(c.card, c.cell)
-            rest = remove_cards(obs.hand, [c.card])
+            rest = remove_held(obs.hand, [c.island])
             paid_value = sum(sorted(self.keep_values(reading, rest, obs.start_played))[:cost])
             score = 2.0 * cost + paid_value / 20.0 + 0.5 * misplaced + 8.0 * max(deficit, 0.0) + self.doubt()
             if best is None or score < best_score:
@@ -449,9 +442,9 @@ class RandomPolicy(Policy):
             return self._with_rocks(obs, PlayMonster(seat=obs.seat, cell=choice.cell))
         if choice.kind == ChoiceKind.DISCARD:
             return self._with_rocks(obs, DiscardTwo(seat=obs.seat, discard=self._sample(obs.hand, 2)))
-        rest = remove_cards(obs.hand, [choice.card])
-        paid = self._sample(rest, obs.view.island_cost(choice.card, choice.cell))
-        return self._with_rocks(obs, PlayIsland(seat=obs.seat, card=choice.card, cell=choice.cell, discard=paid))
+        rest = remove_held(obs.hand, [choice.island])
+        paid = self._sample(rest, obs.view.cost_of(choice))
+        return self._with_rocks(obs, PlayIsland(seat=obs.seat, card=choice.island, cell=choice.target, discard=paid))
 
     def _sample(self, cards: tuple[Card, ...], k: int) -> tuple[Card, ...]:
         return sorted_cards(self.rng.sample(list(cards), k))
@@ -468,7 +461,7 @@ POLICIES: dict[str, type[Policy]] = {p.name: p for p in (Cautious, Thrifty, Gree
 
 def make_policy(name: str, seed: int = 0) -> Policy:
     if name not in POLICIES:
-        raise ValueError(f"unknown policy {name!r} (known: {', '.join(POLICIES)})")
+        raise BadInput(f"unknown policy {name!r} (known: {', '.join(POLICIES)})")
     return POLICIES[name](random.Random(seed))
 
 
@@ -480,7 +473,7 @@ def start_action(state: State, policy: Policy) -> PlayStart:
     """The Start event at a silent table: the forced rounds (if any) happen, then each
     seat in turn from the Start player gives its cards, seeing its own hand and the public
     counts (how many the seats before it gave)."""
-    hands, drawn, owed, forced = state.start_rounds()
+    hands, drawn, owed, forced = state.start_event()
     players = state.players
     order = [(state.seat + k) % players for k in range(players)]
     hand_sizes = tuple(len(h) for h in hands)
@@ -527,18 +520,33 @@ class SimResult:
     cells_filled: int
     turns: int
     status: str  # won | lost
+    policy: str  # the policy every seat played
+    sim_seed: int  # the seed of the policy's own random choices
+
+    def to_json(self) -> dict:
+        """The game as ``tranquility simulate --json`` prints it (docs/simulate.md)."""
+        from .formats import line_to_json
+
+        return {
+            "policy": self.policy,
+            "sim_seed": self.sim_seed,
+            "won": self.won,
+            "status": self.status,
+            "turns": self.turns,
+            "cells_filled": self.cells_filled,
+            "cells": self.line.deal.rules.cells,
+            "line": line_to_json(self.line),
+        }
 
 
 def simulate(game: Deal | Line, policy_name: str = "cautious", seed: int = 0) -> SimResult:
     """Play ``game`` (a deal, or a line to continue) to its end with one policy at every seat."""
     policy = make_policy(policy_name, seed)
     line = game if isinstance(game, Line) else Line(game)
-    verdict = verify(line)
-    if not verdict.legal:
-        raise IllegalAction(verdict.error)
-    state = verdict.state
+    state = position_after(line)
     actions = list(line.actions)
     while not state.won and state.status == Status.OPEN:
+        action: Action
         if state.must_play_start():
             action = start_action(state, policy)
         else:
@@ -551,6 +559,8 @@ def simulate(game: Deal | Line, policy_name: str = "cautious", seed: int = 0) ->
         cells_filled=state.filled,
         turns=len(actions),
         status=state.status,
+        policy=policy_name,
+        sim_seed=seed,
     )
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import lru_cache
 from itertools import combinations
-from typing import Iterable, Iterator, assert_never
+from typing import Iterable, Iterator, NamedTuple, assert_never
 
 from .actions import (
     Action,
@@ -42,6 +42,15 @@ from .rules import Adjacency, OneCard, Order, Rocks, Rules
 
 class IllegalAction(BadInput):
     """An action breaks a rule; the message names the rule."""
+
+
+class StartEvent(NamedTuple):
+    """The Start event's last round, where the team chooses what to discard."""
+
+    hands: tuple[tuple[Card, ...], ...]  # the hands the team pays from
+    drawn: tuple[int, ...]  # cards drawn from each pile by then
+    owed: int  # cards still owed in this round
+    forced: tuple[Card, ...]  # cards discarded by the earlier, forced rounds
 
 
 class Status(StrEnum):
@@ -212,7 +221,7 @@ class State:
                 yield Choice(ChoiceKind.START, START)
             return
         hand = self.hand
-        for card in sorted(set(c for c in hand if is_island(c))):
+        for card in sorted({c for c in hand if is_island(c)}):
             for cell in range(self.rules.cells):
                 cost = self.island_cost(card, cell)
                 if cost is not None and cost <= len(hand) - 1:
@@ -235,25 +244,20 @@ class State:
         seat, hand = self.seat, self.hand
         match choice.kind:
             case ChoiceKind.ISLAND:
-                assert is_island(choice.card) and choice.cell is not None
-                rest = remove_cards(hand, [choice.card])
-                cost = self.island_cost(choice.card, choice.cell)
-                assert rest is not None and cost is not None
+                card, cell = choice.island, choice.target
+                rest = remove_cards(hand, [card])
+                cost = self.island_cost(card, cell)
+                assert rest is not None and cost is not None, f"{choice} is not a legal choice"
                 for paid in sub_multisets(rest, cost):
-                    yield from self._with_rocks(
-                        PlayIsland(seat=seat, card=choice.card, cell=choice.cell, discard=paid)
-                    )
+                    yield from self._with_rocks(PlayIsland(seat=seat, card=card, cell=cell, discard=paid))
             case ChoiceKind.START:
-                rounds = self.start_rounds()
-                assert rounds is not None
-                hands, _, owed, _ = rounds
+                hands, _, owed, _ = self.start_event()
                 for split in _team_splits(hands, owed):
                     yield from self._with_rocks(PlayStart(seat=seat, team_discard=split))
             case ChoiceKind.FINISH:
                 yield PlayFinish(seat=seat)
             case ChoiceKind.MONSTER:
-                assert choice.cell is not None
-                yield from self._with_rocks(PlayMonster(seat=seat, cell=choice.cell))
+                yield from self._with_rocks(PlayMonster(seat=seat, cell=choice.target))
             case ChoiceKind.DISCARD:
                 for paid in sub_multisets(hand, 2):
                     yield from self._with_rocks(DiscardTwo(seat=seat, discard=paid))
@@ -291,8 +295,22 @@ class State:
             if v is not None and v <= card:
                 return None
         # Cost: the smallest difference to an already placed neighbour, 0 if none.
-        gaps = [abs(card - grid[c]) for c in geo.neighbours[cell] if grid[c] is not None]
+        gaps = [abs(card - v) for c in geo.neighbours[cell] if (v := grid[c]) is not None]
         return min(gaps) if gaps else 0
+
+    def island_bounds(self, cell: int) -> tuple[int, int]:
+        """The open interval (low, high) of island numbers that the order lets ``cell`` hold
+        now (the rocks aside)."""
+        geo, grid = geometry_of(self.rules), self.grid
+        low = max((v for c in geo.before[cell] if (v := grid[c]) is not None), default=0)
+        high = min((v for c in geo.after[cell] if (v := grid[c]) is not None), default=self.rules.islands + 1)
+        return low, high
+
+    def cost_of(self, choice: Choice) -> int:
+        """The cost of a legal island choice."""
+        cost = self.island_cost(choice.island, choice.target)
+        assert cost is not None, f"{choice} is not a legal choice here"
+        return cost
 
     def finish_allowed(self) -> bool:
         """Finish cards: every cell filled, a Start played and every monster played."""
@@ -306,20 +324,28 @@ class State:
         """Rule option one_card=lose: a seat beginning its turn with 0 or 1 cards loses."""
         return self.rules.one_card == OneCard.LOSE and len(self.hand) <= 1
 
-    def start_rounds(self):
+    def start_event(self) -> StartEvent:
+        """The Start event of a seat that may play its Start card now."""
+        event = self.start_rounds()
+        assert event is not None, "the Start card cannot be played here"
+        return event
+
+    def start_rounds(self) -> StartEvent | None:
         """The Start event's payment (solo reading, docs/rules.md): while the hands together
         hold fewer cards than are owed, every card in hand is discarded and all seats draw
-        back up. Returns (hands, drawn, owed, forced) for the last round, where the team
-        chooses, or None when hands and piles run dry first (the Start cannot be played)."""
+        back up. Returns the last round, where the team chooses, or None when hands and
+        piles run dry first (the Start cannot be played)."""
         hands = list(self.hands)
-        hands[self.seat] = remove_cards(hands[self.seat], [START])
+        without_start = remove_cards(hands[self.seat], [START])
+        assert without_start is not None, "start_rounds asked of a seat without a Start card"
+        hands[self.seat] = without_start
         drawn = list(self.drawn)
         owed = self.rules.start_discards
         forced: list[Card] = []
         while True:
             held = sum(len(h) for h in hands)
             if held >= owed:
-                return tuple(hands), tuple(drawn), owed, tuple(forced)
+                return StartEvent(tuple(hands), tuple(drawn), owed, tuple(forced))
             if held == 0 and all(d == len(p) for d, p in zip(drawn, self.deal.piles)):
                 return None  # hands and piles have run dry (empty hands alone can happen at hand=1)
             for h in hands:
@@ -486,9 +512,9 @@ class State:
     def _play_monster(self, action: PlayMonster) -> "State":
         hand = self._pay(self.hand, (MONSTER,), "play")
         cell = action.cell
-        if not 0 <= cell < self.rules.cells or self.grid[cell] is None:
+        sunk = self.grid[cell] if 0 <= cell < self.rules.cells else None
+        if sunk is None:
             raise IllegalAction(f"a Sea Monster needs an island on its cell; cell {cell} is empty")
-        sunk = self.grid[cell]
         grid = self.grid[:cell] + (None,) + self.grid[cell + 1 :]
         return self._with_hand(
             hand,

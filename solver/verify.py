@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from .actions import describe
 from .deal import Deal, DealError
+from .errors import BadInput
 from .line import Line
 from .state import IllegalAction, State, Status
 
@@ -30,6 +31,14 @@ class Verification:
             "turns": self.turns,
             "error": self.error,
         }
+
+
+def position_after(line: Line) -> State:
+    """The position a legal line reaches; BadInput naming the deal or the turn otherwise."""
+    check = verify(line)
+    if check.state is None or not check.legal:
+        raise BadInput(str(check.error))
+    return check.state
 
 
 def verify(game: Deal | Line) -> Verification:
