@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import statistics
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from tranquility.solver.deal import deal
 from tranquility.solver.rules import OFFICIAL
@@ -40,9 +40,11 @@ class PuzzleRow:
             "players": self.players,
             "deals": self.deals,
             "graded": {str(g): n for g, n in self.graded.items()},
-            "median_grade_seconds": {str(g): round(statistics.median(v), 3) for g, v in self.grade_seconds.items() if v},
+            "median_grade_seconds": {
+                str(g): round(statistics.median(v), 3) for g, v in self.grade_seconds.items() if v
+            },
             "silent_seconds": round(self.silent_seconds, 3),
-            "generate_seconds_per_puzzle": {str(g): None if self.per_puzzle(g) is None else round(self.per_puzzle(g), 2) for g in GRADES},
+            "generate_seconds_per_puzzle": {str(g): _rounded(self.per_puzzle(g), 2) for g in GRADES},
         }
 
 
@@ -70,8 +72,13 @@ def run_puzzle_suite(deals: int, on_step: Callable[[str], None] | None = None) -
     return rows
 
 
+def _rounded(value: float | None, digits: int) -> float | None:
+    return None if value is None else round(value, digits)
+
+
 def puzzle_markdown(rows: list[PuzzleRow]) -> str:
-    head = "| players | deals | " + " | ".join(f"grade {g}: deals, grade s, generate s" for g in GRADES) + " | not graded | silent table s |"
+    grades = " | ".join(f"grade {g}: deals, grade s, generate s" for g in GRADES)
+    head = f"| players | deals | {grades} | not graded | silent table s |"
     lines = [head, "|---" * (len(GRADES) + 4) + "|"]
     for r in rows:
         cells = []

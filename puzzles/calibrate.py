@@ -137,7 +137,9 @@ def fit(records: list[dict]) -> dict:
     return {
         "grader": GRADER,
         "rules": "official",
-        "deals_per_player_count": {str(p): len([r for r in records if r["players"] == p]) for p in sorted({r["players"] for r in records})},
+        "deals_per_player_count": {
+            str(p): len([r for r in records if r["players"] == p]) for p in sorted({r["players"] for r in records})
+        },
         "shares": list(SHARES),
         "weights": weights,
         "correlations": {str(p): {c: round(v, 3) for c, v in t.items()} for p, t in table.items()},
@@ -148,7 +150,8 @@ def fit(records: list[dict]) -> dict:
 def report(records: list[dict], calib: dict) -> str:
     """Markdown tables for docs/puzzles.md."""
     weights = calib["weights"]
-    out = ["| Players | Deals | Winnable | " + " | ".join(f"grade {g}" for g in GRADES) + " | thresholds (score) |", "|---" * 9 + "|"]
+    grades = " | ".join(f"grade {g}" for g in GRADES)
+    out = [f"| Players | Deals | Winnable | {grades} | thresholds (score) |", "|---" * 9 + "|"]
     per_grade: dict[tuple[int, int], list[dict]] = {}
     for players, group in sorted(winnable_by_players(records).items()):
         thresholds = calib["thresholds"][str(players)]
@@ -171,8 +174,17 @@ def report(records: list[dict], calib: dict) -> str:
     for players, group in sorted(winnable_by_players(records).items()):
         wins = [r["metrics"]["policy_wins"] for r in group]
         out.append(f"| {players} | " + " | ".join(str(sum(a <= w <= b for w in wins)) for a, b in bands) + " |")
-    out += ["", "Mean metrics per grade (policy wins of 32, first moves kept of the sample, best spare; silent: wavering wins of 12, fixed policies' wins of 3; grading seconds):", ""]
-    out += ["| Players | Grade | Deals | policy wins | first moves kept | spare | wavering wins | fixed wins | seconds (median, max) |", "|---" * 9 + "|"]
+    out += [
+        "",
+        "Mean metrics per grade (policy wins of 32, first moves kept of the sample, best spare; "
+        "silent: wavering wins of 12, fixed policies' wins of 3; grading seconds):",
+        "",
+    ]
+    out += [
+        "| Players | Grade | Deals | policy wins | first moves kept | spare | wavering wins | fixed wins "
+        "| seconds (median, max) |",
+        "|---" * 9 + "|",
+    ]
     for (players, g), group in sorted(per_grade.items()):
         m = [r["metrics"] for r in group]
         fixed = [sum(v is True for v in r["silent"].values()) for r in group]
@@ -190,7 +202,7 @@ def report(records: list[dict], calib: dict) -> str:
 def main(argv: list[str]) -> None:
     command, *rest = argv
     if command == "collect":
-        args = dict(zip(rest[::2], rest[1::2]))
+        args = dict(zip(rest[::2], rest[1::2], strict=False))
         index, count = map(int, args.get("--shard", "0/1").split("/"))
         collect(int(args["--players"]), int(args["--deals"]), Path(args["--out"]), (index, count))
     elif command == "fit":

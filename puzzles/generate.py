@@ -4,9 +4,9 @@ solution as a line file beside it."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Callable, Iterator
 
 from tranquility.solver.deal import Deal, deal
 from tranquility.solver.errors import BadInput

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Union, assert_never
+from typing import assert_never
 
 from .cards import FINISH, MONSTER, START, Card, card_name, sorted_cards
 
@@ -73,7 +73,7 @@ class PlayMonster:
     rocks: RocksMove | None = None
 
 
-Action = Union[PlayIsland, PlayStart, PlayFinish, DiscardTwo, PlayMonster]
+Action = PlayIsland | PlayStart | PlayFinish | DiscardTwo | PlayMonster
 
 
 class ChoiceKind(StrEnum):

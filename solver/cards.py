@@ -8,14 +8,15 @@ that two hands holding the same cards compare equal (a hand is a multiset).
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable, TypeGuard, Union
+from collections.abc import Iterable
+from typing import TypeGuard
 
 START = "S"
 FINISH = "F"
 MONSTER = "M"
 SPECIALS = (FINISH, MONSTER, START)
 
-Card = Union[int, str]
+Card = int | str
 
 _SPECIAL_RANK = {FINISH: 0, MONSTER: 1, START: 2}
 

@@ -12,9 +12,10 @@ checked here; whether the actions obey the rules is the engine's job (``State.ap
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Iterable, assert_never
+from typing import assert_never
 
 from .actions import (
     Action,

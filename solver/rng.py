@@ -6,7 +6,7 @@ machine and every future version of Python.
 
 from __future__ import annotations
 
-from typing import MutableSequence
+from collections.abc import MutableSequence
 
 _MASK = (1 << 64) - 1
 _GAMMA = 0x9E3779B97F4A7C15

@@ -7,9 +7,10 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Mapping
 from dataclasses import asdict, dataclass, fields, replace
 from enum import StrEnum
-from typing import Any, Mapping
+from typing import Any
 
 from .errors import BadInput
 
@@ -146,11 +147,11 @@ class Rules:
         text = json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
         return hashlib.sha256(text.encode()).hexdigest()
 
-    def with_options(self, options: Mapping[str, Any]) -> "Rules":
+    def with_options(self, options: Mapping[str, Any]) -> Rules:
         return replace(self, **_checked_keys(options))
 
     @classmethod
-    def from_dict(cls, data: Mapping[str, Any]) -> "Rules":
+    def from_dict(cls, data: Mapping[str, Any]) -> Rules:
         """Rules from a (possibly partial) mapping; missing keys take the defaults."""
         if not isinstance(data, Mapping):
             raise RulesError("rules", "must be an object")

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
 
 from .actions import (
     Action,
@@ -260,7 +260,7 @@ def _team_splits_junk_first(hands, owed, live) -> Iterator[tuple[tuple[Card, ...
     # How many cards each seat pays is free; within a seat, junk goes first.
     sizes = [len(h) for h in hands]
     for counts in _compositions(owed, sizes):
-        per_seat = [payments(h, k, live, True) for h, k in zip(hands, counts)]
+        per_seat = [payments(h, k, live, True) for h, k in zip(hands, counts, strict=True)]
         yield from _product(per_seat)
 
 
@@ -315,7 +315,7 @@ class Style:
     dear: float = 3.0  # a play scoring this much or more is worse than discarding junk
 
     @classmethod
-    def draw(cls, rng: random.Random, playout: int) -> "Style":
+    def draw(cls, rng: random.Random, playout: int) -> Style:
         if playout == 0:
             return cls()
         return cls(

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Callable
 
 from .actions import (
     Action,
@@ -134,7 +134,7 @@ def start_quota(order: list[int], hand_sizes: tuple[int, ...], pile_sizes: tuple
     """The public split rule: hand out the ``owed`` cards one at a time to the seat (of
     ``order``) with the most cards left (hand + pile, less what it is already to give),
     never more than its hand; ties go to the seat earliest in ``order``."""
-    share = {s: 0 for s in order}
+    share = dict.fromkeys(order, 0)
     for _ in range(owed):
         open_seats = [s for s in order if share[s] < hand_sizes[s]]
         if not open_seats:

@@ -8,11 +8,12 @@ Each rule is a small function named after it; docs/rules.md cites the rulebook f
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from functools import lru_cache
+from functools import cache
 from itertools import combinations
-from typing import Iterable, Iterator, NamedTuple, assert_never
+from typing import NamedTuple, assert_never
 
 from .actions import (
     Action,
@@ -77,7 +78,7 @@ class Geometry:
         return range(row * self.cols, (row + 1) * self.cols)
 
 
-@lru_cache(maxsize=None)
+@cache
 def geometry(rows: int, cols: int, order: Order, adjacency: Adjacency) -> Geometry:
     cells = rows * cols
     neighbours = []
@@ -137,7 +138,7 @@ class State:
     # -- construction -------------------------------------------------------------------
 
     @classmethod
-    def initial(cls, deal: Deal) -> "State":
+    def initial(cls, deal: Deal) -> State:
         """Each seat holds its opening hand; seat 0 moves first (docs/rules.md, Setup)."""
         deal.check()
         hand = deal.rules.hand
@@ -346,7 +347,7 @@ class State:
             held = sum(len(h) for h in hands)
             if held >= owed:
                 return StartEvent(tuple(hands), tuple(drawn), owed, tuple(forced))
-            if held == 0 and all(d == len(p) for d, p in zip(drawn, self.deal.piles)):
+            if held == 0 and all(d == len(p) for d, p in zip(drawn, self.deal.piles, strict=True)):
                 return None  # hands and piles have run dry (empty hands alone can happen at hand=1)
             for h in hands:
                 forced.extend(h)
@@ -365,7 +366,7 @@ class State:
 
     # -- transitions ---------------------------------------------------------------------
 
-    def apply(self, action: Action) -> "State":
+    def apply(self, action: Action) -> State:
         """The state after ``action``; raises IllegalAction naming the broken rule."""
         if self.won:
             raise IllegalAction("the game is already won")
@@ -398,7 +399,7 @@ class State:
             turn=self.turn + 1,
         )
 
-    def before_rocks(self, action: Action) -> "State":
+    def before_rocks(self, action: Action) -> State:
         """The action itself, before the rocks move and the seat draws back up (unchecked
         for turn order and the forced Start: ``apply`` checks those)."""
         match action:
@@ -423,12 +424,12 @@ class State:
             raise IllegalAction(f"{what}: {card_label(card)} is not in seat {self.seat}'s hand")
         return rest
 
-    def _with_hand(self, hand: tuple[Card, ...], **changes) -> "State":
+    def _with_hand(self, hand: tuple[Card, ...], **changes) -> State:
         hands = list(self.hands)
         hands[self.seat] = hand
         return replace(self, hands=tuple(hands), **changes)
 
-    def _play_island(self, action: PlayIsland) -> "State":
+    def _play_island(self, action: PlayIsland) -> State:
         card, cell = action.card, action.cell
         if not is_island(card):
             raise IllegalAction(f"{card!r} is not an island card")
@@ -454,7 +455,7 @@ class State:
         grid = self.grid[:cell] + (card,) + self.grid[cell + 1 :]
         return self._with_hand(hand, grid=grid, discarded=sorted_cards(self.discarded + action.discard))
 
-    def _play_start(self, action: PlayStart) -> "State":
+    def _play_start(self, action: PlayStart) -> State:
         if self.start_played:
             raise IllegalAction("a Start card has already been played")
         if START not in self.hand:
@@ -474,7 +475,7 @@ class State:
                 f"team_discard lists {sum(len(d) for d in split)}"
             )
         new_hands = []
-        for seat, (hand, paid) in enumerate(zip(hands, split)):
+        for seat, (hand, paid) in enumerate(zip(hands, split, strict=True)):
             rest = remove_cards(hand, paid)
             if rest is None:
                 missing = next(iter(Counter(paid) - Counter(hand)))
@@ -489,7 +490,7 @@ class State:
             discarded=sorted_cards(self.discarded + forced + tuple(paid_all)),
         )
 
-    def _play_finish(self) -> "State":
+    def _play_finish(self) -> State:
         if FINISH not in self.hand:
             raise IllegalAction(f"seat {self.seat} holds no Finish card")
         if not self.start_played:
@@ -503,13 +504,13 @@ class State:
         hand = self._pay(self.hand, (FINISH,), "play")
         return self._with_hand(hand, won=True, turn=self.turn + 1)
 
-    def _discard_two(self, action: DiscardTwo) -> "State":
+    def _discard_two(self, action: DiscardTwo) -> State:
         if len(action.discard) != 2:
             raise IllegalAction(f"discard-two discards exactly 2 cards, got {len(action.discard)}")
         hand = self._pay(self.hand, action.discard, "discard")
         return self._with_hand(hand, discarded=sorted_cards(self.discarded + action.discard))
 
-    def _play_monster(self, action: PlayMonster) -> "State":
+    def _play_monster(self, action: PlayMonster) -> State:
         hand = self._pay(self.hand, (MONSTER,), "play")
         cell = action.cell
         sunk = self.grid[cell] if 0 <= cell < self.rules.cells else None
@@ -523,7 +524,7 @@ class State:
             gone=sorted_cards(self.gone + (MONSTER, sunk)),
         )
 
-    def _move_rocks(self, after: "State", action: Action) -> "State":
+    def _move_rocks(self, after: State, action: Action) -> State:
         """Jagged Rocks: after each action the card moves to another row with an empty cell
         (auto: by the deal's next roll; manual: the seat's choice, or stay for two cards).
         It leaves the game once enough rows are complete."""
