@@ -14,7 +14,6 @@ from typing import TypeGuard
 START = "S"
 FINISH = "F"
 MONSTER = "M"
-SPECIALS = (FINISH, MONSTER, START)
 
 Card = int | str
 

@@ -249,8 +249,6 @@ class Policy:
     moves the manual Jagged Rocks. Each sees only an Observation / StartCall."""
 
     name = ""
-    summary = ""
-    start_split = ""
     finish_values: tuple[float, ...] = (95.0, 70.0, 40.0, 20.0)
 
     def __init__(self, rng: random.Random):
@@ -344,13 +342,12 @@ class Policy:
 
 
 class Greedy(Policy):
+    """Plays the cheapest legal island each turn (ties: the cell nearest to where the
+    card's rank puts it, then the smaller card), pays and discards its least useful
+    cards, discards two only when no island can be played. Start event: each seat gives
+    exactly its public quota, its least useful cards first."""
+
     name = "greedy"
-    summary = (
-        "plays the cheapest legal island each turn (ties: the cell nearest to where the card's "
-        "rank puts it, then the smaller card), pays and discards its least useful cards, "
-        "discards two only when no island can be played"
-    )
-    start_split = "each seat gives exactly its public quota, its least useful cards first"
     finish_values = (95.0, 5.0)
 
     def choose_island(self, obs, reading, islands):
@@ -362,16 +359,14 @@ class Greedy(Policy):
 
 
 class Cautious(Policy):
+    """Prefers cheap plays that keep every gap fillable and put cards where their rank
+    fits, discards two rather than pay 2 or more while its pile still has cards, keeps
+    Finish cards and the cards that fit the tightest gaps, pays with cards that fit
+    nowhere first. Start event: each seat gives its public quota, and more if it holds
+    more dead cards (islands that fit no gap, dead Starts), least useful first; Finish
+    cards are kept."""
+
     name = "cautious"
-    summary = (
-        "prefers cheap plays that keep every gap fillable and put cards where their rank fits, "
-        "discards two rather than pay 2 or more while its pile still has cards, keeps Finish "
-        "cards and the cards that fit the tightest gaps, pays with cards that fit nowhere first"
-    )
-    start_split = (
-        "each seat gives its public quota, and more if it holds more dead cards (islands that "
-        "fit no gap, dead Starts), least useful first; Finish cards are kept"
-    )
     finish_values = (95.0, 70.0, 40.0, 25.0)
     discard_from = 2  # discard two rather than pay this much or more (while the pile lasts)
 
@@ -410,29 +405,30 @@ class Cautious(Policy):
 
 
 class Thrifty(Cautious):
+    """Plays like cautious, but pays up to two cards for a play and discards two only
+    rather than pay three or more (when discarding is the cheaper way to spend a turn)."""
+
     name = "thrifty"
-    summary = (
-        "plays like cautious, but pays up to two cards for a play and discards two only "
-        "rather than pay three or more (when discarding is the cheaper way to spend a turn)"
-    )
     discard_from = 3
 
 
 class Wavering(Thrifty):
+    """Plays like thrifty, but misjudges: each play's score gets seeded random noise (up
+    to 3 points, a card's worth of cost and a half), so repeated plays of one deal
+    differ."""
+
     name = "wavering"
-    summary = (
-        "plays like thrifty, but misjudges: each play's score gets seeded random noise (up to "
-        "3 points, a card's worth of cost and a half), so repeated plays of one deal differ"
-    )
 
     def doubt(self) -> float:
         return self.rng.uniform(0.0, 3.0)
 
 
 class RandomPolicy(Policy):
+    """A legal choice uniformly at random each turn, paid with random cards (seeded by
+    --sim-seed). Start event: each seat gives a random number of random cards within
+    what the seats after it can still cover."""
+
     name = "random"
-    summary = "a legal choice uniformly at random each turn, paid with random cards (seeded by --sim-seed)"
-    start_split = "each seat gives a random number of random cards within what the seats after it can still cover"
 
     def act(self, obs):
         choice = self.rng.choice(sorted(obs.view.legal_choices(), key=repr))
