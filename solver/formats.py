@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, assert_never
 
 from .actions import (
     Action,
@@ -197,16 +197,19 @@ def _rocks_from_json(data: dict, where: str) -> RocksMove | None:
 
 def action_to_json(action: Action) -> dict[str, Any]:
     data: dict[str, Any] = {"seat": action.seat}
-    if isinstance(action, PlayIsland):
-        data.update(play=action.card, cell=action.cell, discard=list(action.discard))
-    elif isinstance(action, PlayStart):
-        data.update(play=START, team_discard=[list(d) for d in action.team_discard])
-    elif isinstance(action, PlayFinish):
-        data["play"] = FINISH
-    elif isinstance(action, PlayMonster):
-        data.update(play=MONSTER, cell=action.cell)
-    else:
-        data["discard"] = list(action.discard)
+    match action:
+        case PlayIsland():
+            data.update(play=action.card, cell=action.cell, discard=list(action.discard))
+        case PlayStart():
+            data.update(play=START, team_discard=[list(d) for d in action.team_discard])
+        case PlayFinish():
+            data["play"] = FINISH
+        case PlayMonster():
+            data.update(play=MONSTER, cell=action.cell)
+        case DiscardTwo():
+            data["discard"] = list(action.discard)
+        case _:
+            assert_never(action)
     if action.rocks is not None:
         if action.rocks.row is None:
             data.update(rocks="stay", rocks_discard=list(action.rocks.discard))
