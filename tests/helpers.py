@@ -10,21 +10,21 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from collections.abc import Iterable
 from dataclasses import replace
 from itertools import combinations, islice, product
 from pathlib import Path
-from typing import Iterable
 
 from click.testing import CliRunner
 from tranquility.cli.main import main
-from tranquility.solver.actions import Choice
-from tranquility.solver.cards import FINISH, MONSTER, START, is_island, sorted_cards
+from tranquility.solver.actions import Action, Choice, ChoiceKind
+from tranquility.solver.cards import FINISH, MONSTER, START, Card, is_island, sorted_cards
 from tranquility.solver.deal import Deal, DealError, deal, pile_sizes
-from tranquility.solver.rules import Rules
-from tranquility.solver.state import State
+from tranquility.solver.rules import Adjacency, OneCard, Order, Rocks, Rules
+from tranquility.solver.state import State, Status
 
 # The smallest useful rule set: one row of four cells, eight islands, one Finish card.
-TINY = dict(rows=1, cols=4, islands=8, finish=1, hand=3, start_discards=2)
+TINY = {"rows": 1, "cols": 4, "islands": 8, "finish": 1, "hand": 3, "start_discards": 2}
 
 
 def tiny_rules(**options) -> Rules:
@@ -48,7 +48,7 @@ def simple_deal(rules: Rules, players: int = 1, **kwargs) -> Deal:
         pile = cards[at : at + size]
         piles.append(pile[: rules.hand] + [START] + pile[rules.hand :])
         at += size
-    if rules.rocks != "off":
+    if rules.rocks != Rocks.OFF:
         kwargs.setdefault("rocks_row", 0)
     return make_deal(piles, rules, removed_islands=removed, **kwargs)
 
@@ -80,10 +80,10 @@ def choices(state: State) -> set[Choice]:
 
 
 def island_choices(state: State) -> set[tuple[int, int]]:
-    return {(c.card, c.cell) for c in state.legal_choices() if c.kind == "island"}
+    return {(c.island, c.target) for c in state.legal_choices() if c.kind == ChoiceKind.ISLAND}
 
 
-def kinds(state: State) -> set[str]:
+def kinds(state: State) -> set[ChoiceKind]:
     return {c.kind for c in state.legal_choices()}
 
 
@@ -191,32 +191,32 @@ def oracle_choices(state: State) -> set[Choice]:
     if state.won or (rules.one_card == "lose" and len(hand) <= 1):
         return set()
     if START in hand and not state.start_played:
-        return {Choice("start", START)} if oracle_start_payable(state) else set()
+        return {Choice(ChoiceKind.START, START)} if oracle_start_payable(state) else set()
     found = set()
-    for card in set(c for c in hand if is_island(c)):
+    for card in {c for c in hand if is_island(c)}:
         for cell in range(rules.cells):
             if grid[cell] is not None or (state.rocks_row is not None and cell // rules.cols == state.rocks_row):
                 continue
             cost = oracle_cost(rules, grid, card, cell)
             if cost is not None and cost <= len(hand) - 1:
-                found.add(Choice("island", card, cell))
+                found.add(Choice(ChoiceKind.ISLAND, card, cell))
     if (
         FINISH in hand
         and state.start_played
         and all(v is not None for v in grid)
         and state.monsters_played == rules.monsters
     ):
-        found.add(Choice("finish", FINISH))
+        found.add(Choice(ChoiceKind.FINISH, FINISH))
     if MONSTER in hand:
-        found |= {Choice("monster", MONSTER, cell) for cell, v in enumerate(grid) if v is not None}
+        found |= {Choice(ChoiceKind.MONSTER, MONSTER, cell) for cell, v in enumerate(grid) if v is not None}
     if len(hand) >= 2:
-        found.add(Choice("discard"))
+        found.add(Choice(ChoiceKind.DISCARD))
     return found
 
 
-def census(state: State) -> Counter:
+def census(state: State) -> Counter[Card]:
     """Every card of the deal, wherever it is now (each must be in exactly one place)."""
-    seen = Counter(c for c in state.grid if c is not None)
+    seen: Counter[Card] = Counter(c for c in state.grid if c is not None)
     for seat in range(state.players):
         seen.update(state.hands[seat])
         seen.update(state.pile(seat))
@@ -229,23 +229,23 @@ def census(state: State) -> Counter:
     return seen
 
 
-def deal_cards(deal: Deal) -> Counter:
+def deal_cards(deal: Deal) -> Counter[Card]:
     return Counter(c for pile in deal.piles for c in pile)
 
 
 # -- random play -----------------------------------------------------------------------
 
 
-def random_action(state: State, rng: random.Random, cap: int = 64):
+def random_action(state: State, rng: random.Random, cap: int = 64) -> Action:
     """A random legal action, without enumerating every Start split (there can be many)."""
     choice = rng.choice(sorted(state.legal_choices(), key=repr))
     return rng.choice(list(islice(state.actions_for(choice), cap)))
 
 
-def random_game(state: State, rng: random.Random, limit: int = 10_000) -> tuple[State, list]:
+def random_game(state: State, rng: random.Random, limit: int = 10_000) -> tuple[State, list[Action]]:
     """Play random legal actions until the game is won or lost."""
-    actions = []
-    while state.status == "open" and len(actions) < limit:
+    actions: list[Action] = []
+    while state.status == Status.OPEN and len(actions) < limit:
         action = random_action(state, rng)
         actions.append(action)
         state = state.apply(action)
@@ -270,11 +270,11 @@ def write(path: Path, data) -> Path:
 
 # -- small deals ---------------------------------------------------------------------------
 
-def small_deals(count: int, seed: int = 2026):
+def small_deals(count: int, seed: int = 2026) -> list[Deal]:
     """Random small rule sets (1x4 to 2x4 grids, 8 to 16 islands, 1 to 3 seats, small hands
     and Start discards, every order and adjacency), dealt with fixed seeds."""
     rng = random.Random(seed)
-    out = []
+    out: list[Deal] = []
     while len(out) < count:
         rows = rng.choice([1, 2])
         cols = 4
@@ -285,9 +285,9 @@ def small_deals(count: int, seed: int = 2026):
             finish=rng.choice([1, 2]),
             hand=rng.choice([2, 3, 3, 4]),
             start_discards=rng.choice([0, 1, 1, 2, 3]),
-            order=rng.choice(["sequence", "grid"]) if rows > 1 else "sequence",
-            adjacency=rng.choice(["sequence", "orthogonal", "both"]),
-            one_card=rng.choice(["play", "play", "lose"]),
+            order=rng.choice([Order.SEQUENCE, Order.GRID]) if rows > 1 else Order.SEQUENCE,
+            adjacency=rng.choice([Adjacency.SEQUENCE, Adjacency.ORTHOGONAL, Adjacency.BOTH]),
+            one_card=rng.choice([OneCard.PLAY, OneCard.PLAY, OneCard.LOSE]),
         )
         players = rng.randint(1, 3)
         try:
@@ -298,11 +298,11 @@ def small_deals(count: int, seed: int = 2026):
     return out
 
 # Sparse settings: a 3x3 grid, islands 1..18, a Start costing 3 cards.
-BASE = dict(rows=3, cols=3, islands=18, finish=2, hand=3, start_discards=3)
+BASE = {"rows": 3, "cols": 3, "islands": 18, "finish": 2, "hand": 3, "start_discards": 3}
 # Dense settings: a 2x2 grid with islands 1..10 and a cheap Start is won about one game in
 # five, so Finish plays and rock departures are reached too (random play on the sparser
 # grids nearly always runs out of cards first).
-DENSE = dict(rows=2, cols=2, islands=10, finish=3, hand=4, start_discards=1)
+DENSE = {"rows": 2, "cols": 2, "islands": 10, "finish": 3, "hand": 4, "start_discards": 1}
 
 
 def sparse(**options) -> Rules:

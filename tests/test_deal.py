@@ -4,9 +4,10 @@ import json
 import os
 from collections import Counter
 from pathlib import Path
+from typing import Any
 
 import pytest
-from tranquility.solver.cards import FINISH, MONSTER, START
+from tranquility.solver.cards import FINISH, MONSTER, START, Card
 from tranquility.solver.deal import (
     DEALER,
     Deal,
@@ -16,7 +17,7 @@ from tranquility.solver.deal import (
     pile_sizes,
 )
 from tranquility.solver.formats import deal_from_json, deal_to_json
-from tranquility.solver.rules import OFFICIAL, PRESETS, Rules
+from tranquility.solver.rules import OFFICIAL, PRESETS, FinishSetup, Rocks, Rules
 
 from .helpers import TINY, deal_cards, make_deal, tiny_rules
 
@@ -24,7 +25,7 @@ GOLDEN = Path(__file__).parent / "golden" / "deals"
 
 # name: (rule options, players, seed). Never change an existing entry: a dealer v1 deal
 # must be the same on every machine and every future version.
-GOLDEN_CASES = {
+GOLDEN_CASES: dict[str, tuple[dict[str, Any], int, int]] = {
     "official-s1-p4": ({}, 4, 1),
     "official-s42-p1": ({}, 1, 42),
     "official-s7-p5": ({}, 5, 7),
@@ -59,7 +60,7 @@ def test_golden_tiny_deal_by_eye():
 
 
 def test_worked_example_of_docs_dealing():
-    rules = Rules(rows=2, cols=3, islands=12, hand=2, start_discards=2, finish=1, removed=2, monsters=1, rocks="auto")
+    rules = Rules(rows=2, cols=3, islands=12, hand=2, start_discards=2, finish=1, removed=2, monsters=1, rocks=Rocks.AUTO)
     d = deal(rules, 2, 7)
     assert d.piles == ((5, 12, 8, 11, 3, 10, START), (MONSTER, FINISH, 6, 1, 9, START, 7))
     assert d.removed_islands == (2, 4)
@@ -69,7 +70,7 @@ def test_worked_example_of_docs_dealing():
 
 
 def test_rocks_do_not_change_the_piles():
-    piles = {deal(Rules(rocks=mode), 3, 99).piles for mode in ("off", "auto", "manual")}
+    piles = {deal(Rules(rocks=mode), 3, 99).piles for mode in (Rocks.OFF, Rocks.AUTO, Rocks.MANUAL)}
     assert len(piles) == 1
 
 
@@ -115,20 +116,21 @@ def test_every_preset_deals_legally(name, players):
         assert pile.count(START) == 1
         assert START not in pile[: rules.hand]
     cards = deal_cards(d)
-    expected = Counter(range(1, rules.islands + 1)) - Counter(d.removed_islands)
+    expected: Counter[Card] = Counter(range(1, rules.islands + 1))
+    expected -= Counter(d.removed_islands)
     expected.update({START: players, FINISH: rules.finish, MONSTER: rules.monsters})
     assert +cards == +expected, "every card exactly once"
     assert len(d.removed_islands) == rules.removed
-    if rules.rocks == "off":
+    if rules.rocks == Rocks.OFF:
         assert d.rocks_row is None and d.rocks_rolls == ()
     else:
-        assert 0 <= d.rocks_row < rules.rows
-        assert len(d.rocks_rolls) == (d.total_cards() if rules.rocks == "auto" else 0)
+        assert d.rocks_row is not None and 0 <= d.rocks_row < rules.rows
+        assert len(d.rocks_rolls) == (d.total_cards() if rules.rocks == Rocks.AUTO else 0)
 
 
 @pytest.mark.parametrize("players", [1, 2, 3, 4, 5])
 def test_after_hands_keeps_finish_out_of_opening_hands(players):
-    rules = Rules(finish_setup="after_hands")
+    rules = Rules(finish_setup=FinishSetup.AFTER_HANDS)
     for seed in range(5):
         d = deal(rules, players, seed)
         assert all(FINISH not in pile[: rules.hand] for pile in d.piles)
@@ -207,7 +209,7 @@ def test_check_errors():
 def test_check_removed_islands():
     rules = tiny_rules(removed=1, islands=9)
     make_deal(GOOD, rules, removed_islands=(9,))
-    assert "island 4 is dealt 1 times, expected 0 (it is listed as removed)" == bad(GOOD, rules, removed_islands=(4,))
+    assert bad(GOOD, rules, removed_islands=(4,)) == "island 4 is dealt 1 times, expected 0 (it is listed as removed)"
     assert "island 4 is missing" in bad([[1, 2, 3, START], GOOD[1]], rules, removed_islands=(9,))
     assert "twice" in bad(GOOD, tiny_rules(removed=2, islands=10), removed_islands=(9, 9))
     assert "rule 'removed'" in bad(GOOD, rules, removed_islands=())

@@ -8,7 +8,9 @@ from dataclasses import replace
 
 import pytest
 from tranquility.solver.actions import (
+    Action,
     Choice,
+    ChoiceKind,
     DiscardTwo,
     PlayFinish,
     PlayIsland,
@@ -20,6 +22,7 @@ from tranquility.solver.cards import (
     FINISH,
     MONSTER,
     START,
+    Card,
     card_label,
     is_island,
     remove_cards,
@@ -49,8 +52,22 @@ def illegal(state: State, action, words: str) -> None:
     assert state.explain_illegal(action) == str(err.value)
 
 
-def payments(state: State, card: int, cell: int) -> set[tuple]:
-    return {a.discard for a in state.actions_for(Choice("island", card, cell))}
+def payments(state: State, card: int, cell: int) -> set[tuple[Card, ...]]:
+    """The ways to pay for ``card`` into ``cell``."""
+    found = set()
+    for action in state.actions_for(Choice(ChoiceKind.ISLAND, card, cell)):
+        assert isinstance(action, PlayIsland), action
+        found.add(action.discard)
+    return found
+
+
+def start_splits(state: State) -> set[tuple[tuple[Card, ...], ...]]:
+    """The ways for the team to pay the Start (every legal action here is a Start)."""
+    found = set()
+    for action in state.legal_actions():
+        assert isinstance(action, PlayStart), action
+        found.add(action.team_discard)
+    return found
 
 
 # -- cards and choices -----------------------------------------------------------------
@@ -69,9 +86,10 @@ def test_remove_cards_is_a_multiset_difference():
 
 
 def test_choices_describe_themselves():
-    assert str(Choice("island", 5, 2)) == "5 at cell 2"
-    assert str(Choice("monster", MONSTER, 4)) == "Sea Monster on cell 4"
-    assert [str(Choice(k)) for k in ("start", "finish", "discard")] == ["Start", "Finish", "discard two"]
+    assert str(Choice(ChoiceKind.ISLAND, 5, 2)) == "5 at cell 2"
+    assert str(Choice(ChoiceKind.MONSTER, MONSTER, 4)) == "Sea Monster on cell 4"
+    plain = (ChoiceKind.START, ChoiceKind.FINISH, ChoiceKind.DISCARD)
+    assert [str(Choice(k)) for k in plain] == ["Start", "Finish", "discard two"]
 
 
 # -- costs (seeds 000, 002, 003, 004) --------------------------------------------------
@@ -137,7 +155,7 @@ def test_island_play_errors():
     illegal(state, PlayIsland(seat=0, card=6, cell=1), "6 is not in seat 0's hand")
     illegal(state, PlayIsland(seat=0, card=5, cell=4), "not on the 1x4 grid")
     illegal(state, PlayIsland(seat=0, card=5, cell=0), "already holds 3")
-    illegal(state, PlayIsland(seat=0, card=FINISH, cell=1), "not an island")
+    illegal(state, PlayIsland(seat=0, card=FINISH, cell=1), "not an island")  # type: ignore[arg-type]
     assert state.island_cost(5, 0) is None
     assert state.island_cost(5, 9) is None
 
@@ -225,7 +243,7 @@ def test_start_is_never_in_an_opening_hand_and_is_drawn_later():
     assert not state.must_play_start()  # seat 1 to move
     state = state.apply(DiscardTwo(seat=1, discard=(5, 6)))
     assert state.must_play_start()
-    assert choices(state) == {Choice("start", START)}
+    assert choices(state) == {Choice(ChoiceKind.START, START)}
 
 
 def start_position(**options) -> State:
@@ -242,7 +260,7 @@ def test_must_play_start():
 
 def test_start_is_free_and_the_team_splits_the_discards():
     state = start_position()
-    splits = {a.team_discard for a in state.legal_actions()}
+    splits = start_splits(state)
     # Seat 0 keeps 1 3 after the Start; seat 1 holds 7 8 S (its Start, dead once a Start
     # is played, may be paid): every 2 of those 5 cards.
     assert len(splits) == 10
@@ -283,7 +301,7 @@ def test_dead_start_cards_are_discarded_or_paid():
     state = start_position().apply(PlayStart(seat=0, team_discard=((1, 3), ())))
     assert state.hands[1] == (7, 8, START)
     assert not state.must_play_start()
-    assert Choice("discard") in choices(state)
+    assert Choice(ChoiceKind.DISCARD) in choices(state)
     assert {(7, 3), (8, 3)} <= island_choices(state)
     after = state.apply(DiscardTwo(seat=1, discard=(START, 7)))
     assert START in after.discarded
@@ -315,7 +333,7 @@ def solo_start(start_discards: int) -> State:
 
 def test_solo_start_paid_from_one_hand():
     state = solo_start(2)
-    assert {a.team_discard for a in state.legal_actions()} == {((3, 4),)}
+    assert start_splits(state) == {((3, 4),)}
     after = state.apply(PlayStart(seat=0, team_discard=((3, 4),)))
     assert after.hands == ((5, 6, 7),)
 
@@ -324,7 +342,7 @@ def test_solo_start_forced_rounds():
     # Owed 4 but the hand holds 3 4: both are discarded, the seat draws 5 6 7, and chooses
     # the last 2 of those three.
     state = solo_start(4)
-    assert {a.team_discard for a in state.legal_actions()} == {((5, 6),), ((5, 7),), ((6, 7),)}
+    assert start_splits(state) == {((5, 6),), ((5, 7),), ((6, 7),)}
     after = state.apply(PlayStart(seat=0, team_discard=((5, 7),)))
     assert after.discarded == (1, 2, 3, 4, 5, 7)
     assert after.hands == ((6, 8, FINISH),)
@@ -337,7 +355,7 @@ def test_solo_start_forced_rounds():
 def test_solo_start_several_forced_rounds():
     # Owed 7: 3 4 forced (5 left), 5 6 7 forced (2 left), then choose 2 of 8 F.
     state = solo_start(7)
-    assert {a.team_discard for a in state.legal_actions()} == {((8, FINISH),)}
+    assert start_splits(state) == {((8, FINISH),)}
     after = state.apply(PlayStart(seat=0, team_discard=((8, FINISH),)))
     assert after.hands == ((),)
     assert after.status == "lost"
@@ -357,8 +375,8 @@ def test_start_with_empty_hands_but_cards_in_the_piles():
     state = State.initial(make_deal([[1, START, 2, 3, 4, 5, 6, 7, 8, FINISH]], rules))
     state = state.apply(PlayIsland(seat=0, card=1, cell=0))
     assert state.hands == ((START,),)
-    assert choices(state) == {Choice("start", START)}
-    assert {a.team_discard for a in state.legal_actions()} == {((2,),)}
+    assert choices(state) == {Choice(ChoiceKind.START, START)}
+    assert start_splits(state) == {((2,),)}
     after = state.apply(PlayStart(seat=0, team_discard=((2,),)))
     assert after.discarded == (2,) and after.hands == ((3,),) and after.status == "open"
 
@@ -374,7 +392,7 @@ def test_team_start_forced_round_draws_every_seat():
     # Seat 0 holds 1 3 (+S), seat 1 holds 7 8 S: 5 cards for 6 owed. All five go, seat 0
     # draws 4, seat 1 draws F, and the team picks the last card from those two.
     state = start_position(start_discards=6)
-    splits = {a.team_discard for a in state.legal_actions()}
+    splits = start_splits(state)
     assert splits == {((4,), ()), ((), (FINISH,))}
     after = state.apply(PlayStart(seat=0, team_discard=((), (FINISH,))))
     assert after.hands == ((4,), ())
@@ -391,7 +409,7 @@ def finish_position(**changes) -> State:
 
 def test_finish_wins_with_full_grid_and_start():
     state = finish_position()
-    assert Choice("finish", FINISH) in choices(state)
+    assert Choice(ChoiceKind.FINISH, FINISH) in choices(state)
     won = state.apply(PlayFinish(seat=0))
     assert won.won and won.status == "won"
     assert won.hands == ((5, 6),)
@@ -441,7 +459,7 @@ def test_discard_two_needs_two_cards():
 
 def test_one_card_play_lets_a_single_card_be_played():
     state = at({0: 1}, [[5]], one_card="play")
-    assert choices(state) == {Choice("island", 5, 2), Choice("island", 5, 3)}
+    assert choices(state) == {Choice(ChoiceKind.ISLAND, 5, 2), Choice(ChoiceKind.ISLAND, 5, 3)}
     assert state.status == "open"
 
 
@@ -508,7 +526,7 @@ def test_wrong_seat_is_refused():
 
 def test_replay():
     deal = simple_deal(tiny_rules(), 2)
-    actions = [PlayIsland(seat=0, card=2, cell=1), DiscardTwo(seat=1, discard=(5, 6))]
+    actions: list[Action] = [PlayIsland(seat=0, card=2, cell=1), DiscardTwo(seat=1, discard=(5, 6))]
     assert replay(deal, actions) == start_position()
 
 
@@ -560,7 +578,7 @@ def test_monster_is_a_legal_card_to_discard():
 
 # -- Jagged Rocks ----------------------------------------------------------------------
 
-ROCKS = dict(rows=3, cols=2, islands=9)
+ROCKS = {"rows": 3, "cols": 2, "islands": 9}
 
 
 def rocks_state(mode="auto", rocks_row=0, rolls=(5, 2, 7, 0, 0, 0), grid=None, hands=None, **options) -> State:
@@ -610,7 +628,7 @@ def test_rocks_leave_after_all_rows_but_one_on_small_grids():
 
 
 def test_rocks_leave_after_four_rows_on_big_grids():
-    rules = dict(rows=6, cols=1, islands=9)
+    rules = {"rows": 6, "cols": 1, "islands": 9}
     state = rocks_state(rocks_row=5, grid={0: 1, 1: 2, 2: 3}, hands=[[4, 5, 6]], rolls=(0, 0), **rules)
     # Three complete rows: the rocks still move.
     moved = state.apply(DiscardTwo(seat=0, discard=(5, 6)))
@@ -625,7 +643,8 @@ def test_running_out_of_rolls_is_a_deal_error():
         state.apply(DiscardTwo(seat=0, discard=(1, 2)))
     line = Line(state.deal, (DiscardTwo(seat=0, discard=(1, 2)),))
     verdict = verify(line)
-    assert not verdict.legal and "turn 1: seat 0" in verdict.error and "rocks_rolls" in verdict.error
+    assert not verdict.legal and verdict.error is not None
+    assert "turn 1: seat 0" in verdict.error and "rocks_rolls" in verdict.error
 
 
 def test_auto_rocks_refuse_a_rocks_move():
@@ -639,7 +658,7 @@ def test_rocks_off_refuse_a_rocks_move():
 
 def test_manual_rocks_move_or_stay():
     state = rocks_state("manual", hands=[[1, 2, 3]])
-    actions = set(state.actions_for(Choice("island", 1, 2)))
+    actions = set(state.actions_for(Choice(ChoiceKind.ISLAND, 1, 2)))
     # Move to row 1 or 2, or stay paying the two cards left in hand (before any draw).
     assert actions == {
         PlayIsland(seat=0, card=1, cell=2, rocks=RocksMove(1)),
@@ -669,7 +688,7 @@ def test_manual_rocks_errors():
 
 def test_manual_rocks_stay_needs_two_cards_after_the_action():
     state = rocks_state("manual", grid={2: 1}, hands=[[2, 3, 4]])
-    actions = set(state.actions_for(Choice("island", 3, 3)))  # costs 2: nothing left
+    actions = set(state.actions_for(Choice(ChoiceKind.ISLAND, 3, 3)))  # costs 2: nothing left
     # Row 1 is full now: the rocks can only go to row 2.
     assert actions == {PlayIsland(seat=0, card=3, cell=3, discard=(2, 4), rocks=RocksMove(2))}
 
@@ -677,7 +696,7 @@ def test_manual_rocks_stay_needs_two_cards_after_the_action():
 def test_manual_rocks_leave_without_a_move():
     state = rocks_state("manual", rocks_row=2, grid={0: 1, 1: 2, 2: 3}, hands=[[4, 5, 6]])
     play = PlayIsland(seat=0, card=4, cell=3, discard=(5,))
-    assert set(state.actions_for(Choice("island", 4, 3))) == {play, replace(play, discard=(6,))}
+    assert set(state.actions_for(Choice(ChoiceKind.ISLAND, 4, 3))) == {play, replace(play, discard=(6,))}
     assert state.apply(play).rocks_row is None
     illegal(state, replace(play, rocks=RocksMove(1)), "leave the game on this action")
 

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from tranquility.solver.actions import (
+    Action,
     DiscardTwo,
     PlayFinish,
     PlayIsland,
@@ -84,7 +85,7 @@ def test_deal_tokens():
     assert tokens == {START, FINISH, MONSTER}
 
 
-ALL_ACTIONS = [
+ALL_ACTIONS: list[Action] = [
     PlayIsland(seat=0, card=41, cell=20, discard=(3, 77)),
     PlayIsland(seat=0, card=41, cell=20),
     PlayStart(seat=1, team_discard=((12,), (44, FINISH), (5, 9, 60), (71, 2))),
@@ -315,13 +316,14 @@ def test_verify_a_bad_deal():
     bad = type(d)(rules=d.rules, piles=(d.piles[0] + (1,), d.piles[1]))
     verdict = verify(bad)
     assert not verdict.legal and verdict.turns == 0
+    assert verdict.error is not None
     assert verdict.error.startswith("deal: ") and "island 1" in verdict.error
 
 
 def test_won_line():
     verdict = verify(win_line())
     assert verdict.to_json() == {"legal": True, "won": True, "status": "won", "turns": 6, "error": None}
-    assert verdict.state.grid == (1, 2, 4, 5)
+    assert verdict.state is not None and verdict.state.grid == (1, 2, 4, 5)
 
 
 def test_line_that_stops_early_is_legal_and_open():
@@ -338,6 +340,7 @@ def test_line_that_ends_lost():
     start = PlayStart(seat=0, team_discard=((8,),))
     verdict = verify(Line(simple_deal(tiny_rules(start_discards=6)), (discard, start)))
     assert verdict.legal and verdict.turns == 2 and verdict.status == "lost"
+    assert verdict.state is not None
     assert verdict.state.hands == ((FINISH,),) and verdict.state.start_played
 
 
@@ -347,6 +350,7 @@ def test_illegal_action_names_turn_seat_action_and_rule():
     verdict = verify(win_line(actions))
     assert not verdict.legal and not verdict.won
     assert verdict.turns == 3 and verdict.status == "open"
+    assert verdict.error is not None
     assert verdict.error.startswith("turn 4")
     assert "seat 0 plays 2 at cell 1, paying nothing" in verdict.error
     assert verdict.error.endswith("2 at cell 1 costs 1; the action discards 0 card(s)")
@@ -354,10 +358,12 @@ def test_illegal_action_names_turn_seat_action_and_rule():
 
 def test_wrong_seat_and_actions_after_the_end():
     verdict = verify(win_line([DiscardTwo(seat=1, discard=(1, 2))]))
+    assert verdict.error is not None
     assert verdict.error.startswith("turn 1") and "seat 1 discards" in verdict.error
     assert "it is seat 0's turn" in verdict.error
     verdict = verify(win_line([*WIN, DiscardTwo(seat=0, discard=(8, 8))]))
     assert verdict.turns == 6 and verdict.won and verdict.status == "won"
+    assert verdict.error is not None
     assert "turn 7" in verdict.error and "already won" in verdict.error
 
 
@@ -390,15 +396,23 @@ def paths(node, prefix=()):
 
 
 JSON_VALUES = st.recursive(
-    st.none() | st.booleans() | st.integers(-3, 100) | st.floats(allow_nan=False, allow_infinity=False) | st.sampled_from(["S", "F", "M", "stay", "x", ""]),
-    lambda children: st.lists(children, max_size=3) | st.dictionaries(st.sampled_from(["seat", "play", "cell", "rows", "z"]), children, max_size=3),
+    st.none()
+    | st.booleans()
+    | st.integers(-3, 100)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.sampled_from(["S", "F", "M", "stay", "x", ""]),
+    lambda children: st.lists(children, max_size=3)
+    | st.dictionaries(st.sampled_from(["seat", "play", "cell", "rows", "z"]), children, max_size=3),
     max_leaves=6,
 )
 BASE_LINE = through_json(
     line_to_json(
         Line(
             simple_deal(tiny_rules(rows=2, cols=2, rocks="manual", monsters=1), 2),
-            (PlayIsland(seat=0, card=1, cell=0, rocks=RocksMove(1)), DiscardTwo(seat=1, discard=(6, 7), rocks=RocksMove(None, (5, 8)))),
+            (
+                PlayIsland(seat=0, card=1, cell=0, rocks=RocksMove(1)),
+                DiscardTwo(seat=1, discard=(6, 7), rocks=RocksMove(None, (5, 8))),
+            ),
         )
     )
 )

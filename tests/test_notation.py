@@ -89,6 +89,7 @@ def test_each_token(text, action):
 
 def test_payments_are_multisets_and_written_sorted():
     (action,) = parse_actions("5@3-F,9,2", 1)
+    assert isinstance(action, PlayIsland)
     assert action.discard == (2, 9, "F")
     assert format_action(action) == "5@3-2,9,F"
 
@@ -103,8 +104,10 @@ def test_seats_follow_turn_order_and_whitespace_and_comments_are_free():
 
 def test_counts_are_the_engines_business():
     """Shape only: a one-card discard or a short Start reads; the engine rejects them."""
-    assert parse_actions("x12", 1)[0].discard == (12,)
-    assert parse_actions("S/1|2", 4)[0].team_discard == ((1,), (2,))
+    (discard,) = parse_actions("x12", 1)
+    assert isinstance(discard, DiscardTwo) and discard.discard == (12,)
+    (start,) = parse_actions("S/1|2", 4)
+    assert isinstance(start, PlayStart) and start.team_discard == ((1,), (2,))
 
 
 @pytest.mark.parametrize(

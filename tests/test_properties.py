@@ -11,7 +11,9 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from collections.abc import Iterable
 from itertools import islice
+from typing import Any
 
 import pytest
 from hypothesis import assume, event, given
@@ -94,12 +96,12 @@ def preferred(state: State, options: list[Choice]) -> list[Choice]:
             return found
     islands = [c for c in options if c.kind == "island"]
     if islands:
-        cheapest = min(state.island_cost(c.card, c.cell) for c in islands)
-        return [c for c in islands if state.island_cost(c.card, c.cell) == cheapest]
+        cheapest = min(state.cost_of(c) for c in islands)
+        return [c for c in islands if state.cost_of(c) == cheapest]
     return [c for c in options if c.kind == "monster"] or options
 
 
-def sort_choices(options) -> list[Choice]:
+def sort_choices(options: Iterable[Choice]) -> list[Choice]:
     return sorted(options, key=lambda c: (c.kind, card_key(c.card) if c.card is not None else (0, 0), c.cell or 0))
 
 
@@ -107,8 +109,9 @@ def check_actions(state: State, choice: Choice, actions: list) -> None:
     """The actions the engine lists for a choice are exactly the oracle's."""
     hand = list(state.hand)
     if choice.kind == "island":
-        hand.remove(choice.card)
-        cost = oracle_cost(state.rules, state.grid, choice.card, choice.cell)
+        hand.remove(choice.island)
+        cost = oracle_cost(state.rules, state.grid, choice.island, choice.target)
+        assert cost is not None, f"the oracle finds {choice} illegal"
         assert {a.discard for a in actions} == oracle_payments(hand, cost)
     elif choice.kind == "discard":
         assert {a.discard for a in actions} == oracle_payments(hand, 2)
@@ -184,7 +187,7 @@ def note(before: State, action, after: State) -> None:
     if after.monsters_played > before.monsters_played:
         event("monster played")
     if isinstance(action, PlayStart):
-        round_hands, owed = oracle_start_round(before)
+        _, owed = oracle_start_round(before)
         event("Start with forced rounds" if owed < before.rules.start_discards else "Start")
     if isinstance(action, PlayIsland) and action.discard:
         event("island paid")
@@ -197,12 +200,12 @@ def playout(data, rules: Rules, players: int) -> State:
     state = State.initial(deal(rules, players, seed))
     actions = []
     while True:
-        options = set(state.legal_choices())
-        assert options == oracle_choices(state)
-        assert state.status == ("won" if state.won else "open" if options else "lost")
-        if not options:
+        legal = set(state.legal_choices())
+        assert legal == oracle_choices(state)
+        assert state.status == ("won" if state.won else "open" if legal else "lost")
+        if not legal:
             break
-        options = sort_choices(options)
+        options = sort_choices(legal)
         if data.draw(st.integers(0, 3), label="policy"):
             options = preferred(state, options)
         choice = data.draw(st.sampled_from(options), label="choice")
@@ -228,7 +231,7 @@ def test_playouts_keep_every_invariant(name, data):
     playout(data, rules, players)
 
 
-OPTION_VALUES = {
+OPTION_VALUES: dict[str, list[Any]] = {
     "order": ["sequence", "grid"],
     "adjacency": ["sequence", "orthogonal", "both"],
     "one_card": ["play", "lose"],
@@ -299,16 +302,17 @@ def oracle_action_count(state: State, choice: Choice) -> int:
         return list((Counter(cards) - Counter(paid)).elements())
 
     if choice.kind == "island":
-        hand.remove(choice.card)
+        hand.remove(choice.island)
         after = list(grid)
-        after[choice.cell] = choice.card
-        cost = oracle_cost(rules, grid, choice.card, choice.cell)
+        after[choice.target] = choice.island
+        cost = oracle_cost(rules, grid, choice.island, choice.target)
+        assert cost is not None, f"the oracle finds {choice} illegal"
         return sum(with_rocks(after, left(hand, paid)) for paid in oracle_payments(hand, cost))
     if choice.kind == "discard":
         return sum(with_rocks(grid, left(hand, paid)) for paid in oracle_payments(hand, 2))
     if choice.kind == "monster":
         after = list(grid)
-        after[choice.cell] = None
+        after[choice.target] = None
         return with_rocks(after, left(hand, [choice.card]))
     if choice.kind == "start":
         hands, owed = oracle_start_round(state)
@@ -333,9 +337,9 @@ def perft(state: State, depth: int) -> tuple[int, int]:
     return total[0], total[1]
 
 
-TINY4 = dict(rows=1, cols=4, islands=8, finish=1, hand=3, start_discards=2)
-SQUARE = dict(rows=2, cols=2, islands=9, finish=1, hand=3, start_discards=2)
-PERFT = {
+TINY4 = {"rows": 1, "cols": 4, "islands": 8, "finish": 1, "hand": 3, "start_discards": 2}
+SQUARE = {"rows": 2, "cols": 2, "islands": 9, "finish": 1, "hand": 3, "start_discards": 2}
+PERFT: dict[str, tuple[tuple[dict[str, Any], int, int, int], tuple[int, int]]] = {
     # name: (rule options, players, seed, depth), (choices, actions)
     "tiny-2p-d1": ((TINY4, 2, 0, 1), (13, 15)),
     "tiny-2p-d3": ((TINY4, 2, 0, 3), (292, 780)),
@@ -344,7 +348,10 @@ PERFT = {
     "rocks-manual-2p-d3": ((dict(SQUARE, rocks="manual"), 2, 9, 3), (144, 1041)),
     "rocks-auto-1p-d4": ((dict(SQUARE, rocks="auto"), 1, 3, 4), (786, 1498)),
     "solo-forced-start-d4": ((dict(SQUARE, start_discards=5), 1, 2, 4), (405, 405)),
-    "orthogonal-5p-d2": ((dict(rows=2, cols=3, islands=16, finish=2, hand=3, start_discards=3, adjacency="orthogonal"), 5, 1, 2), (168, 224)),
+    "orthogonal-5p-d2": (
+        ({"rows": 2, "cols": 3, "islands": 16, "finish": 2, "hand": 3, "start_discards": 3, "adjacency": "orthogonal"}, 5, 1, 2),
+        (168, 224),
+    ),
     "official-4p-d1": (({}, 4, 1, 1), (181, 190)),
     "official-1p-d2": (({}, 1, 42, 2), (17005, 18925)),
 }

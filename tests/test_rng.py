@@ -115,7 +115,7 @@ def test_shuffle_of_short_lists_consumes_nothing():
 
 def test_shuffle_is_roughly_uniform():
     rng = SplitMix64(4)
-    counts = Counter()
+    counts: Counter[tuple[int, ...]] = Counter()
     for _ in range(6000):
         items = [0, 1, 2]
         rng.shuffle(items)

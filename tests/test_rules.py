@@ -6,6 +6,7 @@ from tranquility.solver.rules import (
     LIMITS,
     OFFICIAL,
     PRESETS,
+    Order,
     Rules,
     RulesError,
     parse_rule_value,
@@ -61,7 +62,7 @@ def test_module_presets_are_in_the_recommended_ranges():
 
 def test_from_dict_partial_takes_defaults():
     rules = Rules.from_dict({"rows": 3, "order": "grid"})
-    assert rules == Rules(rows=3, order="grid")
+    assert rules == Rules(rows=3, order=Order.GRID)
     assert Rules.from_dict({}) == OFFICIAL
 
 
@@ -123,7 +124,7 @@ def test_bad_rules_name_the_key(data, key):
 
 
 def test_rules_must_be_a_mapping():
-    check_names("rules", lambda: Rules.from_dict([("rows", 6)]))
+    check_names("rules", lambda: Rules.from_dict([("rows", 6)]))  # type: ignore[arg-type]
 
 
 @pytest.mark.parametrize("key", sorted(LIMITS))

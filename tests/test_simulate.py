@@ -15,14 +15,17 @@ from pathlib import Path
 
 import pytest
 from tranquility.cli.main import SIM_POLICIES
+from tranquility.solver.actions import PlayStart
+from tranquility.solver.cards import Card
 from tranquility.solver.deal import deal
 from tranquility.solver.files import read_game_file
 from tranquility.solver.formats import line_to_json
 from tranquility.solver.line import Line
-from tranquility.solver.rules import PRESETS, Rules
+from tranquility.solver.rules import PRESETS, Adjacency, FinishSetup, OneCard, Order, Rocks, Rules
 from tranquility.solver.simulate import (
     POLICIES,
     Observation,
+    Policy,
     StartCall,
     make_policy,
     observe,
@@ -120,7 +123,7 @@ def test_view_gives_the_real_legal_choices():
 def test_start_quota_is_public_and_complete():
     share = start_quota([1, 2, 0], (5, 5, 4), (10, 3, 3), 8)
     assert sum(share.values()) == 8
-    assert all(share[s] <= n for s, n in zip((0, 1, 2), (5, 5, 4)))
+    assert all(share[s] <= n for s, n in zip((0, 1, 2), (5, 5, 4), strict=True))
     assert share[1] >= share[2]  # the seat with the most cards left gives the most
     assert start_quota([0], (3,), (0,), 8) == {0: 3}  # never more than the hand
 
@@ -135,24 +138,27 @@ def start_position(players: int, seed: int) -> State:
     return state
 
 
-class Recorder:
-    """Wraps a policy and records every StartCall it answers."""
+class Recorder(Policy):
+    """Wraps a policy and records every StartCall it answers (the table asks a policy
+    for its name, its Start gifts and its rocks moves)."""
 
-    def __init__(self, policy):
-        self.policy, self.calls = policy, []
+    def __init__(self, policy: Policy):
+        super().__init__(policy.rng)
+        self.policy, self.name = policy, policy.name
+        self.calls: list[StartCall] = []
 
-    def __getattr__(self, name):
-        return getattr(self.policy, name)
-
-    def give(self, call: StartCall):
+    def give(self, call: StartCall) -> tuple[Card, ...]:
         self.calls.append(call)
         return self.policy.give(call)
+
+    def rocks_row(self, obs: Observation, grid: tuple, hand: tuple[Card, ...], rows: list[int]) -> int:
+        return self.policy.rocks_row(obs, grid, hand, rows)
 
 
 @pytest.mark.parametrize("name", list(POLICIES))
 def test_start_split_uses_only_each_seats_own_hand(name):
     state = start_position(3, 4)
-    hands, _, owed, forced = state.start_rounds()
+    hands, _, owed, forced = state.start_event()
     assert not forced
     recorder = Recorder(make_policy(name, 1))
     action = start_action(state, recorder)
@@ -176,7 +182,7 @@ def test_start_split_keeps_a_finish_card():
     checked = 0
     for seed in range(8):
         state = start_position(2, seed)
-        hands, _, _, _ = state.start_rounds()
+        hands, _, _, _ = state.start_event()
         action = start_action(state, make_policy("cautious"))
         for seat, given in enumerate(action.team_discard):
             kept = list(hands[seat])
@@ -193,15 +199,22 @@ def test_start_split_keeps_a_finish_card():
 RULE_SETS = {
     "official": OFFICIAL,
     "hungarian": PRESETS["hungarian"],
-    "grid": Rules(order="grid"),
-    "orthogonal": Rules(adjacency="orthogonal"),
+    "grid": Rules(order=Order.GRID),
+    "orthogonal": Rules(adjacency=Adjacency.ORTHOGONAL),
     "strict": PRESETS["strict"],
-    "after_hands": Rules(finish_setup="after_hands"),
+    "after_hands": Rules(finish_setup=FinishSetup.AFTER_HANDS),
     "removed": PRESETS["islands"],
     "monsters": PRESETS["monsters"],
     "rocks": PRESETS["rocks"],
     "rocks-manual": PRESETS["rocks-manual"],
-    "everything": Rules(monsters=3, rocks="manual", removed=4, adjacency="both", one_card="lose", finish_setup="after_hands"),
+    "everything": Rules(
+        monsters=3,
+        rocks=Rocks.MANUAL,
+        removed=4,
+        adjacency=Adjacency.BOTH,
+        one_card=OneCard.LOSE,
+        finish_setup=FinishSetup.AFTER_HANDS,
+    ),
 }
 
 
@@ -216,14 +229,14 @@ def test_simulated_lines_verify(name, policy):
     assert verdict.won == result.won
     assert verdict.status == result.status != "open"
     assert result.turns == len(result.line.actions) == verdict.turns
-    assert result.cells_filled == verdict.state.filled
+    assert verdict.state is not None and result.cells_filled == verdict.state.filled
 
 
 @pytest.mark.parametrize("policy", ["cautious", "thrifty", "greedy", "wavering"])
 def test_policies_play_monsters_and_move_the_rocks(policy):
     """Sea Monsters are played, never paid or discarded by a seat's own choice (that would
     make the game unwinnable), and manual rocks are moved, never kept for two cards."""
-    rules = Rules(monsters=3, rocks="manual")
+    rules = Rules(monsters=3, rocks=Rocks.MANUAL)
     for seed in range(2):
         line = simulate(deal(rules, 3, seed), policy).line
         played = 0
@@ -237,8 +250,10 @@ def test_policies_play_monsters_and_move_the_rocks(policy):
 SMALL = {
     "tiny": Rules(rows=1, cols=4, islands=8, finish=1, hand=3, start_discards=2),
     "hand-one": Rules(rows=1, cols=2, islands=4, finish=1, hand=1, start_discards=1),
-    "small-modules": Rules(rows=3, cols=3, islands=20, finish=2, hand=3, start_discards=4, rocks="manual", monsters=2),
-    "small-grid-lose": Rules(rows=3, cols=3, islands=16, finish=1, hand=2, start_discards=5, order="grid", one_card="lose"),
+    "small-modules": Rules(rows=3, cols=3, islands=20, finish=2, hand=3, start_discards=4, rocks=Rocks.MANUAL, monsters=2),
+    "small-grid-lose": Rules(
+        rows=3, cols=3, islands=16, finish=1, hand=2, start_discards=5, order=Order.GRID, one_card=OneCard.LOSE
+    ),
 }
 
 
@@ -268,7 +283,8 @@ def test_solo_forced_rounds_are_played():
         state = State.initial(game)
         for action in result.line.actions:
             if state.must_play_start():
-                _, _, owed, forced = state.start_rounds()
+                assert isinstance(action, PlayStart)
+                _, _, owed, forced = state.start_event()
                 assert sum(len(d) for d in action.team_discard) == owed
                 seen += bool(forced)
             state = state.apply(action)
@@ -291,14 +307,14 @@ def test_random_policy_is_seeded():
 
 
 def test_unknown_policy_names_the_known_ones():
-    with pytest.raises(ValueError, match="unknown policy 'bold' .known: cautious, thrifty, greedy, wavering, random"):
+    with pytest.raises(ValueError, match=r"unknown policy 'bold' \(known: cautious, thrifty, greedy, wavering, random"):
         simulate(deal(OFFICIAL, 2, 1), "bold")
     with pytest.raises(ValueError, match="unknown policy"):
         win_rate(OFFICIAL, 2, 3, "bold")
 
 
 def test_cli_policy_names_match_the_library():
-    assert SIM_POLICIES == tuple(POLICIES)
+    assert tuple(POLICIES) == SIM_POLICIES
 
 
 def test_simulate_continues_a_line():
@@ -334,7 +350,8 @@ def test_cli_out_writes_a_line_that_verifies(tmp_path):
     assert again.exit_code == 2 and "already exists" in again.output
     forced = run("simulate", "--seed", 2, "--players", 4, "--out", out, "--force")
     assert forced.exit_code == 0
-    assert read_game_file(out).deal.seed == 2
+    rewritten = read_game_file(out)
+    assert isinstance(rewritten, Line) and rewritten.deal.seed == 2
 
 
 def test_cli_json_and_deal_file(tmp_path):
@@ -359,7 +376,10 @@ def test_cli_deals_prints_the_win_rate():
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--seed", 1, "--players", 2, "--policy", "bold"], "'bold' is not one of 'cautious', 'thrifty', 'greedy', 'wavering', 'random'"),
+        (
+            ["--seed", 1, "--players", 2, "--policy", "bold"],
+            "'bold' is not one of 'cautious', 'thrifty', 'greedy', 'wavering', 'random'",
+        ),
         (["--seed", 1, "--players", 2, "--deals", 3], "not --seed or FILE"),
         (["--deals", 3], "needs --players P"),
         (["--players", 2, "--deals", 3, "--out", "x.json"], "does not go with --deals"),
@@ -395,7 +415,8 @@ def test_cli_help_and_light_imports():
         "assert r.exit_code == 0, r.output\n"
         "assert 'ortools' not in sys.modules, 'simulate loaded ortools'\n"
     )
-    done = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parent.parent, capture_output=True, text=True)
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
 
 
