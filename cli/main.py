@@ -1,7 +1,11 @@
 """The ``tranquility`` command line: parse, call the engine, render. No game logic here.
 
 Imports stay light: the CP-SAT solver (ortools) is imported only inside the commands that
-solve, so ``--help``, ``deal``, ``verify`` and ``rules`` never load it.
+solve, so ``--help``, ``deal``, ``verify`` and ``rules`` never load it. Choice lists come
+from the library (``LazyChoice`` imports the heavier ones only when a command needs them).
+
+Every command exits by one table (``exits.EXIT_CODES``, docs/cli.md); ``exits.Group``
+turns whatever escapes a command into its exit code.
 """
 
 from __future__ import annotations
@@ -12,17 +16,27 @@ from typing import Any, Callable
 import click
 from rich.progress import Progress
 from tranquility.solver import __version__
+from tranquility.solver.deal import Deal
+from tranquility.solver.errors import BadInput
 from tranquility.solver.formats import deal_to_json, write_json
+from tranquility.solver.line import Line
+from tranquility.solver.verdicts import Method, Objective
 
+from .exits import Group, InputError, exit_line, exit_table
 from .options import (
     INPUT_ERRORS,
     DealSource,
-    InputError,
+    LazyChoice,
+    Limits,
     deal_source,
     game_file_argument,
     input_error,
     json_option,
+    output_options,
+    playable,
     read_game,
+    reject,
+    solver_options,
     usage_error,
 )
 from .render import (
@@ -38,16 +52,30 @@ from .render import (
     render_show,
     render_solve,
     render_verdict,
-    rules_json,
-    solve_json,
 )
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
+METHODS = tuple(m.value for m in Method)
+OBJECTIVES = tuple(o.value for o in Objective)
+
+
+def _policies() -> tuple[str, ...]:
+    from tranquility.solver.simulate import POLICIES
+
+    return tuple(POLICIES)
+
+
+def _suites() -> tuple[str, ...]:
+    from tranquility.solver.bench import ALL_SUITES
+
+    return ALL_SUITES
+
 
 @click.group(
+    cls=Group,
     context_settings=CONTEXT,
-    epilog="""\b
+    epilog=f"""\b
 Examples:
   tranquility solve --seed 1 --players 4
   tranquility deal --seed 1 --players 4 --out deal.json
@@ -55,13 +83,23 @@ Examples:
   tranquility show game.tq --turn 12
   tranquility rules --rules hungarian
   tranquility bench --suite official --deals 20
-  tranquility simulate --seed 1 --players 4 --policy greedy""",
+  tranquility simulate --seed 1 --players 4 --policy greedy
+  tranquility --debug solve deal.json
+
+{exit_table()}""",
+)
+@click.option(
+    "--debug",
+    is_flag=True,
+    envvar="TRANQUILITY_DEBUG",
+    help="On an error, also print the Python traceback (for a bug report). Give it before the command.",
 )
 @click.version_option(__version__, "-V", "--version", prog_name="tranquility")
-def main() -> None:
+def main(debug: bool) -> None:
     """Tranquility: deals, rules, a replay verifier and a solver for the cooperative card game.
 
     Files: docs/formats.md. Rules and options: docs/rules.md. Seeded deals: docs/dealing.md.
+    The command line, its shared options and exit codes: docs/cli.md.
     """
 
 
@@ -81,9 +119,8 @@ def refuse_existing(path: str | None, force: bool) -> None:
 
 
 def run_with_status(label: str, file: str | None, work: Callable[[Callable[[str], None]], Any]) -> Any:
-    """Run a solver task with a spinner on stderr that shows its phase; map its errors to
-    exit codes: 2 for bad input or unsupported rules, 3 for an internal error."""
-    from tranquility.solver.errors import InternalError
+    """Run a solver task with a spinner on stderr that shows its phase. Input errors name
+    the file (exit 2); anything else goes on to ``exits.Group`` (a bug is exit 3)."""
     from tranquility.solver.model import UnsupportedRules
 
     console = make_console(stderr=True)
@@ -92,28 +129,35 @@ def run_with_status(label: str, file: str | None, work: Callable[[Callable[[str]
             return work(lambda phase: status.update(f"{label}: {phase}"))
     except UnsupportedRules as exc:
         raise InputError(f"unsupported rules: {exc}") from None
-    except ValueError as exc:
+    except BadInput as exc:
         raise input_error(file, exc) from None
-    except InternalError as exc:
-        click.echo(f"INTERNAL ERROR: {exc}", err=True)
-        raise SystemExit(3) from None
+
+
+def game_of(source: DealSource, file: str | None) -> Deal | Line:
+    """The deal or line to work on (seeded or FILE), checked against the rules: a deal or
+    an action that breaks one is exit 2 here (only ``verify`` answers 1 for it)."""
+    return playable(source.resolve(file), file)
+
+
+def prefix_of(game: Deal | Line) -> int:
+    return len(game.actions) if isinstance(game, Line) else 0
+
+
+# -- deal, verify, show, rules ----------------------------------------------------------
 
 
 @main.command(
-    epilog="""\b
+    epilog=f"""\b
 Examples:
   tranquility deal --seed 1 --players 4
   tranquility deal --seed 1 --players 4 --json
   tranquility deal --seed 7 --players 3 --rules hungarian --rule monsters=4 --out deal.json
-  tranquility deal --seed 7 --players 2 --rules my-rules.json --rule rows=4"""
+  tranquility deal --seed 7 --players 2 --rules my-rules.json --rule rows=4
+
+{exit_line()}"""
 )
 @deal_source
-@click.option(
-    "--out",
-    type=click.Path(dir_okay=False),
-    help="Write the deal file here (tranquility-deal/1).",
-)
-@click.option("--force", is_flag=True, help="Let --out overwrite an existing file.")
+@output_options("Write the deal file here (tranquility-deal/1).")
 @json_option
 def deal(source: DealSource, out: str | None, force: bool, as_json: bool) -> None:
     """Deal a seeded game and show it (hands, piles, rules), or write it as JSON.
@@ -132,7 +176,7 @@ def deal(source: DealSource, out: str | None, force: bool, as_json: bool) -> Non
 
 
 @main.command(
-    epilog="""\b
+    epilog=f"""\b
 Examples:
   tranquility verify deal.json
   tranquility verify line.json --json
@@ -141,9 +185,9 @@ Examples:
 \b
 FILE is a deal or line file in JSON, or a game in the notation of
 docs/notation.md (a header naming the deal, then one token a turn).
-\b
-Exit status: 0 legal (also a line that has not won yet), 1 well-formed but
-breaks a game rule, 2 cannot be read or does not follow the format."""
+
+{exit_line("legal (also a line that has not won yet)", "well-formed but the deal or an action breaks a game rule")}
+2 is for a file that cannot be read or does not follow the format."""
 )
 @click.argument("file", type=click.Path(dir_okay=False))
 @json_option
@@ -166,16 +210,13 @@ def verify(ctx: click.Context, file: str, as_json: bool, as_notation: bool) -> N
     if as_json and as_notation:
         raise usage_error("--json and --notation do not mix; choose one")
     game = read_game(file)
-    try:
-        verdict = run_verify(game)
-    except INPUT_ERRORS as exc:
-        raise input_error(file, exc) from None
+    verdict = run_verify(game)
     if as_json:
         click.echo(dump_json(verdict.to_json()))
     elif as_notation:
         try:
             click.echo(notation_text(file, game, verdict), nl=False)
-        except (ValueError, *INPUT_ERRORS) as exc:
+        except BadInput as exc:
             raise input_error(file, exc) from None
     else:
         render_verdict(make_console(), file, game, verdict)
@@ -183,7 +224,7 @@ def verify(ctx: click.Context, file: str, as_json: bool, as_notation: bool) -> N
 
 
 @main.command(
-    epilog="""\b
+    epilog=f"""\b
 Examples:
   tranquility show deal.json
   tranquility show game.tq --turn 0
@@ -192,16 +233,15 @@ Examples:
 FILE is a deal, position or line file (JSON), or a game in the notation of
 docs/notation.md. --turn N shows the position after the first N actions
 (0 = the deal as dealt); without it, the end of the line.
-\b
-Exit status: 0 shown, 1 the deal or an action before turn N breaks a game
-rule (run verify for the details), 2 cannot be read, does not follow the
-format, or --turn N is beyond the end of the line."""
+
+{exit_line("shown")}
+2 also when the deal or an action before turn N breaks a game rule (verify
+names it) or N is beyond the end of the line."""
 )
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--turn", type=click.IntRange(min=0), metavar="N", help="Show the position after N actions (from 0).")
 @json_option
-@click.pass_context
-def show(ctx: click.Context, file: str, turn: int | None, as_json: bool) -> None:
+def show(file: str, turn: int | None, as_json: bool) -> None:
     """Draw a deal, position or line FILE: grid, hands, piles, whose turn, status.
 
     --json prints {"turn", "seat", "status", "grid", "hands", "piles",
@@ -209,7 +249,6 @@ def show(ctx: click.Context, file: str, turn: int | None, as_json: bool) -> None
     null when empty), piles = cards each seat still has to draw, seat = the
     seat to move, status = open, won or lost.
     """
-    from tranquility.solver.line import Line
     from tranquility.solver.verify import verify as run_verify
 
     game = read_game(file)
@@ -219,13 +258,9 @@ def show(ctx: click.Context, file: str, turn: int | None, as_json: bool) -> None
         turn = total
     elif turn > total:
         raise click.BadParameter(f"{turn} is beyond the end of the line ({total} action(s))", param_hint="'--turn'")
-    try:
-        verdict = run_verify(Line(line.deal, line.actions[:turn]))
-    except INPUT_ERRORS as exc:
-        raise input_error(file, exc) from None
+    verdict = run_verify(Line(line.deal, line.actions[:turn]))
     if not verdict.legal:
-        click.echo(f"Error: {file}: {verdict.error} (cannot show turn {turn})", err=True)
-        ctx.exit(1)
+        raise InputError(f"{file}: {verdict.error} (cannot show turn {turn})")
     if as_json:
         click.echo(dump_json(position_json(verdict.state, turn)))
     else:
@@ -233,16 +268,20 @@ def show(ctx: click.Context, file: str, turn: int | None, as_json: bool) -> None
 
 
 @main.command(
-    epilog="""\b
+    epilog=f"""\b
 Examples:
   tranquility rules
   tranquility rules --rules hungarian
-  tranquility rules --rules official --rule monsters=4 --rule rocks=auto --json"""
+  tranquility rules --rules official --rule monsters=4 --rule rocks=auto --json
+
+{exit_line()}"""
 )
 @deal_source(seeded=False)
 @json_option
 def rules(source: DealSource, as_json: bool) -> None:
     """Show the rule set in force, each option explained, and the presets."""
+    from tranquility.solver.ruleset import rules_json
+
     in_force = source.rules()
     if as_json:
         click.echo(dump_json(rules_json(in_force)))
@@ -250,8 +289,16 @@ def rules(source: DealSource, as_json: bool) -> None:
         render_rules(make_console(), in_force)
 
 
+# -- solving ----------------------------------------------------------------------------
+
+REPRODUCIBLE = (
+    "Same verdict and line on every run and machine: fixed node budgets and 60 s of CP-SAT "
+    "deterministic time on one thread, in place of --time-limit and --workers (which it does not take)."
+)
+
+
 @main.command(
-    epilog="""\b
+    epilog=f"""\b
 Examples:
   tranquility solve --seed 1 --players 4
   tranquility solve --seed 6 --players 1 --time-limit 30 --json
@@ -262,46 +309,37 @@ Examples:
 Methods (what decided, in the output): refute (a cheap necessary condition
 fails), greedy (a randomised greedy playout won), exhaustive (the complete
 search), cpsat (the CP-SAT model), replay (the line has already won);
-timeout or interrupted for unknown. --reproducible ignores --time-limit: it
-uses fixed node budgets and 60 s of CP-SAT deterministic time (docs/solving.md).
-\b
-Exit status: 0 it ran (whatever the verdict), 2 bad input or rules the solver
-does not support (monsters, rocks), 3 internal error (a line the engine rejects)."""
+timeout or interrupted for unknown. Ctrl-C during a solve ends it with
+unknown (or the win found so far) and exit 0. docs/solving.md.
+
+{exit_line("it ran (whatever the verdict)")}
+2 includes rules the solver does not support (monsters, rocks)."""
 )
 @deal_source
 @game_file_argument
-@click.option("--time-limit", type=click.FloatRange(min=0), default=60.0, show_default=True, help="Seconds for the whole solve.")
-@click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True, help="CP-SAT worker threads.")
+@solver_options("the whole command: deciding, then improving the line for --objective", reproducible=REPRODUCIBLE)
 @click.option(
     "--method",
-    type=click.Choice(["auto", "search", "cpsat"]),
-    default="auto",
+    type=click.Choice(METHODS),
+    default=Method.AUTO.value,
     show_default=True,
     help="auto = refutations, greedy, complete search, then CP-SAT; search or cpsat alone.",
 )
 @click.option(
-    "--reproducible",
-    is_flag=True,
-    help="Same verdict and line on every run and machine: node budgets and CP-SAT deterministic time instead of seconds, one worker.",
-)
-@click.option(
     "--objective",
-    type=click.Choice(["any", "spare", "turns", "cost"]),
-    default="any",
+    type=click.Choice(OBJECTIVES),
+    default=Objective.ANY.value,
     show_default=True,
     help="any = the first win found; spare = most cards left in hands and piles at the win; "
     "turns = fewest turns; cost = fewest cards paid as costs. Says whether the value is proven optimal.",
 )
-@click.option("--out", type=click.Path(dir_okay=False), help="Write the winning line here (tranquility-line/1).")
-@click.option("--force", is_flag=True, help="Let --out overwrite an existing file.")
+@output_options("Write the winning line here (tranquility-line/1); nothing is written without a win.")
 @json_option
 def solve(
     source: DealSource,
     file: str | None,
-    time_limit: float,
-    workers: int,
+    limits: Limits,
     method: str,
-    reproducible: bool,
     objective: str,
     out: str | None,
     force: bool,
@@ -314,60 +352,75 @@ def solve(
     starts from the deal, so `tranquility verify` accepts it as it is.
     """
     from tranquility.solver.formats import line_to_json
-    from tranquility.solver.line import Line
-    from tranquility.solver.solve import Budget
     from tranquility.solver.solve import solve as run_solve
 
-    game = source.resolve(file)
+    game = game_of(source, file)
     refuse_existing(out, force)
-    budget = Budget(seconds=time_limit, workers=1 if reproducible else workers, reproducible=reproducible)
+    budget = limits.budget()
     result = run_with_status(
         "solving", file, lambda progress: run_solve(game, budget, method, progress=progress, objective=objective)
     )
-    line_json = line_to_json(result.line) if result.line is not None else None
-    if out is not None and line_json is not None:
-        write_out(out, line_json, force)
-        click.echo(f"wrote {out}", err=True)
+    if out is not None:
+        if result.line is not None:
+            write_out(out, line_to_json(result.line), force)
+            click.echo(f"wrote {out}", err=True)
+        else:
+            click.echo(f"{out} not written: no winning line ({result.verdict})", err=True)
     if as_json:
-        click.echo(dump_json(solve_json(result, line_json)))
+        click.echo(dump_json(result.to_json()))
     else:
-        prefix = len(game.actions) if isinstance(game, Line) else 0
-        render_solve(make_console(), result, prefix)
+        render_solve(make_console(), result, prefix_of(game))
 
 
 @main.command(
-    epilog="""\b
+    epilog=f"""\b
 Examples:
   tranquility explain --seed 1 --players 3
   tranquility explain --seed 6 --players 1
   tranquility explain position.json --objective turns --every-turn
-  tranquility explain --seed 2 --players 4 --json > explained.json
+  tranquility explain --seed 2 --players 4 --time-limit 40 --json > explained.json
+  tranquility explain --seed 1 --players 3 --html replay.html
 \b
 Critical moves: for each turn, every other choice (an action without its
 payment) is re-solved within the --critical-time budget: "only move" means
-every alternative was proven to lose; "not checked" means the budget ran out."""
+every alternative was proven to lose; "not checked" means the budget ran out.
+docs/explain.md.
+
+{exit_line()}"""
 )
 @deal_source
 @game_file_argument
 @click.option(
     "--objective",
-    type=click.Choice(["spare", "turns", "cost", "any"]),
-    default="spare",
+    type=click.Choice(OBJECTIVES),
+    default=Objective.SPARE.value,
     show_default=True,
     help="Which line is best: spare = most cards left at the win; turns; cost; any = the first win.",
 )
-@click.option("--time-limit", type=click.FloatRange(min=0), default=60.0, show_default=True, help="Seconds to find and improve the line.")
-@click.option("--critical-time", type=click.FloatRange(min=0), default=30.0, show_default=True, help="Seconds for the critical-move checks.")
+@solver_options(
+    "the whole command: the line (found, then improved), then --critical-time of it for the "
+    "critical-move checks; for an unwinnable deal, the proof, the best reach and what binds",
+    default=90.0,
+    reproducible="The verdict, the line and its value are the same on every run (the solve of "
+    "solve --reproducible, in place of --time-limit and --workers); the critical-move checks still "
+    "get --critical-time seconds, so their labels can differ between runs.",
+    workers="CP-SAT threads of the line's solve (each critical-move check uses one).",
+)
+@click.option(
+    "--critical-time",
+    type=click.FloatRange(min=0, min_open=True),
+    metavar="SECONDS",
+    help="Seconds of --time-limit for the critical-move checks [default: a third of --time-limit; 30 with --reproducible].",
+)
 @click.option("--every-turn", is_flag=True, help="Draw the grid after every turn, not only when it matters.")
-@click.option("--html", "html_out", type=click.Path(dir_okay=False), help="Also write a self-contained HTML replay here.")
-@click.option("--force", is_flag=True, help="Let --html overwrite an existing file.")
+@output_options("Also write a self-contained HTML replay here.", flag="--html", dest="html_out")
 @json_option
 def explain(
     source: DealSource,
     file: str | None,
     objective: str,
-    time_limit: float,
-    critical_time: float,
+    limits: Limits,
+    critical_time: float | None,
     every_turn: bool,
     html_out: str | None,
     force: bool,
@@ -377,27 +430,37 @@ def explain(
     the moves that were the only way to keep the win; for an unwinnable one, how far the
     team gets and what makes the win impossible."""
     from tranquility.solver.explain import explain as run_explain
-    from tranquility.solver.explain import explanation_json
-    from tranquility.solver.solve import Budget
 
-    game = source.resolve(file)
+    total = None if limits.reproducible else limits.seconds
+    if critical_time is None:
+        critical_time = 30.0 if total is None else total / 3
+    elif total is not None and critical_time >= total:
+        raise usage_error(
+            f"--critical-time {critical_time:g} leaves no time for the line: give less than --time-limit ({total:g} s)"
+        )
+    line_seconds = None if total is None else total - critical_time
+    budget = Limits(line_seconds, limits.workers, limits.reproducible).budget()
+    game = game_of(source, file)
     refuse_existing(html_out, force)
     explained = run_with_status(
         "explaining",
         file,
         lambda progress: run_explain(
-            game, objective=objective, budget=Budget(seconds=time_limit), critical_budget=critical_time, progress=progress
+            game, objective=objective, budget=budget, critical_budget=critical_time, progress=progress, total=total
         ),
     )
-    data = explanation_json(explained)
+    data = explained.to_json()
     if html_out is not None:
         from .html import replay_html
 
         line = explained.result.line or (explained.reach.line if explained.reach else None)
         if line is None:
-            raise InputError("nothing to replay: no line was found in the time limit")
+            raise InputError(f"{html_out} not written: no line was found in the time limit (verdict unknown)")
         refuse_existing(html_out, force)
-        Path(html_out).write_text(replay_html(line, data), encoding="utf-8")
+        try:
+            Path(html_out).write_text(replay_html(line, data), encoding="utf-8")
+        except OSError as exc:
+            raise input_error(html_out, exc) from None
         click.echo(f"wrote {html_out}", err=True)
     if as_json:
         click.echo(dump_json(data))
@@ -406,61 +469,92 @@ def explain(
 
 
 @main.command(
-    epilog="""\b
+    epilog=f"""\b
 Examples:
   tranquility analyze played.json
   tranquility analyze played.tq --time-limit 5 --json
+  tranquility analyze played.json --reproducible
   tranquility simulate --seed 3 --players 4 --out played.json && tranquility analyze played.json
 \b
 Verdicts along a line can only go from win to no-win: once a position is proven
-lost, later ones are marked no-win by "implied" without another solve."""
+lost, later ones are marked no-win by "implied" without another solve.
+
+{exit_line()}"""
 )
 @click.argument("file", type=click.Path(dir_okay=False))
-@click.option("--time-limit", type=click.FloatRange(min=0), default=10.0, show_default=True, help="Seconds for each position.")
-@click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True, help="CP-SAT worker threads.")
+@solver_options(
+    "each position (one solve per position of the line, before every action and after the last)",
+    default=10.0,
+    reproducible="Every position's verdict the same on every run and machine: the solve of "
+    "solve --reproducible for each, in place of --time-limit and --workers.",
+)
 @json_option
-def analyze(file: str, time_limit: float, workers: int, as_json: bool) -> None:
+def analyze(file: str, limits: Limits, as_json: bool) -> None:
     """Find the action in a played game (a line FILE, won or lost) after which a winnable
     position became unwinnable, and a move that would have kept the win."""
     from tranquility.solver.analyze import analyze as run_analyze
-    from tranquility.solver.line import Line
-    from tranquility.solver.solve import Budget
 
-    game = read_game(file)
+    game = playable(read_game(file), file)
     line = game if isinstance(game, Line) else Line(game)
-    analysis = run_with_status(
-        "analysing", file, lambda progress: run_analyze(line, Budget(seconds=time_limit, workers=workers), progress=progress)
-    )
+    budget = limits.budget()
+    analysis = run_with_status("analysing", file, lambda progress: run_analyze(line, budget, progress=progress))
     if as_json:
         click.echo(dump_json(analysis.to_json()))
     else:
         render_analysis(make_console(), analysis)
 
 
+# -- bench --------------------------------------------------------------------------------
+
+
 @main.command(
-    epilog="""\b
+    epilog=f"""\b
 Examples:
   tranquility bench --suite official --deals 20
   tranquility bench --suite positions --time-limit 10 --json --out bench.json
-  tranquility bench --suite all"""
+  tranquility bench --suite official --deals 5 --reproducible --markdown
+  tranquility bench --suite explain --deals 3 --time-limit 120
+  tranquility bench --suite puzzles --deals 20
+\b
+--suite puzzles grades with the grader's fixed budgets: it takes no --time-limit,
+--workers or --reproducible. --suite explain takes --time-limit (each explain's
+line; its critical-move checks get half as much again) but not --workers or
+--reproducible. docs/performance.md.
+
+{exit_line()}"""
 )
 @click.option(
     "--suite",
-    type=click.Choice(["official", "variants", "positions", "all", "explain", "puzzles"]),
+    type=LazyChoice(_suites),
     default="official",
     show_default=True,
     help="explain = per player count: explain time, best spare proven optimal, critical claims proven, analyze decided; "
     "puzzles = per player count and grade: grading and generating seconds.",
 )
-@click.option("--deals", type=click.IntRange(min=1), help="Seeds per group (default: the suite's own: 200, 50, 25).")
-@click.option("--time-limit", type=click.FloatRange(min=0), default=60.0, show_default=True, help="Seconds per solve.")
-@click.option("--workers", type=click.IntRange(min=1), default=2, show_default=True, help="CP-SAT worker threads.")
-@click.option("--out", type=click.Path(dir_okay=False), help="Also write the full report (every case) as JSON here.")
-@click.option("--force", is_flag=True, help="Let --out overwrite an existing file.")
+@click.option(
+    "--deals",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Seeds per group (default: the suite's own: official 200, variants 50, positions 25, explain 50, puzzles 50).",
+)
+@solver_options(
+    "each case: one solve (official, variants, positions, all), or one explain's line (explain)",
+    reproducible="Fixed node budgets and CP-SAT deterministic time in place of --time-limit and --workers: "
+    "decided shares that do not depend on the machine (the seconds are still measured).",
+)
+@output_options("Also write the full report (every case) as JSON here.")
 @click.option("--markdown", is_flag=True, help="Print the summary as a Markdown table (docs/performance.md).")
 @json_option
+@click.pass_context
 def bench(
-    suite: str, deals: int | None, time_limit: float, workers: int, out: str | None, force: bool, markdown: bool, as_json: bool
+    ctx: click.Context,
+    suite: str,
+    deals: int | None,
+    limits: Limits,
+    out: str | None,
+    force: bool,
+    markdown: bool,
+    as_json: bool,
 ) -> None:
     """Time the solver on fixed seeded deals and positions (CLI start-up excluded).
 
@@ -468,63 +562,97 @@ def bench(
     median / p90 / max seconds, and whether every win replayed. docs/performance.md
     explains the suites and records the measured table.
     """
-    from tranquility.solver.bench import cases, markdown_table, run
+    from tranquility.solver.bench import EXPLAIN_SUITE, PUZZLES_SUITE, cases, markdown_table, run
 
+    if as_json and markdown:
+        raise usage_error("--json and --markdown do not mix; choose one")
+    if suite == PUZZLES_SUITE:
+        reject(
+            ctx,
+            {"time_limit": "--time-limit", "workers": "--workers", "reproducible": "--reproducible"},
+            "not taken by --suite puzzles: the grader has fixed, deterministic budgets",
+        )
+    elif suite == EXPLAIN_SUITE:
+        reject(
+            ctx,
+            {"workers": "--workers", "reproducible": "--reproducible"},
+            "not taken by --suite explain: it measures explain with its own defaults (2 threads, budgets in seconds)",
+        )
     refuse_existing(out, force)
-    if suite == "explain":
-        _bench_explain(deals, time_limit, out, force, markdown, as_json)
+    if suite == EXPLAIN_SUITE:
+        _bench_explain(deals, limits.seconds, out, force, markdown, as_json)
         return
-    if suite == "puzzles":
-        _bench_puzzles(deals, out, force, as_json)
+    if suite == PUZZLES_SUITE:
+        _bench_puzzles(deals, out, force, markdown, as_json)
         return
     total = sum(1 for _ in cases(suite, deals))
     console = make_console(stderr=True)
     with Progress(console=console, transient=True, disable=as_json and not console.is_terminal) as progress:
         task = progress.add_task(f"bench {suite}", total=total)
-        report = run(suite, deals, time_limit, workers, on_case=lambda case, result: progress.advance(task))
+        report = run(
+            suite,
+            deals,
+            limits.seconds,
+            limits.workers,
+            on_case=lambda case, result: progress.advance(task),
+            reproducible=limits.reproducible,
+        )
     if out is not None:
         write_out(out, report.to_json(), force)
     if as_json:
-        click.echo(dump_json({k: v for k, v in report.to_json().items() if k != "cases"}))
+        click.echo(dump_json(report.to_json(cases=False)))
     elif markdown:
         click.echo(markdown_table(report))
     else:
         render_bench(make_console(min_width=132), report)
 
 
-SIM_POLICIES = ("cautious", "thrifty", "greedy", "wavering", "random")  # solver.simulate.POLICIES (a test checks)
-
-
 def _bench_explain(deals: int | None, time_limit: float, out: str | None, force: bool, markdown: bool, as_json: bool) -> None:
     """The explain suite: each explain gets --time-limit for its line and half that for the
     critical moves; analyze gets 10 s per position, as issue 4 measures them."""
-    from tranquility.solver.bench import explain_markdown, run_explain_suite
+    from tranquility.solver.bench import EXPLAIN_SUITE, SuiteReport, explain_markdown, run_explain_suite
+
+    from .render import render_explain_bench
 
     console = make_console(stderr=True)
     with console.status("bench explain", spinner="dots") as status:
         rows = run_explain_suite(deals, time_limit, time_limit / 2, 10.0, on_step=status.update)
-    _report({"suite": "explain", "time_limit": time_limit, "rows": [r.to_json() for r in rows]}, explain_markdown(rows), out, force, as_json)
+    report = SuiteReport(EXPLAIN_SUITE, rows, time_limit)
+    _report(report, lambda: explain_markdown(rows), render_explain_bench, out, force, markdown, as_json)
 
 
-def _bench_puzzles(deals: int | None, out: str | None, force: bool, as_json: bool) -> None:
+def _bench_puzzles(deals: int | None, out: str | None, force: bool, markdown: bool, as_json: bool) -> None:
     """The puzzles suite: grade official seeds 10000.. per player count (default 50)."""
     from tranquility.puzzles.bench import puzzle_markdown, run_puzzle_suite
+    from tranquility.solver.bench import PUZZLES_SUITE, SuiteReport
+
+    from .render import render_puzzle_bench
 
     console = make_console(stderr=True)
     with console.status("bench puzzles", spinner="dots") as status:
         rows = run_puzzle_suite(deals or 50, on_step=status.update)
-    _report({"suite": "puzzles", "rows": [r.to_json() for r in rows]}, puzzle_markdown(rows), out, force, as_json)
+    report = SuiteReport(PUZZLES_SUITE, rows)
+    _report(report, lambda: puzzle_markdown(rows), render_puzzle_bench, out, force, markdown, as_json)
 
 
-def _report(data: dict, markdown: str, out: str | None, force: bool, as_json: bool) -> None:
-    """A bench suite's report: --out gets the JSON; stdout the JSON or the Markdown table."""
+def _report(report, markdown_text, render, out: str | None, force: bool, markdown: bool, as_json: bool) -> None:
+    """A row suite's report: --out gets the JSON; stdout the JSON, the Markdown table or
+    the readable table."""
     if out is not None:
-        write_out(out, data, force)
-    click.echo(dump_json(data) if as_json else markdown)
+        write_out(out, report.to_json(), force)
+    if as_json:
+        click.echo(dump_json(report.to_json()))
+    elif markdown:
+        click.echo(markdown_text())
+    else:
+        render(make_console(min_width=132), report)
+
+
+# -- simulate -------------------------------------------------------------------------------
 
 
 @main.command(
-    epilog="""\b
+    epilog=f"""\b
 Examples:
   tranquility simulate --seed 1 --players 4
   tranquility simulate --seed 1 --players 4 --policy greedy --out line.json
@@ -532,18 +660,17 @@ Examples:
   tranquility simulate --players 3 --deals 50 --policy cautious
   tranquility simulate --players 2 --deals 20 --rules hungarian --json
 \b
-Policies (docs/simulate.md): cautious, thrifty, greedy, random. Each seat sees only
-its own hand, the grid and public counts; the Start event's discards are split by a
-fixed public rule, each seat choosing its own cards.
-\b
-Exit status: 0 it ran (won or lost), 2 bad input (unknown policy, unreadable or
-illegal file, --out exists without --force)."""
+Policies (docs/simulate.md): cautious, thrifty, greedy, wavering, random. Each seat
+sees only its own hand, the grid and public counts; the Start event's discards are
+split by a fixed public rule, each seat choosing its own cards.
+
+{exit_line("it ran (won or lost)")}"""
 )
 @deal_source
 @game_file_argument
 @click.option(
     "--policy",
-    type=click.Choice(SIM_POLICIES),
+    type=LazyChoice(_policies),
     default="cautious",
     show_default=True,
     help="How every seat plays (docs/simulate.md).",
@@ -551,10 +678,10 @@ illegal file, --out exists without --force)."""
 @click.option(
     "--deals",
     type=click.IntRange(min=1),
+    metavar="K",
     help="Play the seeded deals 0..K-1 (with --players, --rules/--rule) and print the win rate.",
 )
-@click.option("--out", type=click.Path(dir_okay=False), help="Write the played line here (tranquility-line/1), won or lost.")
-@click.option("--force", is_flag=True, help="Let --out overwrite an existing file.")
+@output_options("Write the played line here (tranquility-line/1), won or lost.")
 @click.option(
     "--sim-seed",
     type=click.IntRange(0, 2**64 - 1),
@@ -581,12 +708,10 @@ def simulate(
     """
     from tranquility.solver.deal import DealError, check_players
     from tranquility.solver.formats import line_to_json
-    from tranquility.solver.line import Line
     from tranquility.solver.simulate import simulate as run_simulate
     from tranquility.solver.simulate import win_rate
-    from tranquility.solver.state import IllegalAction
 
-    from .render import render_simulation, render_win_rate, simulation_json
+    from .render import render_simulation, render_win_rate
 
     if deals is not None:
         if file is not None or source.seed is not None:
@@ -609,24 +734,22 @@ def simulate(
         else:
             render_win_rate(make_console(), stats)
         return
-    game = source.resolve(file)
+    game = game_of(source, file)
     refuse_existing(out, force)
     try:
         result = run_simulate(game, policy, sim_seed)
-    except (IllegalAction, DealError) as exc:
+    except BadInput as exc:
         raise input_error(file, exc) from None
-    line_json = line_to_json(result.line)
     if out is not None:
-        write_out(out, line_json, force)
+        write_out(out, line_to_json(result.line), force)
         click.echo(f"wrote {out} ({'won' if result.won else 'lost'} after {result.turns} turn(s))", err=True)
     if as_json:
-        click.echo(dump_json(simulation_json(result, policy, sim_seed, line_json)))
+        click.echo(dump_json(result.to_json()))
     else:
-        prefix = len(game.actions) if isinstance(game, Line) else 0
-        render_simulation(make_console(), result, policy, sim_seed, prefix)
+        render_simulation(make_console(), result, prefix_of(game))
 
 
-GRADE_EXIT = "Exit status: 0 graded, 1 not graded (no win, or not proven winnable within the budget), 2 bad input."
+# -- puzzles --------------------------------------------------------------------------------
 
 
 @main.command(
@@ -635,14 +758,28 @@ Examples:
   tranquility grade --seed 3 --players 4
   tranquility grade puzzles/catalogue/4p/tq1-4p-8cf48077-3.json --json
   tranquility grade deal.json
+  tranquility grade --seed 6 --players 2 --time-limit 30 --workers 2
 
-{GRADE_EXIT}
-Definition and calibration: docs/puzzles.md."""
+By default the grade is deterministic: fixed seeds and budgets, no clock, the same on
+every run and machine (the catalogue's grades depend on it). --time-limit S (with
+--workers N) gives the proving solve S seconds on N threads instead; only a deal that no
+greedy playout wins needs that solve, and its grade is then marked not reproducible.
+Definition and calibration: docs/puzzles.md.
+
+{exit_line("graded", "not graded (no win, or not proven winnable within the budget)")}"""
 )
 @deal_source
 @game_file_argument
+@solver_options(
+    "the proving solve, which only a deal no greedy playout wins needs; the grade is then not "
+    "reproducible [default: the grader's deterministic budget]",
+    default=None,
+    reproducible="The default, said explicitly: the proving solve has fixed budgets (no clock), "
+    "so the grade is the same on every run and machine.",
+    workers="CP-SAT threads of the proving solve (only with --time-limit).",
+)
 @json_option
-def grade(source: DealSource, file: str | None, as_json: bool) -> None:
+def grade(source: DealSource, file: str | None, limits: Limits, as_json: bool) -> None:
     """Grade a deal as a puzzle, 1 (easy) to 5 (expert), with every metric behind it.
 
     The grade measures how precise the winning play must be under perfect information
@@ -652,44 +789,53 @@ def grade(source: DealSource, file: str | None, as_json: bool) -> None:
     often silent tables (tranquility simulate's policies) win the deal.
     """
     from tranquility.puzzles.generate import puzzle_id
+    from tranquility.puzzles.grade import PROOF_BUDGET
     from tranquility.puzzles.grade import grade as run_grade
-    from tranquility.solver.line import Line
 
-    from .render import grading_json, render_grading
+    from .render import render_grading
 
     game = source.resolve(file)
     if isinstance(game, Line):
         raise InputError(f"{file}: grade takes a deal or puzzle file, not a line file (a puzzle starts from a deal)")
-    grading = run_with_status("grading", file, lambda progress: run_grade(game))
-    pid = puzzle_id(game) if game.seed is not None else None
+    playable(game, file)
+    proof = limits.budget(PROOF_BUDGET)
+    grading = run_with_status("grading", file, lambda progress: run_grade(game, proof=proof))
     if as_json:
-        click.echo(dump_json(grading_json(grading, game, pid)))
+        click.echo(dump_json(grading.to_json(game)))
     else:
-        render_grading(make_console(), grading, game, pid)
+        render_grading(make_console(), grading, game, puzzle_id(game) if game.seed is not None else None)
     if grading.grade is None:
         raise SystemExit(1)
 
 
 @main.command(
-    epilog="""\b
+    epilog=f"""\b
 Examples:
   tranquility generate --players 1 --grade 5
   tranquility generate --players 4 --grade 3 --count 10 --out my-puzzles --with-solutions
   tranquility generate --players 2 --grade 2 --start-seed 1000 --json
 
 Each puzzle is the deal file (tranquility-deal/1) plus a "puzzle" block: id, grade, score,
-metrics, grader. Ids: tq1-<players>p-<first 8 hex of the rules hash>-<seed>.
-Grades and their calibration: docs/puzzles.md."""
+metrics, grader. Ids: tq1-<players>p-<first 8 hex of the rules hash>-<seed>. Grading is
+deterministic (the grader's fixed budgets), so the same options always find the same
+puzzles. Grades and their calibration: docs/puzzles.md.
+
+{exit_line("found --count puzzles", "fewer found than asked within --max-seeds seeds")}"""
 )
 @click.option("--players", type=click.IntRange(1, 5), required=True, help="Number of seats (1 to 5).")
 @click.option("--grade", "wanted", type=click.IntRange(1, 5), required=True, help="The grade wanted, 1 (easy) to 5 (expert).")
 @click.option("--count", type=click.IntRange(min=1), default=1, show_default=True, help="How many puzzles to find.")
 @deal_source(seeded=False)
-@click.option("--out", type=click.Path(file_okay=False), help="Write <id>.json files into this directory (created if missing).")
+@output_options(
+    "Write <id>.json files into this directory (created if missing).", directory=True, overwrite="existing puzzle files"
+)
 @click.option("--start-seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True, help="First seed to try.")
 @click.option("--max-seeds", type=click.IntRange(min=1), default=10_000, show_default=True, help="Give up after trying this many seeds.")
-@click.option("--with-solutions", is_flag=True, help="Also write <id>.solution.json (a winning line) beside each puzzle.")
-@click.option("--force", is_flag=True, help="Let --out overwrite existing puzzle files.")
+@click.option(
+    "--with-solutions",
+    is_flag=True,
+    help="Also write <id>.solution.json (a winning line) beside each puzzle; with --json, add it as \"solution\".",
+)
 @json_option
 def generate(
     players: int,
@@ -697,10 +843,10 @@ def generate(
     count: int,
     source: DealSource,
     out: str | None,
+    force: bool,
     start_seed: int,
     max_seeds: int,
     with_solutions: bool,
-    force: bool,
     as_json: bool,
 ) -> None:
     """Find deals of a chosen grade by grading seeds START, START+1, ... in turn.
@@ -711,13 +857,16 @@ def generate(
     """
     from tranquility.puzzles.generate import generate as run_generate
     from tranquility.puzzles.grade import check_gradable
-    from tranquility.solver.deal import DealError, deal
+    from tranquility.solver.deal import DealError
+    from tranquility.solver.deal import deal as seeded_deal
     from tranquility.solver.formats import line_to_json
     from tranquility.solver.model import UnsupportedRules
 
+    if with_solutions and out is None and not as_json:
+        raise usage_error("--with-solutions writes each solution beside its puzzle: give --out DIR (or --json)")
     rules = source.rules()
     try:
-        check_gradable(deal(rules, players, start_seed))
+        check_gradable(seeded_deal(rules, players, start_seed))
     except DealError as exc:
         raise usage_error(f"cannot deal: {exc}") from None
     except UnsupportedRules as exc:

@@ -1,9 +1,11 @@
 """Shared command-line options, and turning them into engine values.
 
-Every command that needs a game takes it the same way: either ``--seed N --players P``
-(with ``--rules``/``--rule``) for a fresh seeded deal, or a FILE (a deal or line file).
-``deal_source`` adds those options and hands the command one ``DealSource``; its
-``resolve`` turns them into a ``Deal`` or ``Line`` with clear usage errors.
+Every repeated group of options is one decorator here, so that the same flag means the
+same thing everywhere: ``deal_source`` (``--seed N --players P`` with ``--rules``/``--rule``,
+or a FILE), ``output_options`` (``--out`` and ``--force``), ``solver_options``
+(``--time-limit``, ``--workers``, ``--reproducible``: the ``Budget`` of the solves a command
+runs) and ``json_option``. A flag a command would not honour is rejected (exit 2), never
+ignored.
 
 Only parsing lives here; every rule of the game is the engine's (``solver``).
 """
@@ -11,33 +13,34 @@ Only parsing lives here; every rule of the game is the engine's (``solver``).
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 import click
+from click.core import ParameterSource
 from tranquility.solver.deal import Deal, DealError, deal
+from tranquility.solver.errors import BadInput
 from tranquility.solver.files import read_game_file
 from tranquility.solver.formats import FormatError, read_json
 from tranquility.solver.line import Line
 from tranquility.solver.rules import PRESETS, Rules, RulesError, parse_rule_value
 
-# Everything reading or checking a file may raise for bad input (never a traceback).
-INPUT_ERRORS = (FormatError, RulesError, DealError, FileExistsError, OSError, RecursionError)
+from .exits import InputError, os_message
 
+if TYPE_CHECKING:
+    from tranquility.solver.solve import Budget
 
-class InputError(click.ClickException):
-    """A file cannot be read, written or does not follow the format: exit 2, one line."""
+# What reading or writing a file may raise for bad input (never a traceback).
+INPUT_ERRORS = (BadInput, OSError)
 
-    exit_code = 2
+__all__ = ["InputError"]
 
 
 def input_error(path: str | Path | None, exc: BaseException) -> InputError:
     """One line naming the file (engine messages usually name it already)."""
-    if isinstance(exc, RecursionError):
-        message = "nested too deeply to read"
-    elif isinstance(exc, OSError) and exc.strerror:
-        message = exc.strerror
+    if isinstance(exc, OSError) and not isinstance(exc, FileExistsError):
+        message = os_message(exc, path)
     else:
         message = str(exc)
     if path is not None and str(path) not in message:
@@ -47,6 +50,21 @@ def input_error(path: str | Path | None, exc: BaseException) -> InputError:
 
 def usage_error(message: str) -> click.UsageError:
     return click.UsageError(message, ctx=click.get_current_context(silent=True))
+
+
+def given(ctx: click.Context, name: str) -> bool:
+    """Whether the user gave option ``name`` (on the command line or in the environment),
+    rather than leaving its default."""
+    return ctx.get_parameter_source(name) in (ParameterSource.COMMANDLINE, ParameterSource.ENVIRONMENT)
+
+
+def reject(ctx: click.Context, options: dict[str, str], why: str) -> None:
+    """A usage error (exit 2) when any of ``options`` ({parameter name: flag}) was given:
+    the command would not honour it. ``why`` completes "<flags> is/are ...", e.g.
+    "not taken by --suite puzzles: the grader has fixed budgets"."""
+    flags = [flag for name, flag in options.items() if given(ctx, name)]
+    if flags:
+        raise usage_error(f"{' and '.join(flags)} {'is' if len(flags) == 1 else 'are'} {why}")
 
 
 # -- output flags (the same on every command) -------------------------------------------
@@ -61,6 +79,126 @@ def game_file_argument(func: Callable) -> Callable:
     return click.argument(
         "file", required=False, metavar="[FILE]", type=click.Path(dir_okay=False)
     )(func)
+
+
+def output_options(
+    what: str,
+    *,
+    flag: str = "--out",
+    dest: str = "out",
+    directory: bool = False,
+    overwrite: str = "an existing file",
+) -> Callable[[Callable], Callable]:
+    """``--out PATH`` (or ``flag``), where to write ``what``, and ``--force`` to overwrite
+    ``overwrite``; ``--force`` without ``--out`` is rejected."""
+
+    def decorate(f: Callable) -> Callable:
+        @functools.wraps(f)
+        def wrapper(*args, **kwargs):
+            if kwargs["force"] and kwargs[dest] is None:
+                raise usage_error(f"--force only says that {flag} may overwrite {overwrite}: give {flag} too")
+            return f(*args, **kwargs)
+
+        path_type = click.Path(file_okay=False) if directory else click.Path(dir_okay=False)
+        wrapper = click.option("--force", is_flag=True, help=f"Let {flag} overwrite {overwrite}.")(wrapper)
+        return click.option(flag, dest, type=path_type, metavar="DIR" if directory else "PATH", help=what)(wrapper)
+
+    return decorate
+
+
+# -- solver budgets ---------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Limits:
+    """--time-limit, --workers and --reproducible as given (``seconds`` None: no clock)."""
+
+    seconds: float | None
+    workers: int
+    reproducible: bool
+
+    def budget(self, base: Budget | None = None) -> Budget:
+        """The solver's ``Budget``: ``base`` (default ``Budget()``) with these limits. A
+        reproducible one has node budgets, CP-SAT deterministic time and one thread."""
+        from tranquility.solver.solve import Budget
+
+        base = base if base is not None else Budget()
+        if self.reproducible:
+            return replace(base, reproducible=True, workers=1)
+        if self.seconds is None:
+            return base
+        return replace(base, seconds=self.seconds, workers=self.workers, reproducible=False)
+
+
+WORKERS_HELP = "CP-SAT threads of one solve."
+
+
+def solver_options(
+    bounds: str,
+    *,
+    default: float | None = 60.0,
+    reproducible: str,
+    workers: str = WORKERS_HELP,
+) -> Callable[[Callable], Callable]:
+    """``--time-limit SECONDS`` (``bounds`` says what it bounds), ``--workers N`` and
+    ``--reproducible`` (help ``reproducible``); the command receives ``limits: Limits``.
+
+    --reproducible replaces seconds and threads by fixed budgets, so it is rejected with
+    --time-limit or --workers. With ``default=None`` the command has no clock unless
+    --time-limit is given, and --workers alone is rejected too."""
+
+    def decorate(f: Callable) -> Callable:
+        @functools.wraps(f)
+        def wrapper(*args, time_limit, workers, reproducible, **kwargs):
+            ctx = click.get_current_context()
+            if reproducible:
+                reject(ctx, {"time_limit": "--time-limit", "workers": "--workers"},
+                       "not taken with --reproducible: it uses fixed node budgets and CP-SAT "
+                       "deterministic time on one thread instead")
+            elif default is None and given(ctx, "workers") and not given(ctx, "time_limit"):
+                raise usage_error("--workers goes with --time-limit (without it the solve is deterministic, on one thread)")
+            limits = Limits(time_limit, workers, reproducible)
+            return f(*args, limits=limits, **kwargs)
+
+        options = (
+            click.option(
+                "--time-limit",
+                type=click.FloatRange(min=0, min_open=True),
+                default=default,
+                show_default=default is not None,
+                metavar="SECONDS",
+                help=f"Seconds for {bounds}.",
+            ),
+            click.option(
+                "--workers", type=click.IntRange(min=1), default=2, show_default=True, metavar="N", help=workers
+            ),
+            click.option("--reproducible", is_flag=True, help=reproducible),
+        )
+        for option in reversed(options):
+            wrapper = option(wrapper)
+        return wrapper
+
+    return decorate
+
+
+class LazyChoice(click.Choice):
+    """A ``click.Choice`` whose names come from the library on first use, so that a choice
+    list is imported, never copied, and ``tranquility --help`` stays light."""
+
+    def __init__(self, names: Callable[[], Any], case_sensitive: bool = True) -> None:
+        self._names = names
+        self._choices: tuple[str, ...] | None = None
+        self.case_sensitive = case_sensitive
+
+    @property
+    def choices(self) -> tuple[str, ...]:  # type: ignore[override]
+        if self._choices is None:
+            self._choices = tuple(str(name) for name in self._names())
+        return self._choices
+
+    @choices.setter
+    def choices(self, value) -> None:
+        self._choices = tuple(value)
 
 
 # -- rules ------------------------------------------------------------------------------
@@ -86,7 +224,7 @@ def rules_from_spec(spec: str | None) -> Rules:
         )
     try:
         return Rules.from_dict(read_json(spec))
-    except (FormatError, RulesError, RecursionError) as exc:
+    except (FormatError, RulesError) as exc:
         raise input_error(spec, exc) from None
 
 
@@ -157,6 +295,17 @@ def read_game(path: str) -> Deal | Line:
         return read_game_file(path)
     except INPUT_ERRORS as exc:
         raise input_error(path, exc) from None
+
+
+def playable(game: Deal | Line, file: str | None) -> Deal | Line:
+    """``game``, when its deal and every action follow the rules; else an InputError
+    (exit 2) naming the file, the turn and the broken rule (verify's message)."""
+    from tranquility.solver.verify import verify
+
+    verdict = verify(game)
+    if not verdict.legal:
+        raise InputError(f"{file}: {verdict.error}" if file is not None else str(verdict.error))
+    return game
 
 
 _RULES_OPTIONS = (

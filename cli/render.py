@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import statistics
 from typing import Any, Iterable
 
 from rich.console import Console
@@ -12,6 +13,7 @@ from tranquility.solver.cards import FINISH, MONSTER, START, Card, sorted_cards
 from tranquility.solver.deal import Deal
 from tranquility.solver.line import Line
 from tranquility.solver.rules import EXPLANATIONS, OFFICIAL, PRESETS, Rules
+from tranquility.solver.ruleset import rules_diff, rules_label
 
 CARD_STYLES = {START: "bold green", FINISH: "bold magenta", MONSTER: "bold red"}
 LEGEND = "S = Start, F = Finish, M = Sea Monster"
@@ -49,17 +51,6 @@ def cards_text(cards: Iterable[Card], empty: str = "-") -> Text:
 _CORE_KEYS = ("rows", "cols", "islands", "finish", "hand")
 
 
-def rules_diff(rules: Rules, base: Rules = OFFICIAL) -> dict[str, Any]:
-    """The keys of ``rules`` that differ from ``base`` (a partial rules object)."""
-    mine, theirs = rules.to_dict(), base.to_dict()
-    return {k: v for k, v in mine.items() if v != theirs[k]}
-
-
-def rules_label(rules: Rules) -> str:
-    """The preset's name when the rules are exactly a preset, else ``custom``."""
-    return next((name for name, preset in PRESETS.items() if preset == rules), "custom")
-
-
 def rules_line(rules: Rules) -> str:
     """The rule set in one line: label, the grid and cards, then every other key that
     differs from the official rules."""
@@ -71,15 +62,6 @@ def rules_line(rules: Rules) -> str:
     if others:
         return text + "; " + " ".join(f"{k}={v}" for k, v in others.items())
     return text + "; other options official"
-
-
-def rules_json(rules: Rules) -> dict[str, Any]:
-    return {
-        "label": rules_label(rules),
-        "rules": rules.to_dict(),
-        "explanations": dict(EXPLANATIONS),
-        "presets": {name: rules_diff(preset) for name, preset in PRESETS.items()},
-    }
 
 
 def render_rules(console: Console, rules: Rules) -> None:
@@ -275,20 +257,6 @@ def render_show(console: Console, path: str, game: Deal | Line, state, turn: int
 VERDICT_STYLES = {"win": "bold green", "no-win": "bold red", "unknown": "bold yellow"}
 
 
-def solve_json(result, line_json) -> dict[str, Any]:
-    data = {
-        "verdict": result.verdict,
-        "method": result.method,
-        "seconds": round(result.seconds, 4),
-        "line": line_json,
-        "reason": result.reason,
-        "stats": result.stats,
-    }
-    if result.best is not None:
-        data["objective"] = result.best.to_json()
-    return data
-
-
 def best_text(best) -> str:
     what = {"spare": "cards left at the win", "turns": "turns to the win", "cost": "cards paid as costs"}[best.objective]
     if best.optimal:
@@ -366,20 +334,7 @@ def render_bench(console: Console, report) -> None:
 # -- simulation -------------------------------------------------------------------------
 
 
-def simulation_json(result, policy: str, sim_seed: int, line_json) -> dict[str, Any]:
-    return {
-        "policy": policy,
-        "sim_seed": sim_seed,
-        "won": result.won,
-        "status": result.status,
-        "turns": result.turns,
-        "cells_filled": result.cells_filled,
-        "cells": result.line.deal.rules.cells,
-        "line": line_json,
-    }
-
-
-def render_simulation(console: Console, result, policy: str, sim_seed: int, prefix_turns: int = 0) -> None:
+def render_simulation(console: Console, result, prefix_turns: int = 0) -> None:
     """The outcome of one simulated game, the line turn by turn and the final position."""
     from tranquility.solver.actions import describe
     from tranquility.solver.state import replay
@@ -387,7 +342,7 @@ def render_simulation(console: Console, result, policy: str, sim_seed: int, pref
     deal = result.line.deal
     seed = "none" if deal.seed is None else str(deal.seed)
     console.print(
-        Text(f"Policy {policy} (sim seed {sim_seed}) on deal seed {seed}, {deal.players} player(s)", style="bold")
+        Text(f"Policy {result.policy} (sim seed {result.sim_seed}) on deal seed {seed}, {deal.players} player(s)", style="bold")
     )
     console.print(f"Rules: {rules_line(deal.rules)}", soft_wrap=True)
     head = Text("WON" if result.won else "LOST", style="bold green" if result.won else "bold red")
@@ -551,10 +506,6 @@ def render_analysis(console: Console, analysis) -> None:
 # -- puzzles ------------------------------------------------------------------------------
 
 
-def grading_json(grading, game, puzzle_id: str | None) -> dict[str, Any]:
-    return {"id": puzzle_id, "players": game.players, "seed": game.seed, "rules": game.rules.to_dict(), **grading.to_json()}
-
-
 def render_grading(console: Console, grading, game, puzzle_id: str | None) -> None:
     """The grade, what it means, and every metric behind it."""
     from tranquility.puzzles.grade import PLAYOUTS, meaning, score_range
@@ -564,6 +515,7 @@ def render_grading(console: Console, grading, game, puzzle_id: str | None) -> No
     if grading.grade is None:
         console.print(Text(f"Not graded: {grading.verdict.upper()}", style=VERDICT_STYLES[grading.verdict]))
         console.print(f"Why: {grading.reason}. Only a deal proven winnable gets a grade.", soft_wrap=True)
+        _render_not_reproducible(console, grading)
         return
     m, parts = grading.metrics, grading.metrics.components
     console.print(Text(f"Grade {grading.grade} of 5", style="bold green") + Text(f"  score {grading.score:.3f}"))
@@ -573,6 +525,7 @@ def render_grading(console: Console, grading, game, puzzle_id: str | None) -> No
     if not grading.calibrated:
         console.print("These rules are not the official ones: the thresholds were fitted on official deals.", style="yellow")
     console.print(f"Proven winnable: {grading.reason}; the solution line replays as a win.", soft_wrap=True)
+    _render_not_reproducible(console, grading)
     table = Table(title=None, show_edge=False)
     for column in ("metric", "measured", "difficulty (0-1)"):
         table.add_column(column)
@@ -588,3 +541,62 @@ def render_grading(console: Console, grading, game, puzzle_id: str | None) -> No
             f"{s.win_rate:.0%} of silent plays win.",
             soft_wrap=True,
         )
+
+
+def _render_not_reproducible(console: Console, grading) -> None:
+    if not grading.reproducible:
+        console.print(
+            "Not reproducible: a --time-limit proving solve decided this verdict; without --time-limit "
+            "the grade is the same on every run and machine.",
+            style="yellow",
+            soft_wrap=True,
+        )
+
+
+# -- bench suites measured in rows ----------------------------------------------------------
+
+
+def render_explain_bench(console: Console, report) -> None:
+    """``bench --suite explain``: one row per player count, then each deal's best spare."""
+    console.print(Text(f"Benchmark: suite explain, time limit {report.time_limit:g} s per line", style="bold"))
+    table = Table(show_header=True, header_style="bold")
+    for name in ("players", "deals", "median explain s", "spare proven optimal", "critical claims proven", "analyze positions", "analyze decided"):
+        table.add_column(name, justify="right")
+    for r in report.rows:
+        table.add_row(
+            str(r.players),
+            str(r.deals),
+            f"{r.median_seconds:.2f}",
+            f"{100 * r.optimal_share:.0f}%",
+            f"{100 * r.critical_proven_share:.0f}%",
+            str(r.analyze_positions),
+            f"{100 * r.analyze_decided_share:.1f}%",
+        )
+    console.print(table)
+    console.print("Best spare per deal (value found, bound; * = proven optimal):")
+    for r in report.rows:
+        cells = [f"seed {seed}: {value}{'*' if opt else ''} (bound {bound})" for seed, value, bound, opt in r.spare]
+        console.print(f"  {r.players} players: " + ", ".join(cells), soft_wrap=True)
+
+
+def render_puzzle_bench(console: Console, report) -> None:
+    """``bench --suite puzzles``: per player count and grade, deals graded and seconds."""
+    from tranquility.puzzles.grade import GRADES
+
+    console.print(Text("Benchmark: suite puzzles (grading has fixed budgets)", style="bold"))
+    table = Table(show_header=True, header_style="bold")
+    table.add_column("players", justify="right")
+    table.add_column("deals", justify="right")
+    for g in GRADES:
+        table.add_column(f"grade {g}: deals, median grade s, generate s", justify="right")
+    table.add_column("not graded", justify="right")
+    table.add_column("silent table s", justify="right")
+    for r in report.rows:
+        cells = []
+        for g in GRADES:
+            per = r.per_puzzle(g)
+            times = r.grade_seconds[g]
+            median = f"{statistics.median(times):.2f}" if times else "-"
+            cells.append(f"{r.graded[g]}, {median}, {per:.1f}" if per is not None else "0, -, -")
+        table.add_row(str(r.players), str(r.deals), *cells, str(r.graded[0]), f"{r.silent_seconds:.2f}")
+    console.print(table)

@@ -114,9 +114,20 @@ class Grading:
     reason: str  # how the verdict was reached
     calibrated: bool  # thresholds fitted on this rule set (official) and player count
     silent: Silent | None = None
+    reproducible: bool = True  # False when a clock-bound proving solve decided (grade(proof=...))
 
-    def to_json(self) -> dict:
-        return {
+    def to_json(self, game: Deal) -> dict:
+        """The grading of ``game`` as ``tranquility grade --json`` prints it (docs/puzzles.md):
+        the puzzle id (None for a deal without a seed), the deal's players, seed and rules,
+        then the verdict, grade and every metric. ``"reproducible": false`` is added only
+        when a clock-bound proof decided the verdict."""
+        from .generate import puzzle_id
+
+        data = {
+            "id": puzzle_id(game) if game.seed is not None else None,
+            "players": game.players,
+            "seed": game.seed,
+            "rules": game.rules.to_dict(),
             "grader": GRADER,
             "verdict": self.verdict,
             "grade": self.grade,
@@ -127,6 +138,9 @@ class Grading:
             "silent": None if self.silent is None else self.silent.to_json(),
             "reason": self.reason,
         }
+        if not self.reproducible:
+            data["reproducible"] = False
+        return data
 
 
 # -- the metrics -------------------------------------------------------------------------------
@@ -173,13 +187,14 @@ def grade_of(score: float, players: int) -> int:
     return 1 + sum(score >= t for t in thresholds)
 
 
-def measure(game: Deal) -> tuple[str, Metrics | None, Line | None, str]:
-    """(verdict, metrics, solution, reason): the precision metrics of a deal, and its proof."""
+def measure(game: Deal, proof: Budget = PROOF_BUDGET) -> tuple[str, Metrics | None, Line | None, str]:
+    """(verdict, metrics, solution, reason): the precision metrics of a deal, and its proof
+    (the ``proof`` budget's solve, for a deal no greedy playout wins)."""
     state = State.initial(game)
     wins, best = best_playout(state, PLAYOUTS, 0, lambda line, end: end.cards_left)
     reason = f"{wins} of {PLAYOUTS} greedy playouts win"
     if best is None:
-        result = solve(game, PROOF_BUDGET)
+        result = solve(game, proof)
         if result.verdict != "win":
             return result.verdict, None, None, result.reason or "neither a win nor a proof of loss within the grader's deterministic budget"
         best = list(result.line.actions)
@@ -198,16 +213,21 @@ def check_gradable(game: Deal) -> None:
     check_supported(State.initial(game))
 
 
-def grade(game: Deal, with_silent: bool = True) -> Grading:
-    """Grade ``game``: measure, weigh, compare with the thresholds of its player count."""
+def grade(game: Deal, with_silent: bool = True, proof: Budget = PROOF_BUDGET) -> Grading:
+    """Grade ``game``: measure, weigh, compare with the thresholds of its player count.
+
+    ``proof`` is the budget of the solve that proves a deal no greedy playout wins; the
+    default is deterministic (the grade is the same on every run and machine). With a
+    clock-bound one, the grading of such a deal is marked ``reproducible=False``."""
     check_gradable(game)
-    verdict, metrics, solution, reason = measure(game)
+    verdict, metrics, solution, reason = measure(game, proof)
     calibrated = game.rules == OFFICIAL
+    reproducible = proof.reproducible or (metrics is not None and metrics.policy_wins > 0)
     if metrics is None:
-        return Grading(verdict, None, None, None, None, reason, calibrated)
+        return Grading(verdict, None, None, None, None, reason, calibrated, reproducible=reproducible)
     score = score_of(metrics)
     silent = silent_table(game) if with_silent else None
-    return Grading("win", grade_of(score, game.players), score, metrics, solution, reason, calibrated, silent)
+    return Grading("win", grade_of(score, game.players), score, metrics, solution, reason, calibrated, silent, reproducible)
 
 
 def score_range(grade: int, players: int) -> tuple[float | None, float | None]:

@@ -20,7 +20,10 @@ from .solve import Budget, Result, solve
 from .state import State
 from .verify import verify
 
-SUITES = ("official", "variants", "positions", "all")
+SUITES = ("official", "variants", "positions", "all")  # solve suites: ``run``
+EXPLAIN_SUITE = "explain"  # ``run_explain_suite``
+PUZZLES_SUITE = "puzzles"  # ``tranquility.puzzles.bench.run_puzzle_suite``
+ALL_SUITES = (*SUITES, EXPLAIN_SUITE, PUZZLES_SUITE)  # what ``tranquility bench --suite`` takes
 
 VARIANTS: dict[str, dict] = {
     "order=grid": {"order": "grid"},
@@ -75,26 +78,34 @@ class Report:
     machine: str
     groups: list[GroupSummary] = field(default_factory=list)
     outcomes: list[Outcome] = field(default_factory=list)
+    reproducible: bool = False  # fixed node budgets and CP-SAT deterministic time, not seconds
 
-    def to_json(self) -> dict:
-        return {
+    def to_json(self, cases: bool = True) -> dict:
+        """The report (``bench --out``); without ``cases``, the summary ``bench --json``
+        prints. ``"reproducible": true`` is added only for a reproducible run."""
+        data: dict = {
             "suite": self.suite,
             "time_limit": self.time_limit,
             "machine": self.machine,
             "groups": [g.to_json() for g in self.groups],
-            "cases": [
-                {
-                    "group": o.case.group,
-                    "players": o.case.players,
-                    "seed": o.case.seed,
-                    "verdict": o.verdict,
-                    "method": o.method,
-                    "seconds": round(o.seconds, 4),
-                    "replayed": o.replayed,
-                }
-                for o in self.outcomes
-            ],
         }
+        if self.reproducible:
+            data["reproducible"] = True
+        if not cases:
+            return data
+        data["cases"] = [
+            {
+                "group": o.case.group,
+                "players": o.case.players,
+                "seed": o.case.seed,
+                "verdict": o.verdict,
+                "method": o.method,
+                "seconds": round(o.seconds, 4),
+                "replayed": o.replayed,
+            }
+            for o in self.outcomes
+        ]
+        return data
 
 
 def cases(suite: str, deals: int | None = None) -> Iterator[Case]:
@@ -166,9 +177,12 @@ def run(
     time_limit: float,
     workers: int = 2,
     on_case: Callable[[Case, Result], None] | None = None,
+    reproducible: bool = False,
 ) -> Report:
-    report = Report(suite, time_limit, machine_description())
-    budget = Budget(seconds=time_limit, workers=workers)
+    """Solve every case of ``suite`` with ``time_limit`` seconds and ``workers`` CP-SAT
+    threads each (or, ``reproducible``, the fixed budgets of ``Budget(reproducible=True)``)."""
+    report = Report(suite, time_limit, machine_description(), reproducible=reproducible)
+    budget = Budget(seconds=time_limit, workers=1 if reproducible else workers, reproducible=reproducible)
     for case in cases(suite, deals):
         try:
             result = solve(case.game, budget)
@@ -240,6 +254,23 @@ def machine_description() -> str:
     import os
 
     return f"{platform.machine()}, {os.cpu_count()} cores, Python {platform.python_version()}, {platform.system()}"
+
+
+@dataclass
+class SuiteReport:
+    """The report of a suite measured in rows (explain, puzzles): each row has ``to_json``;
+    ``time_limit`` is the seconds each case was given (None when the suite takes none)."""
+
+    suite: str
+    rows: list
+    time_limit: float | None = None
+
+    def to_json(self) -> dict:
+        data: dict = {"suite": self.suite}
+        if self.time_limit is not None:
+            data["time_limit"] = self.time_limit
+        data["rows"] = [r.to_json() for r in self.rows]
+        return data
 
 
 # -- the explain suite ---------------------------------------------------------------------

@@ -77,6 +77,56 @@ class Explanation:
     reach: "Reach | None" = None
     summary: dict = field(default_factory=dict)
 
+    def to_json(self) -> dict:
+        """The explanation as ``tranquility explain --json`` prints it (docs/explain.md)."""
+        from .formats import action_to_json, line_to_json
+
+        critical = {c.number: c for c in self.critical}
+        data = {
+            "verdict": self.result.verdict,
+            "method": self.result.method,
+            "seconds": round(self.result.seconds, 3),
+            "reason": self.result.reason,
+            "objective": self.result.best.to_json() if self.result.best else None,
+            "line": line_to_json(self.result.line) if self.result.line else None,
+            "turns": [],
+            "summary": self.summary,
+            "reach": None,
+        }
+        for t in self.turns:
+            c = critical.get(t.number)
+            data["turns"].append(
+                {
+                    "turn": t.number,
+                    "seat": t.seat,
+                    "action": action_to_json(t.action),
+                    "text": t.text,
+                    "cost": t.cost,
+                    "drawn": list(t.drawn),
+                    "hands": list(t.hands),
+                    "piles": list(t.piles),
+                    "moments": list(t.moments),
+                    "critical": None
+                    if c is None
+                    else {
+                        "kind": c.kind,
+                        "winning_alternatives": c.winning_alternatives,
+                        "undecided": c.undecided,
+                        "example": c.example,
+                    },
+                }
+            )
+        if self.reach is not None:
+            data["reach"] = {
+                "cells": self.reach.cells,
+                "of": self.reach.line.deal.rules.cells,
+                "proven": self.reach.proven,
+                "binds": self.reach.binds,
+                "binding": None if self.reach.binding is None else self.reach.binding.to_json(),
+                "line": line_to_json(self.reach.line),
+            }
+        return data
+
 
 @dataclass(frozen=True)
 class Reach:
@@ -89,64 +139,20 @@ class Reach:
     binding: Binding | None = None  # the rule groups that together bind (solver.binds)
 
 
-def explanation_json(e: Explanation) -> dict:
-    """The explanation as JSON (docs/explain.md)."""
-    from .formats import action_to_json, line_to_json
-
-    critical = {c.number: c for c in e.critical}
-    data = {
-        "verdict": e.result.verdict,
-        "method": e.result.method,
-        "seconds": round(e.result.seconds, 3),
-        "reason": e.result.reason,
-        "objective": e.result.best.to_json() if e.result.best else None,
-        "line": line_to_json(e.result.line) if e.result.line else None,
-        "turns": [],
-        "summary": e.summary,
-        "reach": None,
-    }
-    for t in e.turns:
-        c = critical.get(t.number)
-        data["turns"].append(
-            {
-                "turn": t.number,
-                "seat": t.seat,
-                "action": action_to_json(t.action),
-                "text": t.text,
-                "cost": t.cost,
-                "drawn": list(t.drawn),
-                "hands": list(t.hands),
-                "piles": list(t.piles),
-                "moments": list(t.moments),
-                "critical": None
-                if c is None
-                else {
-                    "kind": c.kind,
-                    "winning_alternatives": c.winning_alternatives,
-                    "undecided": c.undecided,
-                    "example": c.example,
-                },
-            }
-        )
-    if e.reach is not None:
-        data["reach"] = {
-            "cells": e.reach.cells,
-            "of": e.reach.line.deal.rules.cells,
-            "proven": e.reach.proven,
-            "binds": e.reach.binds,
-            "binding": None if e.reach.binding is None else e.reach.binding.to_json(),
-            "line": line_to_json(e.reach.line),
-        }
-    return data
-
-
 def explain(
     game: Deal | Line,
     objective: str = "spare",
     budget: Budget = Budget(seconds=60),
     critical_budget: float = 30.0,
     progress=None,
+    total: float | None = None,
 ) -> Explanation:
+    """Solve ``game`` for ``objective`` within ``budget``; then, for a win, check the
+    critical moves within ``critical_budget`` seconds; for a no-win, find the best reach
+    and what binds. With ``total``, those last two share what the solve left of ``total``
+    seconds (3/5 and 2/5), so that the whole explanation keeps within about ``total``;
+    without, they take 3/4 and 1/2 (at most 30 s) of ``budget.seconds``."""
+    started = time.monotonic()
     result = solve(game, budget, objective=objective, progress=progress)
     out = Explanation(result)
     if result.verdict == "win":
@@ -154,11 +160,15 @@ def explain(
         out.critical = critical_moves(result.line, result.prefix, critical_budget, progress)
         out.summary = summarise(out.turns, result)
     elif result.verdict == "no-win":
-        out.reach = best_reach(game, budget, result.reason)
+        reach_budget, binds_seconds = budget, min(30.0, max(5.0, budget.seconds / 2))
+        if total is not None:
+            left = max(0.0, total - (time.monotonic() - started))
+            reach_budget, binds_seconds = replace(budget, seconds=0.8 * left), 0.4 * left
+        out.reach = best_reach(game, reach_budget, result.reason)
         if progress is not None:
             progress("what binds")
         position = verify(game if isinstance(game, Line) else Line(game)).state
-        out.reach = replace(out.reach, binding=what_binds(position, min(30.0, max(5.0, budget.seconds / 2))))
+        out.reach = replace(out.reach, binding=what_binds(position, binds_seconds))
     return out
 
 

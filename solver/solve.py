@@ -49,6 +49,23 @@ class Result:
     best: "Best | None" = None  # with --objective: the value of the line, its bound
     prefix: int = 0  # actions of the line that were given (the position), before the solve's
 
+    def to_json(self) -> dict:
+        """The result as ``tranquility solve --json`` prints it (docs/solving.md): the
+        winning line, when there is one, as a line file from the deal."""
+        from .formats import line_to_json
+
+        data = {
+            "verdict": self.verdict,
+            "method": self.method,
+            "seconds": round(self.seconds, 4),
+            "line": None if self.line is None else line_to_json(self.line),
+            "reason": self.reason,
+            "stats": self.stats,
+        }
+        if self.best is not None:
+            data["objective"] = self.best.to_json()
+        return data
+
 
 @dataclass(frozen=True)
 class Best:

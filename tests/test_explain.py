@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from tranquility.cli.main import main
 from tranquility.solver.analyze import analyze
 from tranquility.solver.deal import deal
-from tranquility.solver.explain import FORCED, ONLY, explain, explanation_json
+from tranquility.solver.explain import FORCED, ONLY, explain
 from tranquility.solver.formats import line_to_json
 from tranquility.solver.line import Line
 from tranquility.solver.model import RULE_GROUPS
@@ -65,7 +65,7 @@ def test_unwinnable_deals_report_their_reach():
         assert b is not None and b.status in ("proven", "unknown")
         if b.status == "proven":
             assert len(b.facts) == len(b.groups) and set(b.groups) <= set(RULE_GROUPS)
-        assert explanation_json(e)["reach"]["binding"]["status"] == b.status
+        assert e.to_json()["reach"]["binding"]["status"] == b.status
 
 
 def test_analyze_finds_a_planted_losing_move():
@@ -92,7 +92,7 @@ def test_analyze_finds_a_planted_losing_move():
 
 def test_explain_and_analyze_commands(tmp_path):
     runner = CliRunner()
-    result = runner.invoke(main, ["explain", "--seed", "1", "--players", "3", "--time-limit", "5", "--critical-time", "5", "--json"])
+    result = runner.invoke(main, ["explain", "--seed", "1", "--players", "3", "--time-limit", "10", "--critical-time", "5", "--json"])
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["verdict"] == "win" and data["turns"] and data["summary"]["turns"] == len(data["turns"])
@@ -109,6 +109,6 @@ def test_explain_and_analyze_commands(tmp_path):
 
 def test_explanation_json_of_an_official_deal_names_every_turn():
     e = explain(deal(OFFICIAL, 4, 2), objective="turns", budget=Budget(seconds=10), critical_budget=3)
-    data = explanation_json(e)
+    data = e.to_json()
     assert len(data["turns"]) == len(e.result.line.actions)
     assert data["objective"]["name"] == "turns"

@@ -21,7 +21,7 @@ import pytest
 from tranquility.cli.html import replay_html
 from tranquility.solver.actions import describe
 from tranquility.solver.deal import deal
-from tranquility.solver.explain import explain, explanation_json
+from tranquility.solver.explain import explain
 from tranquility.solver.line import Line
 from tranquility.solver.rules import Rules
 from tranquility.solver.solve import Budget
@@ -37,7 +37,7 @@ IDS = ("step-label", "action-text", "grid", "hands", "first", "prev", "next", "l
 
 def explained(game):
     e = explain(game, budget=Budget(seconds=5, workers=1), critical_budget=2)
-    data = explanation_json(e)
+    data = e.to_json()
     line = e.result.line or (e.reach.line if e.reach else None)
     return line, data
 
@@ -213,7 +213,7 @@ def test_cli_writes_the_page(tmp_path):
     out = tmp_path / "replay.html"
     args = ["explain", "--seed", WIN_SEED, "--players", "2", "--rule", "rows=2", "--rule", "cols=4"]
     args += ["--rule", "islands=12", "--rule", "hand=3", "--rule", "start_discards=2"]
-    args += ["--time-limit", "5", "--critical-time", "2", "--html", out]
+    args += ["--time-limit", "7", "--critical-time", "2", "--html", out]
     result = run(*args)
     assert result.exit_code == 0, result.output
     text = out.read_text(encoding="utf-8")

@@ -132,10 +132,11 @@ def test_turn_beyond_a_deal_and_negative_turns_exit_2(tmp_path):
     assert result.exit_code == 2 and "'--turn'" in result.stderr
 
 
-def test_an_illegal_action_before_the_turn_exit_1(tmp_path):
+def test_an_illegal_action_before_the_turn_exit_2(tmp_path):
+    """show cannot use a line that breaks a rule before turn N: exit 2 (only verify answers 1)."""
     path = write(tmp_path / "bad.tq", f"deal 1 1 {SMALL}\n10@4 7@2 1@0 S/2,5 8@3 F\n")
     result = run("show", path, "--turn", 5)
-    assert result.exit_code == 1 and result.stdout == ""
+    assert result.exit_code == 2 and result.stdout == ""
     assert result.stderr == (
         f"Error: {path}: turn 5: seat 0 plays 8 at cell 3, paying nothing: "
         "8 at cell 3 costs 1; the action discards 0 card(s) (cannot show turn 5)\n"
