@@ -29,6 +29,7 @@ from pathlib import Path
 
 from tranquility.solver.deal import Deal
 from tranquility.solver.line import Line
+from tranquility.solver.objectives import objective_bound, objective_value
 from tranquility.solver.rules import OFFICIAL
 from tranquility.solver.search import (
     Deadline,
@@ -40,8 +41,9 @@ from tranquility.solver.search import (
     refutation,
 )
 from tranquility.solver.simulate import simulate
-from tranquility.solver.solve import Budget, check_line, objective_bound, solve
+from tranquility.solver.solve import Budget, check_line, solve
 from tranquility.solver.state import State
+from tranquility.solver.verdicts import Objective
 
 GRADER = "tq-grade/1"
 GRADES = (1, 2, 3, 4, 5)
@@ -191,7 +193,7 @@ def measure(game: Deal, proof: Budget = PROOF_BUDGET) -> tuple[str, Metrics | No
     """(verdict, metrics, solution, reason): the precision metrics of a deal, and its proof
     (the ``proof`` budget's solve, for a deal no greedy playout wins)."""
     state = State.initial(game)
-    wins, best = best_playout(state, PLAYOUTS, 0, lambda line, end: end.cards_left)
+    wins, best = best_playout(state, PLAYOUTS, 0, lambda line, end: objective_value(state, line, Objective.SPARE, end))
     reason = f"{wins} of {PLAYOUTS} greedy playouts win"
     if best is None:
         result = solve(game, proof)
@@ -200,9 +202,9 @@ def measure(game: Deal, proof: Budget = PROOF_BUDGET) -> tuple[str, Metrics | No
         best = list(result.line.actions)
         reason += f"; the solver's {result.method} found a win"
     solution = Line(game, tuple(best))
-    spare = check_line(solution).cards_left
+    spare = objective_value(state, best, Objective.SPARE, check_line(solution))
     kept, sampled, total = first_moves(state)
-    metrics = Metrics(wins, kept, sampled, total, spare, objective_bound(state, "spare"))
+    metrics = Metrics(wins, kept, sampled, total, spare, objective_bound(state, Objective.SPARE))
     return "win", metrics, solution, reason
 
 

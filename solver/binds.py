@@ -41,7 +41,8 @@ def what_binds(state: State, seconds: float = 20.0, deterministic: float | None 
     (reproducible results when the seconds do not run out first)."""
     from ortools.sat.python import cp_model
 
-    from .model import RULE_GROUPS, GameModel, horizon
+    from .cpsat import Limits, new_solver
+    from .model import RULE_GROUPS, build_model, horizon
 
     until = time.monotonic() + seconds
     solves = 0
@@ -52,17 +53,14 @@ def what_binds(state: State, seconds: float = 20.0, deterministic: float | None 
         lets presolve drop the switched-off constraints (much faster)."""
         nonlocal solves
         solves += 1
-        game = GameModel(state, horizon(state), relaxable=True)
+        game = build_model(state, horizon(state), relaxable=True)
         if core:
             game.model.AddAssumptions([game.rule_on[g] for g in groups])
         else:
             for g, literal in game.rule_on.items():
                 game.model.Add(literal == int(g in groups))
-        solver = cp_model.CpSolver()
-        solver.parameters.num_workers = 1  # CP-SAT reports assumption cores with one worker only
-        solver.parameters.max_time_in_seconds = max(0.05, (until - time.monotonic()) * share)
-        if deterministic is not None:
-            solver.parameters.max_deterministic_time = deterministic
+        # One worker: CP-SAT reports assumption cores with one worker only.
+        solver = new_solver(Limits(workers=1, seconds=max(0.05, (until - time.monotonic()) * share), deterministic=deterministic))
         status = solver.Solve(game.model)
         if not (core and status == cp_model.INFEASIBLE):
             return status, list(groups)

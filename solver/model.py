@@ -10,19 +10,27 @@ removal counter R[s][t] (cards that have left the seat's hand before turn t) say
 pile cards it has drawn (the hand is always full while the pile lasts, so a seat has drawn
 its first R pile cards). Discards are counted, not named: only cards that are never
 played are discarded, so it is enough that each seat has drawn as many never-played
-cards as it has discarded so far. Each rule below is one function named after it.
+cards as it has discarded so far.
+
+``build_model`` adds the rules one function each, named after the rule, in an explicit
+order; each rule function takes the variables it constrains and returns the ones it
+creates. Reading a solution, hints and objectives are in solver/cpsat.py.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 
 from ortools.sat.python import cp_model
 
 from .cards import FINISH, START, Card, is_island
 from .errors import BadInput
-from .rules import Rules
+from .rules import Adjacency, OneCard, Order, Rocks, Rules
 from .state import State
+
+IntVar = cp_model.IntVar
+Expr = cp_model.LinearExprT
 
 
 class UnsupportedRules(BadInput):
@@ -33,26 +41,43 @@ def check_supported(state: State) -> None:
     rules = state.rules
     if rules.monsters:
         raise UnsupportedRules("the Sea Monsters module (monsters > 0) is not supported by the solver yet")
-    if rules.rocks != "off":
+    if rules.rocks != Rocks.OFF:
         raise UnsupportedRules("the Jagged Rocks module (rocks on) is not supported by the solver yet")
+
+
+# -- the geometry, written again apart from the rules engine's -------------------------------
 
 
 def precedes(rules: Rules, j: int, k: int) -> bool:
     """Rule 'order': must cell j hold a smaller island than cell k? (Written here again,
     apart from the rules engine, so that the engine's replay checks the model.)"""
-    if rules.order == "sequence":
+    if rules.order == Order.SEQUENCE:
         return j < k
     (rj, cj), (rk, ck) = divmod(j, rules.cols), divmod(k, rules.cols)
     return (rj == rk and cj < ck) or (cj == ck and rj < rk)
+
+
+def successors(rules: Rules, k: int) -> list[int]:
+    """Rule 'order': the cells next to k that must hold a larger card; by transitivity
+    enough to imply the whole order."""
+    cols, cells = rules.cols, rules.cells
+    if rules.order == Order.SEQUENCE:
+        return [k + 1] if k + 1 < cells else []
+    out = []
+    if (k + 1) % cols:
+        out.append(k + 1)
+    if k + cols < cells:
+        out.append(k + cols)
+    return out
 
 
 def cost_neighbours(rules: Rules, k: int) -> list[int]:
     """Rule 'adjacency': the cells whose placed islands set the cost of a play into k."""
     cols, cells = rules.cols, rules.cells
     near = set()
-    if rules.adjacency in ("sequence", "both"):
+    if rules.adjacency in (Adjacency.SEQUENCE, Adjacency.BOTH):
         near.update(j for j in (k - 1, k + 1) if 0 <= j < cells)
-    if rules.adjacency in ("orthogonal", "both"):
+    if rules.adjacency in (Adjacency.ORTHOGONAL, Adjacency.BOTH):
         row, col = divmod(k, cols)
         near.update(j for j, ok in ((k - 1, col > 0), (k + 1, col < cols - 1), (k - cols, row > 0), (k + cols, k + cols < cells)) if ok)
     return sorted(near)
@@ -77,21 +102,9 @@ def horizon(state: State) -> int:
     return empty + (0 if state.start_played else 1) + 1 + spare // 2
 
 
-@dataclass
-class PlayCard:
-    """A card of a seat that the line may play (an island or a Finish): where it sits."""
-
-    card: Card
-    seat: int
-    queue: int  # -1 = already in hand; else its index among the seat's undrawn cards
-    played: cp_model.IntVar | None = None
-    turn: cp_model.IntVar | None = None
-    after_start: cp_model.IntVar | None = None
-
-
-# Rule groups that can be switched off (``GameModel(relaxable=True)``) to find out which
-# rules together make a position unwinnable (solver.binds). What stays on always is the
-# frame: one action per turn, every cell filled, a Finish played, the counters.
+# Rule groups that can be switched off (``build_model(..., relaxable=True)``) to find out
+# which rules together make a position unwinnable (solver.binds). What stays on always is
+# the frame: one action per turn, every cell filled, a Finish played, the counters.
 RULE_GROUPS: dict[str, str] = {
     "order": "the grid ascends (rule 'order')",
     "cost": "a placement costs the gap to the closest placed neighbour (rule 'adjacency')",
@@ -103,571 +116,704 @@ RULE_GROUPS: dict[str, str] = {
 }
 
 
-@dataclass
-class GameModel:
+# -- what the model reads, and the variables it declares ---------------------------------------
+
+
+@dataclass(frozen=True, eq=False)
+class PlayCard:
+    """A card of a seat that the line may play (an island or a Finish): where it sits.
+    Compared by identity: two Finish cards in one hand are two cards."""
+
+    card: Card
+    seat: int
+    queue: int  # -1 = already in hand; else its index among the seat's undrawn cards
+
+
+@dataclass(frozen=True)
+class Frame:
+    """What the model reads of the position, and its T turn slots (docs/model.md, Notation)."""
+
     state: State
     T: int
-    model: cp_model.CpModel = field(default_factory=cp_model.CpModel)
-    relaxable: bool = False  # one assumption literal per rule group (RULE_GROUPS)
+    seat_of: tuple[int, ...]  # the seat that moves in each slot
+    turns_of: tuple[tuple[int, ...], ...]  # each seat's slots
+    queue: tuple[tuple[Card, ...], ...]  # each seat's undrawn pile, top first
+    held: tuple[int, ...]  # cards in each hand at the position
+    empty: tuple[int, ...]  # the empty cells
+    cards: tuple[PlayCard, ...]  # the islands and Finish cards in hands and piles, seat by seat
 
-    def __post_init__(self) -> None:
-        check_supported(self.state)
-        self.rule_on = {g: self.model.NewBoolVar(f"rule_on[{g}]") for g in RULE_GROUPS} if self.relaxable else {}
-        st = self.state
-        self.rules = st.rules
-        self.P = st.players
-        self.H = st.rules.hand
-        self.seat_of = [(st.seat + t) % self.P for t in range(self.T)]
-        self.turns_of = [[t for t in range(self.T) if self.seat_of[t] == s] for s in range(self.P)]
-        self.queue = [st.pile(s) for s in range(self.P)]
-        self.held = [len(st.hands[s]) for s in range(self.P)]
-        self.empty = [k for k, v in enumerate(st.grid) if v is None]
-        self.cards: list[PlayCard] = []
-        for s in range(self.P):
-            for card in st.hands[s]:
-                if is_island(card) or card == FINISH:
-                    self.cards.append(PlayCard(card, s, -1))
-            for q, card in enumerate(self.queue[s]):
-                if is_island(card) or card == FINISH:
-                    self.cards.append(PlayCard(card, s, q))
-        self.islands = [c for c in self.cards if is_island(c.card)]
-        self.finishes = [c for c in self.cards if c.card == FINISH]
-        self.build()
+    @staticmethod
+    def of(state: State, T: int) -> Frame:
+        P = state.players
+        seat_of = tuple((state.seat + t) % P for t in range(T))
+        queue = tuple(state.pile(s) for s in range(P))
+        cards: list[PlayCard] = []
+        for s in range(P):
+            cards += [PlayCard(c, s, -1) for c in state.hands[s] if is_island(c) or c == FINISH]
+            cards += [PlayCard(c, s, q) for q, c in enumerate(queue[s]) if is_island(c) or c == FINISH]
+        return Frame(
+            state=state,
+            T=T,
+            seat_of=seat_of,
+            turns_of=tuple(tuple(t for t in range(T) if seat_of[t] == s) for s in range(P)),
+            queue=queue,
+            held=tuple(len(h) for h in state.hands),
+            empty=tuple(k for k, v in enumerate(state.grid) if v is None),
+            cards=tuple(cards),
+        )
 
-    # -- building -------------------------------------------------------------------------
+    @property
+    def rules(self) -> Rules:
+        return self.state.rules
 
-    def build(self) -> None:
-        self.one_action_per_turn()
-        self.the_game_ends_with_a_finish()
-        self.every_empty_cell_gets_an_island()
-        self.the_grid_ascends()
-        self.removal_counters()
-        self.start_card()
-        self.cards_are_played_from_hand()
-        self.placement_cost()
-        self.a_play_cannot_cost_more_than_the_hand_holds()
-        self.discard_two_needs_two_cards()
-        self.one_card_rule()
-        self.discards_are_never_played_cards()
+    @property
+    def P(self) -> int:
+        return self.state.players
 
-    def new_bool(self, name: str) -> cp_model.IntVar:
-        return self.model.NewBoolVar(name)
+    @property
+    def H(self) -> int:
+        return self.state.rules.hand
+
+    @property
+    def start_played(self) -> bool:
+        return self.state.start_played
+
+    @property
+    def islands(self) -> list[PlayCard]:
+        return [c for c in self.cards if is_island(c.card)]
+
+    @property
+    def finishes(self) -> list[PlayCard]:
+        return [c for c in self.cards if c.card == FINISH]
+
+    @property
+    def cards_left(self) -> int:
+        """N: the cards in all hands and piles."""
+        return sum(self.held) + sum(len(q) for q in self.queue)
+
+    def value_of(self, value: Mapping[int, IntVar], k: int) -> IntVar | int:
+        """The island in cell k: placed already, or the model's ``value[k]``."""
+        v = self.state.grid[k]
+        return v if v is not None else value[k]
+
+
+@dataclass(frozen=True)
+class Context:
+    """What every rule function adds to: the model, the frame, and one switch per rule
+    group (``rule_on``; empty unless the model is relaxable)."""
+
+    m: cp_model.CpModel
+    f: Frame
+    rule_on: Mapping[str, IntVar]
+
+    @property
+    def relaxable(self) -> bool:
+        return bool(self.rule_on)
+
+    def bool(self, name: str) -> IntVar:
+        return self.m.NewBoolVar(name)
 
     def when(self, group: str, *literals) -> list:
         """Enforcement literals for a constraint of a rule group: its own conditions, and
         the group's switch when the model is relaxable."""
         return [*literals, *([self.rule_on[group]] if self.relaxable else [])]
 
-    def one_action_per_turn(self) -> None:
-        """A turn is exactly one action: island, Start, Finish or discard two; after the
-        Finish the remaining slots are idle."""
-        m = self.model
-        self.island = [self.new_bool(f"island[{t}]") for t in range(self.T)]
-        self.start = [self.new_bool(f"start[{t}]") for t in range(self.T)]
-        self.finish = [self.new_bool(f"finish[{t}]") for t in range(self.T)]
-        self.discard = [self.new_bool(f"discard[{t}]") for t in range(self.T)]
-        self.idle = [self.new_bool(f"idle[{t}]") for t in range(self.T)]
-        for t in range(self.T):
-            m.AddExactlyOne(self.island[t], self.start[t], self.finish[t], self.discard[t], self.idle[t])
-            if t + 1 < self.T:
-                m.AddImplication(self.idle[t], self.idle[t + 1])
-                m.AddImplication(self.finish[t], self.idle[t + 1])
-        if self.state.start_played:
-            for t in range(self.T):
-                m.Add(self.start[t] == 0)
 
-    def the_game_ends_with_a_finish(self) -> None:
-        """Finish cards: one is played, after a Start, and it ends the game (a win)."""
-        m = self.model
-        m.AddExactlyOne(self.finish)
-        self.finish_turn = m.NewIntVar(0, max(0, self.T - 1), "finish_turn")
-        m.Add(self.finish_turn == sum(t * self.finish[t] for t in range(self.T)))
-        if not self.state.start_played:
-            m.AddExactlyOne(self.start)
-            self.start_turn = m.NewIntVar(0, max(0, self.T - 1), "start_turn")
-            m.Add(self.start_turn == sum(t * self.start[t] for t in range(self.T)))
-            m.Add(self.start_turn < self.finish_turn).OnlyEnforceIf(self.when("finish"))
+@dataclass(frozen=True)
+class Turns:
+    """One Boolean per slot and action kind; exactly one of the five is true."""
 
-    def every_empty_cell_gets_an_island(self) -> None:
-        """Play an island card into an empty cell: each empty cell is filled on exactly one
-        island turn, and each island turn fills exactly one cell."""
-        m = self.model
-        self.fill = {(k, t): self.new_bool(f"fill[{k},{t}]") for k in self.empty for t in range(self.T)}
-        for k in self.empty:
-            m.AddExactlyOne(self.fill[k, t] for t in range(self.T))
-        for t in range(self.T):
-            m.Add(sum(self.fill[k, t] for k in self.empty) == self.island[t])
-        self.placed_at = {}
-        for k in self.empty:
-            v = m.NewIntVar(0, max(0, self.T - 1), f"placed_at[{k}]")
-            m.Add(v == sum(t * self.fill[k, t] for t in range(self.T)))
-            self.placed_at[k] = v
-
-    def the_grid_ascends(self) -> None:
-        """The grid stays ascending (rule 'order'). Every grid on the way is part of the
-        final one, so it is enough that the final grid ascends."""
-        m = self.model
-        st = self.state
-        self.value = {}
-        self.goes = {}
-        for k in self.empty:
-            placed = [(j, v) for j, v in enumerate(st.grid) if v is not None]
-            low = max((v for j, v in placed if precedes(self.rules, j, k)), default=0)
-            high = min((v for j, v in placed if precedes(self.rules, k, j)), default=self.rules.islands + 1)
-            options = []
-            for pc in self.islands:
-                fits = low < pc.card < high
-                if fits or self.relaxable:
-                    b = self.new_bool(f"goes[{pc.card},{k}]")
-                    self.goes[pc.card, k] = b
-                    options.append((pc.card, b))
-                    if not fits:  # only with the order switched off
-                        m.AddImplication(b, self.rule_on["order"].Not())
-            m.AddExactlyOne(b for _, b in options)
-            if self.relaxable:
-                low, high = 0, self.rules.islands + 1
-            v = m.NewIntVar(low + 1 if options else 0, max(low + 1, high - 1), f"value[{k}]")
-            m.Add(v == sum(card * b for card, b in options))
-            self.value[k] = v
-        for pc in self.islands:
-            uses = [b for (card, _), b in self.goes.items() if card == pc.card]
-            pc.played = self.new_bool(f"played[{pc.card}]")
-            m.Add(sum(uses) == pc.played)
-        for k in range(self.rules.cells):
-            for j in self._successors(k):
-                if st.grid[k] is None or st.grid[j] is None:
-                    m.Add(self._value_of(k) < self._value_of(j)).OnlyEnforceIf(self.when("order"))
-
-    def _successors(self, k: int) -> list[int]:
-        """Cells that must hold a larger card than k, enough to imply the whole order."""
-        cols, cells = self.rules.cols, self.rules.cells
-        if self.rules.order == "sequence":
-            return [k + 1] if k + 1 < cells else []
-        out = []
-        if (k + 1) % cols:
-            out.append(k + 1)
-        if k + cols < cells:
-            out.append(k + cols)
-        return out
-
-    def _value_of(self, k: int):
-        v = self.state.grid[k]
-        return v if v is not None else self.value[k]
-
-    def removal_counters(self) -> None:
-        """Each turn one action, then the active seat draws back up from its own pile.
-
-        removed[s][t] = cards that have left seat s's hand before turn t. Since a seat always
-        draws back up to the hand size while its pile lasts, it has then drawn its first
-        min(pile, removed) pile cards."""
-        m = self.model
-        big = sum(self.held) + sum(len(q) for q in self.queue)
-        self.removed = [[m.NewIntVar(0, self.held[s] + len(self.queue[s]), f"removed[{s}][{t}]") for t in range(self.T + 1)] for s in range(self.P)]
-        self.cost_at = [m.NewIntVar(0, self.H, f"cost_at[{t}]") for t in range(self.T)]
-        self.event = [m.NewIntVar(0, big, f"event_discards[{s}]") for s in range(self.P)]
-        for s in range(self.P):
-            m.Add(self.removed[s][0] == 0)
-            for t in range(self.T):
-                own = []
-                if self.seat_of[t] == s:
-                    own = [self.island[t], self.cost_at[t], 2 * self.discard[t], self.finish[t], self.start[t]]
-                ev = m.NewIntVar(0, big, f"event_at[{s},{t}]")
-                m.Add(ev == self.event[s]).OnlyEnforceIf(self.start[t])
-                m.Add(ev == 0).OnlyEnforceIf(self.start[t].Not())
-                m.Add(self.removed[s][t + 1] == self.removed[s][t] + sum(own) + ev)
-        # Hand size of the seat to move at each turn.
-        self.hand_size = []
-        for t in range(self.T):
-            s = self.seat_of[t]
-            drawn = m.NewIntVar(0, len(self.queue[s]), f"drawn[{t}]")
-            m.AddMinEquality(drawn, [self.removed[s][t], len(self.queue[s])])
-            h = m.NewIntVar(-big, big, f"hand[{t}]")
-            m.Add(h == self.held[s] + drawn - self.removed[s][t])
-            self.hand_size.append(h)
-
-    def start_card(self) -> None:
-        """Start cards: a seat holding one while none has been played must play it; the
-        team then discards start_discards cards (the solo reading: while the hands hold
-        fewer than are owed, every card in hand goes and all seats draw back up)."""
-        if self.state.start_played:
-            self.start_seat = [0] * self.P
-            return
-        m = self.model
-        self.start_seat = []
-        for s in range(self.P):
-            q = self._start_queue_index(s)
-            own = self.turns_of[s]
-            self.start_seat.append(sum(self.start[t] for t in own))
-            for t in own:
-                holds = self.new_bool(f"holds_start[{s},{t}]")
-                if q is None:
-                    m.Add(holds == 0)
-                elif q < 0:
-                    m.Add(holds == 1)
-                else:
-                    m.Add(self.removed[s][t] >= q + 1).OnlyEnforceIf(holds)
-                    m.Add(self.removed[s][t] <= q).OnlyEnforceIf(holds.Not())
-                m.AddImplication(self.start[t], holds)
-                earlier = [self.start[u] for u in range(t)]
-                # Holding it with none played yet forces the Start now.
-                m.AddBoolOr([holds.Not(), self.start[t], *earlier]).OnlyEnforceIf(self.when("start"))
-        self.start_event_rounds()
-
-    def _start_queue_index(self, s: int) -> int | None:
-        if START in self.state.hands[s]:
-            return -1
-        queue = self.queue[s]
-        return queue.index(START) if START in queue else None
-
-    def start_event_rounds(self) -> None:
-        """The Start event round by round (docs/rules.md, solo reading). Round j: if the
-        hands hold fewer cards than are still owed, all go and every seat draws back up;
-        otherwise the team picks the owed cards and the event ends."""
-        m = self.model
-        owed0 = self.rules.start_discards
-        # Each forced round pays at least one card, except a first round with empty hands
-        # (it only draws); hands and piles both dry leave the last round unpayable.
-        rounds = owed0 + 2
-        big = sum(self.held) + sum(len(q) for q in self.queue) + owed0
-        removed_then = []
-        for s in range(self.P):
-            r = m.NewIntVar(0, big, f"removed_at_start[{s}]")
-            for t in range(self.T):
-                m.Add(r == self.removed[s][t]).OnlyEnforceIf(self.start[t])
-            removed_then.append(r)
-        self.chosen_in_round = []
-        self.forced_round = []
-        hand = []
-        drawn = []
-        for s in range(self.P):
-            d = m.NewIntVar(0, len(self.queue[s]), f"round_drawn[0,{s}]")
-            m.AddMinEquality(d, [removed_then[s], len(self.queue[s])])
-            h = m.NewIntVar(0, big, f"round_hand[0,{s}]")
-            m.Add(h == self.held[s] + d - removed_then[s] - self.start_seat[s])
-            hand.append(h)
-            drawn.append(d)
-        owed = m.NewConstant(owed0)
-        active = m.NewConstant(1)
-        paid = [[] for _ in range(self.P)]
-        ends = []
-        for j in range(rounds):
-            total = sum(hand)
-            forced = self.new_bool(f"forced[{j}]")
-            last = self.new_bool(f"last_round[{j}]")
-            m.Add(forced + last == active)
-            m.Add(total < owed).OnlyEnforceIf(forced)
-            m.Add(total >= owed).OnlyEnforceIf(last)
-            self.forced_round.append((forced, list(drawn)))
-            ends.append(last)
-            chosen = []
-            for s in range(self.P):
-                f = m.NewIntVar(0, big, f"forced_paid[{j},{s}]")
-                m.Add(f == hand[s]).OnlyEnforceIf(forced)
-                m.Add(f == 0).OnlyEnforceIf(forced.Not())
-                c = m.NewIntVar(0, big, f"chosen_paid[{j},{s}]")
-                m.Add(c <= hand[s])
-                m.Add(c == 0).OnlyEnforceIf(last.Not())
-                chosen.append(c)
-                paid[s] += [f, c]
-            m.Add(sum(chosen) == owed).OnlyEnforceIf(last)
-            self.chosen_in_round.append(chosen)
-            if j + 1 == rounds:
-                m.Add(forced == 0).OnlyEnforceIf(self.when("start"))
-                break
-            next_owed = m.NewIntVar(0, owed0, f"owed[{j + 1}]")
-            m.Add(next_owed == owed - total).OnlyEnforceIf(forced)
-            m.Add(next_owed == 0).OnlyEnforceIf(forced.Not())
-            next_hand, next_drawn = [], []
-            for s in range(self.P):
-                left = m.NewIntVar(0, len(self.queue[s]), f"pile_left[{j},{s}]")
-                m.Add(left == len(self.queue[s]) - drawn[s])
-                take = m.NewIntVar(0, self.H, f"round_draw[{j + 1},{s}]")
-                m.AddMinEquality(take, [left, self.H])
-                h = m.NewIntVar(0, big, f"round_hand[{j + 1},{s}]")
-                m.Add(h == take).OnlyEnforceIf(forced)
-                m.Add(h == 0).OnlyEnforceIf(forced.Not())
-                d = m.NewIntVar(0, len(self.queue[s]), f"round_drawn[{j + 1},{s}]")
-                m.Add(d == drawn[s] + h)
-                next_hand.append(h)
-                next_drawn.append(d)
-            hand, drawn, owed, active = next_hand, next_drawn, next_owed, forced
-        m.Add(sum(ends) == 1).OnlyEnforceIf(self.when("start"))
-        self.drawn_at_event = drawn
-        for s in range(self.P):
-            m.Add(self.event[s] == sum(paid[s])).OnlyEnforceIf(self.when("start"))
-
-    def cards_are_played_from_hand(self) -> None:
-        """A card is played on one of its own seat's turns, once it has been drawn, and not
-        after a forced Start round threw it away."""
-        m = self.model
-        for pc in self.islands:
-            pc.turn = self._turn_var(pc)
-            for k in self.empty:
-                b = self.goes.get((pc.card, k))
-                if b is not None:
-                    m.Add(pc.turn == self.placed_at[k]).OnlyEnforceIf(b)
-        for pc in self.finishes:
-            pc.played = self.new_bool(f"finish_played[{pc.seat},{pc.queue}]")
-            pc.turn = self._turn_var(pc)
-            m.Add(pc.turn == self.finish_turn).OnlyEnforceIf(pc.played)
-        m.AddExactlyOne(pc.played for pc in self.finishes)
-        if not self.state.start_played:
-            for pc in self.cards:
-                self._survives_forced_rounds(pc)
-
-    def _turn_var(self, pc: PlayCard) -> cp_model.IntVar:
-        m = self.model
-        own = self.turns_of[pc.seat]
-        if not own:
-            m.Add(pc.played == 0)
-            return m.NewConstant(0)
-        turn = m.NewIntVarFromDomain(cp_model.Domain.FromValues(own), f"turn[{pc.seat},{pc.queue}]")
-        if pc.queue >= 0:
-            index = m.NewIntVar(0, len(own) - 1, f"turn_index[{pc.seat},{pc.queue}]")
-            m.Add(turn == own[0] + self.P * index)
-            removed = m.NewIntVar(0, self.held[pc.seat] + len(self.queue[pc.seat]), f"removed_when[{pc.seat},{pc.queue}]")
-            m.AddElement(index, [self.removed[pc.seat][t] for t in own], removed)
-            group = "finish" if pc.card == FINISH else "draw"
-            m.Add(removed >= pc.queue + 1).OnlyEnforceIf(self.when(group, pc.played))
-        return turn
-
-    def _survives_forced_rounds(self, pc: PlayCard) -> None:
-        m = self.model
-        later = self.new_bool(f"after_start[{pc.seat},{pc.queue}]")
-        m.Add(pc.turn > self.start_turn).OnlyEnforceIf(later)
-        m.Add(pc.turn <= self.start_turn).OnlyEnforceIf(later.Not())
-        both = self.new_bool(f"played_after_start[{pc.seat},{pc.queue}]")
-        m.AddBoolAnd([pc.played, later]).OnlyEnforceIf(both)
-        m.AddBoolOr([pc.played.Not(), later.Not(), both])
-        pc.after_start = both
-        for forced, drawn in self.forced_round:
-            if pc.queue < 0:
-                m.AddBoolOr([both.Not(), forced.Not()]).OnlyEnforceIf(self.when("start"))
-            else:
-                m.Add(drawn[pc.seat] <= pc.queue).OnlyEnforceIf(self.when("start", both, forced))
-
-    def placement_cost(self) -> None:
-        """Cost: the smallest difference to an already placed neighbour (rule
-        'adjacency'), 0 if none is placed yet."""
-        m = self.model
-        st = self.state
-        self.cost = {}
-        for k in self.empty:
-            options = []
-            for j in cost_neighbours(self.rules, k):
-                gap = m.NewIntVar(0, self.rules.islands, f"gap[{k},{j}]")
-                m.AddAbsEquality(gap, self._value_of(k) - self._value_of(j))
-                if st.grid[j] is not None:
-                    options.append((None, gap))
-                else:
-                    earlier = self.new_bool(f"before[{j},{k}]")
-                    m.Add(self.placed_at[j] < self.placed_at[k]).OnlyEnforceIf(earlier)
-                    m.Add(self.placed_at[j] > self.placed_at[k]).OnlyEnforceIf(earlier.Not())
-                    options.append((earlier, gap))
-            cost = m.NewIntVar(0, self.H - 1, f"cost[{k}]")
-            picks = []
-            for earlier, gap in options:
-                cond = [] if earlier is None else [earlier]
-                m.Add(cost <= gap).OnlyEnforceIf(cond)
-                pick = self.new_bool(f"cost_from[{k}]")
-                m.Add(cost == gap).OnlyEnforceIf(pick)
-                if earlier is not None:
-                    m.AddImplication(pick, earlier)
-                picks.append(pick)
-            none = self.new_bool(f"no_neighbour[{k}]")
-            m.AddExactlyOne([*picks, none])
-            m.Add(cost == 0).OnlyEnforceIf(none)
-            for earlier, _ in options:
-                if earlier is None:
-                    m.Add(none == 0)
-                else:
-                    m.AddImplication(none, earlier.Not())
-            self.cost[k] = cost
-            for t in range(self.T):
-                m.Add(self.cost_at[t] == cost).OnlyEnforceIf(self.when("cost", self.fill[k, t]))
-        for t in range(self.T):
-            m.Add(self.cost_at[t] == 0).OnlyEnforceIf(self.island[t].Not())
-
-    def a_play_cannot_cost_more_than_the_hand_holds(self) -> None:
-        """A seat may not play a card whose cost exceeds the cards left after playing it."""
-        for t in range(self.T):
-            self.model.Add(self.cost_at[t] + 1 <= self.hand_size[t]).OnlyEnforceIf(self.when("hand", self.island[t]))
-
-    def discard_two_needs_two_cards(self) -> None:
-        """Discard two cards: the seat must hold two."""
-        for t in range(self.T):
-            self.model.Add(self.hand_size[t] >= 2).OnlyEnforceIf(self.when("hand", self.discard[t]))
-            self.model.Add(self.hand_size[t] >= 1).OnlyEnforceIf(self.when("hand", self.idle[t].Not()))
-
-    def one_card_rule(self) -> None:
-        """Rule option one_card=lose: a seat that begins its turn with 0 or 1 cards loses."""
-        if self.rules.one_card != "lose":
-            return
-        for t in range(self.T):
-            self.model.Add(self.hand_size[t] >= 2).OnlyEnforceIf(self.when("hand", self.idle[t].Not()))
-
-    def discards_are_never_played_cards(self) -> None:
-        """Any card in hand may be paid or discarded; the line only ever discards cards it
-        never plays (a card both played and discarded is impossible), so each seat must,
-        whenever it discards, have drawn at least as many never-played cards as it has
-        discarded so far. Dead Start cards count as never played."""
-        m = self.model
-        for s in range(self.P):
-            plays_until = self._plays_until(s)
-            spare_in_hand = self._spare_in_hand(s)
-            previous = None
-            for t in self.turns_of[s]:
-                discarded = self.removed[s][t + 1] - plays_until[t + 1]
-                # On the Start turn the event's own check below applies (it draws mid-way).
-                spare, has = self._spare_drawn(s, self.removed[s][t], f"{s},{t}")
-                m.Add(discarded <= spare_in_hand + spare).OnlyEnforceIf(self.when("discards", self.start[t].Not()))
-                # Redundant, for propagation: draws only grow, card by card and turn by turn.
-                for q in range(1, len(has)):
-                    m.AddImplication(has[q], has[q - 1])
-                if previous is not None:
-                    for before, now in zip(previous, has):
-                        m.AddImplication(before, now)
-                previous = has
-            if not self.state.start_played:
-                # The event pays from cards drawn during its forced rounds too.
-                by_event = m.NewIntVar(-self.T, self.held[s] + len(self.queue[s]), f"discarded_by_event[{s}]")
-                for u in range(self.T):
-                    m.Add(by_event == self.removed[s][u + 1] - plays_until[u + 1]).OnlyEnforceIf(self.start[u])
-                spare, _ = self._spare_drawn(s, self.drawn_at_event[s], f"{s},event")
-                m.Add(by_event <= spare_in_hand + spare).OnlyEnforceIf(self.when("discards"))
-
-    def _spare_in_hand(self, s: int):
-        """Cards in seat s's hand now that the line never plays (as far as known now)."""
-        hand = self.state.hands[s]
-        fixed = sum(1 for c in hand if not (is_island(c) or c == FINISH or c == START))
-        spare = fixed + sum(pc.played.Not() for pc in self.cards if pc.seat == s and pc.queue < 0)
-        if START in hand:
-            spare += 1 if self.state.start_played else self.start_seat_flag(s).Not()
-        return spare
-
-    def _plays_until(self, s: int) -> list:
-        """plays[t] = cards of seat s played on turns before t (islands, Start, Finish)."""
-        out = [0]
-        acc = 0
-        for t in range(self.T):
-            if self.seat_of[t] == s:
-                acc = acc + self.island[t] + self.finish[t] + self.start[t]
-            out.append(acc)
-        return out
-
-    def _spare_drawn(self, s: int, drawn, tag: str):
-        """Never-played cards among the first ``drawn`` pile cards of seat s, and the
-        literals "pile card q is drawn" that count them."""
-        m = self.model
-        terms = []
-        flags = []
-        played = {pc.queue: pc.played for pc in self.cards if pc.seat == s and pc.queue >= 0}
-        for q, card in enumerate(self.queue[s]):
-            has = self.new_bool(f"drawn[{tag},{q}]")
-            m.Add(drawn >= q + 1).OnlyEnforceIf(has)
-            m.Add(drawn <= q).OnlyEnforceIf(has.Not())
-            flags.append(has)
-            if card == START and not self.state.start_played:
-                never = self.start_seat_flag(s).Not()
-            elif q in played:
-                never = played[q].Not()
-            else:
-                terms.append(has)
-                continue
-            both = self.new_bool(f"spare_drawn[{tag},{q}]")
-            m.AddBoolAnd([has, never]).OnlyEnforceIf(both)
-            m.AddBoolOr([has.Not(), never.Not(), both])
-            terms.append(both)
-        return sum(terms), flags
-
-    def start_seat_flag(self, s: int):
-        if not hasattr(self, "_start_flags"):
-            self._start_flags = {}
-        if s not in self._start_flags:
-            b = self.new_bool(f"starts[{s}]")
-            self.model.Add(b == self.start_seat[s])
-            self._start_flags[s] = b
-        return self._start_flags[s]
-
-    # -- reading a solution ----------------------------------------------------------------
-
-    def plan(self, solver: cp_model.CpSolver) -> "Plan":
-        kinds = []
-        for t in range(self.T):
-            if solver.Value(self.island[t]):
-                k = next(k for k in self.empty if solver.Value(self.fill[k, t]))
-                card = solver.Value(self.value[k])
-                kinds.append(("island", card, k))
-            elif solver.Value(self.start[t]):
-                kinds.append(("start", None, None))
-            elif solver.Value(self.finish[t]):
-                kinds.append(("finish", None, None))
-            elif solver.Value(self.discard[t]):
-                kinds.append(("discard", None, None))
-            else:
-                break
-        team = None
-        if not self.state.start_played:
-            team = tuple(sum(solver.Value(c[s]) for c in self.chosen_in_round) for s in range(self.P))
-        finish = next(pc for pc in self.finishes if solver.Value(pc.played))
-        return Plan(tuple(kinds), team, (finish.seat, finish.queue))
-
-    # -- objectives and hints -----------------------------------------------------------------
-
-    def objective(self, name: str):
-        """The objective as a linear expression to minimise (docs/model.md, Objectives):
-        spare = cards still in hands and piles at the win (maximised: its negation),
-        turns = turns to the win, cost = cards paid as placement costs."""
-        if name == "spare":
-            return sum(self.removed[s][self.T] for s in range(self.P)) - self.cards_left
-        if name == "turns":
-            return self.finish_turn + 1
-        if name == "cost":
-            return sum(self.cost.values())
-        raise ValueError(f"unknown objective {name!r}")
-
-    @property
-    def cards_left(self) -> int:
-        return sum(self.held) + sum(len(q) for q in self.queue)
-
-    def hint(self, turns: list[tuple[str, int | None, int | None]], removed: list[list[int]], finish_card: tuple[int, int]) -> None:
-        """Warm start from a known winning continuation (as the engine replayed it):
-        per turn (kind, card, cell), and each seat's removal count before each turn."""
-        m = self.model
-        kinds = {"island": self.island, "start": self.start, "finish": self.finish, "discard": self.discard}
-        placed = {}
-        for t in range(self.T):
-            kind = turns[t][0] if t < len(turns) else "idle"
-            for name, flags in kinds.items():
-                m.AddHint(flags[t], name == kind)
-            m.AddHint(self.idle[t], kind == "idle")
-            if kind == "island":
-                placed[turns[t][2]] = (t, turns[t][1])
-        for (k, t), flag in self.fill.items():
-            m.AddHint(flag, placed.get(k, (None,))[0] == t)
-        for (card, k), flag in self.goes.items():
-            m.AddHint(flag, placed.get(k, (None, None))[1] == card)
-        played_at = {card: t for t, card in placed.values()}
-        for pc in self.islands:
-            m.AddHint(pc.played, pc.card in played_at)
-            if pc.card in played_at:
-                m.AddHint(pc.turn, played_at[pc.card])
-        for pc in self.finishes:
-            m.AddHint(pc.played, (pc.seat, pc.queue) == finish_card)
-        for s in range(self.P):
-            for t in range(self.T + 1):
-                m.AddHint(self.removed[s][t], removed[s][min(t, len(removed[s]) - 1)])
-
-    def size(self) -> dict:
-        proto = self.model.Proto()
-        return {"variables": len(proto.variables), "constraints": len(proto.constraints), "horizon": self.T}
+    island: tuple[IntVar, ...]
+    start: tuple[IntVar, ...]
+    finish: tuple[IntVar, ...]
+    discard: tuple[IntVar, ...]
+    idle: tuple[IntVar, ...]
 
 
 @dataclass(frozen=True)
-class Plan:
-    """What the model decided, turn by turn: (kind, card, cell). Which spare cards pay is
-    left to ``realise`` (discards are counted in the model, not named)."""
+class StartRounds:
+    """The Start event's rounds (start_event_rounds)."""
 
-    turns: tuple[tuple[str, int | None, int | None], ...]
-    team_choice: tuple[int, ...] | None  # cards each seat picks in the Start event's last round
-    finish_card: tuple[int, int]  # (seat, index among its undrawn cards, -1 = in hand)
+    forced: tuple[tuple[IntVar, tuple[IntVar, ...]], ...]  # per round: forced?, and each seat's draws as it begins
+    chosen: tuple[tuple[IntVar, ...], ...]  # per round: the cards each seat picks (0 unless it is the last round)
+    drawn: tuple[IntVar, ...]  # each seat's draws by the last round
+
+
+@dataclass(frozen=True)
+class GameModel:
+    """A built model (``build_model``) and the variables read after building: by solutions,
+    hints and objectives (solver/cpsat.py) and by what binds (``rule_on``)."""
+
+    frame: Frame
+    model: cp_model.CpModel
+    rule_on: Mapping[str, IntVar]  # one switch per rule group when relaxable, else empty
+    turns: Turns  # one_action_per_turn
+    finish_turn: IntVar  # the_game_ends_with_a_finish
+    fill: Mapping[tuple[int, int], IntVar]  # each_island_turn_fills_one_cell: cell k on slot t
+    goes: Mapping[tuple[int, int], IntVar]  # every_empty_cell_gets_an_island: island c into cell k
+    value: Mapping[int, IntVar]  # every_empty_cell_gets_an_island: the island in each empty cell
+    removed: tuple[tuple[IntVar, ...], ...]  # removal_counters: R[s][t]
+    team_choice: tuple[tuple[IntVar, ...], ...] | None  # start_event_rounds; None once a Start is played
+    played: Mapping[PlayCard, IntVar]  # every_empty_cell_gets_an_island, cards_are_played_from_hand
+    turn: Mapping[PlayCard, IntVar]  # cards_are_played_from_hand
+    cost: Mapping[int, IntVar]  # placement_cost
+
+    def size(self) -> dict:
+        proto = self.model.Proto()
+        return {"variables": len(proto.variables), "constraints": len(proto.constraints), "horizon": self.frame.T}
+
+
+# -- building ----------------------------------------------------------------------------------
+
+
+def build_model(state: State, T: int, relaxable: bool = False) -> GameModel:
+    """The model of the winning continuations of at most ``T`` turns from ``state``.
+    ``relaxable`` adds one switch per rule group (RULE_GROUPS, solver.binds).
+
+    Each rule comes after the rules whose variables it reads; the order is also the order
+    of the model's variables and constraints, which reproducible CP-SAT runs depend on."""
+    check_supported(state)
+    m = cp_model.CpModel()
+    rule_on = {g: m.NewBoolVar(f"rule_on[{g}]") for g in RULE_GROUPS} if relaxable else {}
+    ctx = Context(m, Frame.of(state, T), rule_on)
+    turns = one_action_per_turn(ctx)
+    finish_turn, start_turn = the_game_ends_with_a_finish(ctx, turns)
+    fill, placed_at = each_island_turn_fills_one_cell(ctx, turns)
+    goes, value, island_played = every_empty_cell_gets_an_island(ctx)
+    the_grid_ascends(ctx, value)
+    removed, cost_at, event = removal_counters(ctx, turns)
+    hand = hand_sizes(ctx, removed)
+    start_seat = the_start_must_be_played(ctx, turns, removed)
+    rounds = None if state.start_played else start_event_rounds(ctx, turns, removed, start_seat, event)
+    played, turn = cards_are_played_from_hand(ctx, goes, placed_at, island_played, finish_turn, removed)
+    if rounds is not None:
+        played_cards_survive_forced_rounds(ctx, played, turn, start_turn, rounds)
+    cost = placement_cost(ctx, turns, value, fill, placed_at, cost_at)
+    a_play_cannot_cost_more_than_the_hand_holds(ctx, turns, cost_at, hand)
+    discard_two_needs_two_cards(ctx, turns, hand)
+    one_card_rule(ctx, turns, hand)
+    discards_are_never_played_cards(ctx, turns, removed, played, start_seat, rounds)
+    return GameModel(
+        frame=ctx.f,
+        model=m,
+        rule_on=rule_on,
+        turns=turns,
+        finish_turn=finish_turn,
+        fill=fill,
+        goes=goes,
+        value=value,
+        removed=removed,
+        team_choice=None if rounds is None else rounds.chosen,
+        played=played,
+        turn=turn,
+        cost=cost,
+    )
+
+
+def one_action_per_turn(ctx: Context) -> Turns:
+    """The turn (docs/rules.md, The turn): exactly one action, an island, the Start, a
+    Finish or discard two. After the Finish the remaining slots are idle."""
+    m, T = ctx.m, ctx.f.T
+    turns = Turns(*(tuple(ctx.bool(f"{kind}[{t}]") for t in range(T)) for kind in ("island", "start", "finish", "discard", "idle")))
+    for t in range(T):
+        m.AddExactlyOne(turns.island[t], turns.start[t], turns.finish[t], turns.discard[t], turns.idle[t])
+        if t + 1 < T:
+            m.AddImplication(turns.idle[t], turns.idle[t + 1])
+            m.AddImplication(turns.finish[t], turns.idle[t + 1])
+    if ctx.f.start_played:
+        for t in range(T):
+            m.Add(turns.start[t] == 0)
+    return turns
+
+
+def the_game_ends_with_a_finish(ctx: Context, turns: Turns) -> tuple[IntVar, IntVar | None]:
+    """Finish card (docs/rules.md, Finish card): one is played, after a Start, and it ends
+    the game (a win). Returns the Finish slot, and the Start slot (None once played)."""
+    m, T = ctx.m, ctx.f.T
+    m.AddExactlyOne(turns.finish)
+    finish_turn = m.NewIntVar(0, max(0, T - 1), "finish_turn")
+    m.Add(finish_turn == sum(t * turns.finish[t] for t in range(T)))
+    if ctx.f.start_played:
+        return finish_turn, None
+    m.AddExactlyOne(turns.start)
+    start_turn = m.NewIntVar(0, max(0, T - 1), "start_turn")
+    m.Add(start_turn == sum(t * turns.start[t] for t in range(T)))
+    m.Add(start_turn < finish_turn).OnlyEnforceIf(ctx.when("finish"))
+    return finish_turn, start_turn
+
+
+def each_island_turn_fills_one_cell(ctx: Context, turns: Turns) -> tuple[dict, dict]:
+    """Island play (docs/rules.md, Island play), cell to turn: each empty cell is filled on
+    exactly one island turn, and each island turn fills exactly one cell. Returns
+    fill[k, t] and placed_at[k], the slot that fills cell k."""
+    m, f = ctx.m, ctx.f
+    fill = {(k, t): ctx.bool(f"fill[{k},{t}]") for k in f.empty for t in range(f.T)}
+    for k in f.empty:
+        m.AddExactlyOne(fill[k, t] for t in range(f.T))
+    for t in range(f.T):
+        m.Add(sum(fill[k, t] for k in f.empty) == turns.island[t])
+    placed_at = {}
+    for k in f.empty:
+        v = m.NewIntVar(0, max(0, f.T - 1), f"placed_at[{k}]")
+        m.Add(v == sum(t * fill[k, t] for t in range(f.T)))
+        placed_at[k] = v
+    return fill, placed_at
+
+
+def every_empty_cell_gets_an_island(ctx: Context) -> tuple[dict, dict, dict]:
+    """Island play, island to cell: each empty cell gets exactly one island of the hands
+    and piles, and an island goes into at most one cell. Only islands between the cell's
+    placed smaller and larger cells can ever go there (rule 'order'); a relaxable model
+    offers the others too, for when the order is off. Returns goes[c, k], value[k] and
+    played[pc] for each island."""
+    m, f = ctx.m, ctx.f
+    rules = f.rules
+    placed = [(j, v) for j, v in enumerate(f.state.grid) if v is not None]
+    goes, value = {}, {}
+    for k in f.empty:
+        low = max((v for j, v in placed if precedes(rules, j, k)), default=0)
+        high = min((v for j, v in placed if precedes(rules, k, j)), default=rules.islands + 1)
+        options = []
+        for pc in f.islands:
+            fits = low < pc.card < high
+            if fits or ctx.relaxable:
+                flag = ctx.bool(f"goes[{pc.card},{k}]")
+                goes[pc.card, k] = flag
+                options.append((pc.card, flag))
+                if not fits:  # only with the order switched off
+                    m.AddImplication(flag, ctx.rule_on["order"].Not())
+        m.AddExactlyOne(flag for _, flag in options)
+        if ctx.relaxable:
+            low, high = 0, rules.islands + 1
+        v = m.NewIntVar(low + 1 if options else 0, max(low + 1, high - 1), f"value[{k}]")
+        m.Add(v == sum(card * flag for card, flag in options))
+        value[k] = v
+    played = {}
+    for pc in f.islands:
+        uses = [flag for (card, _), flag in goes.items() if card == pc.card]
+        played[pc] = ctx.bool(f"played[{pc.card}]")
+        m.Add(sum(uses) == played[pc])
+    return goes, value, played
+
+
+def the_grid_ascends(ctx: Context, value: Mapping[int, IntVar]) -> None:
+    """Ascending order (docs/rules.md, Island play, rule 'order'). Every grid on the way is
+    part of the final one, so it is enough that the final grid ascends."""
+    f = ctx.f
+    grid = f.state.grid
+    for k in range(f.rules.cells):
+        for j in successors(f.rules, k):
+            if grid[k] is None or grid[j] is None:
+                ctx.m.Add(f.value_of(value, k) < f.value_of(value, j)).OnlyEnforceIf(ctx.when("order"))
+
+
+def removal_counters(ctx: Context, turns: Turns) -> tuple[tuple, tuple, tuple]:
+    """The turn: an action takes cards out of the hand. removed[s][t] = the cards that have
+    left seat s's hand before slot t: its own plays, the cost cost_at[t] it pays (set by
+    placement_cost), two for a discard, and its share event[s] of the Start event's
+    discards (set by start_event_rounds)."""
+    m, f = ctx.m, ctx.f
+    big = f.cards_left
+    removed = tuple(tuple(m.NewIntVar(0, f.held[s] + len(f.queue[s]), f"removed[{s}][{t}]") for t in range(f.T + 1)) for s in range(f.P))
+    cost_at = tuple(m.NewIntVar(0, f.H, f"cost_at[{t}]") for t in range(f.T))
+    event = tuple(m.NewIntVar(0, big, f"event_discards[{s}]") for s in range(f.P))
+    for s in range(f.P):
+        m.Add(removed[s][0] == 0)
+        for t in range(f.T):
+            own = []
+            if f.seat_of[t] == s:
+                own = [turns.island[t], cost_at[t], 2 * turns.discard[t], turns.finish[t], turns.start[t]]
+            ev = m.NewIntVar(0, big, f"event_at[{s},{t}]")
+            m.Add(ev == event[s]).OnlyEnforceIf(turns.start[t])
+            m.Add(ev == 0).OnlyEnforceIf(turns.start[t].Not())
+            m.Add(removed[s][t + 1] == removed[s][t] + sum(own) + ev)
+    return removed, cost_at, event
+
+
+def hand_sizes(ctx: Context, removed: tuple) -> tuple[IntVar, ...]:
+    """The turn, its draw: the seat draws back up from its own pile. The hand is full while
+    the pile lasts, so a seat has drawn its first min(removed, pile) pile cards
+    (docs/model.md proves it). Returns the hand size of the seat to move at each slot."""
+    m, f = ctx.m, ctx.f
+    big = f.cards_left
+    hand = []
+    for t in range(f.T):
+        s = f.seat_of[t]
+        drawn = m.NewIntVar(0, len(f.queue[s]), f"drawn[{t}]")
+        m.AddMinEquality(drawn, [removed[s][t], len(f.queue[s])])
+        h = m.NewIntVar(-big, big, f"hand[{t}]")
+        m.Add(h == f.held[s] + drawn - removed[s][t])
+        hand.append(h)
+    return tuple(hand)
+
+
+def the_start_must_be_played(ctx: Context, turns: Turns, removed: tuple) -> tuple[Expr, ...]:
+    """Start card, must play (docs/rules.md, Start card): a seat that begins its turn
+    holding a Start while none has been played plays it now. Returns start_seat[s], whether
+    seat s is the one that starts (0 for every seat once a Start has been played)."""
+    m, f = ctx.m, ctx.f
+    if f.start_played:
+        return (0,) * f.P
+    start_seat = []
+    for s in range(f.P):
+        q = _start_index(f, s)
+        own = f.turns_of[s]
+        start_seat.append(sum(turns.start[t] for t in own))
+        for t in own:
+            holds = ctx.bool(f"holds_start[{s},{t}]")
+            if q is None:
+                m.Add(holds == 0)
+            elif q < 0:
+                m.Add(holds == 1)
+            else:
+                m.Add(removed[s][t] >= q + 1).OnlyEnforceIf(holds)
+                m.Add(removed[s][t] <= q).OnlyEnforceIf(holds.Not())
+            m.AddImplication(turns.start[t], holds)
+            earlier = [turns.start[u] for u in range(t)]
+            # Holding it with none played yet forces the Start now.
+            m.AddBoolOr([holds.Not(), turns.start[t], *earlier]).OnlyEnforceIf(ctx.when("start"))
+    return tuple(start_seat)
+
+
+def _start_index(f: Frame, s: int) -> int | None:
+    """Where seat s's Start card is: -1 in hand, its pile index, or None (it has none)."""
+    if START in f.state.hands[s]:
+        return -1
+    queue = f.queue[s]
+    return queue.index(START) if START in queue else None
+
+
+def start_event_rounds(ctx: Context, turns: Turns, removed: tuple, start_seat: tuple, event: tuple) -> StartRounds:
+    """Start card, team discard (docs/rules.md, Start card, the solo reading), round by
+    round. Round j: if the hands hold fewer cards than are still owed, all go and every
+    seat draws back up; otherwise the team picks the owed cards and the event ends. Sets
+    each seat's share event[s]."""
+    m, f = ctx.m, ctx.f
+    owed0 = f.rules.start_discards
+    # Each forced round pays at least one card, except a first round with empty hands
+    # (it only draws); hands and piles both dry leave the last round unpayable.
+    rounds = owed0 + 2
+    big = f.cards_left + owed0
+    hand, drawn = _hands_as_the_start_is_played(ctx, turns, removed, start_seat, big)
+    owed = m.NewConstant(owed0)
+    active = m.NewConstant(1)
+    paid: list[list] = [[] for _ in range(f.P)]
+    ends, forced_rounds, chosen_rounds = [], [], []
+    for j in range(rounds):
+        forced, last, forced_paid, chosen = _event_round(ctx, j, hand, owed, active, big)
+        forced_rounds.append((forced, drawn))
+        ends.append(last)
+        chosen_rounds.append(chosen)
+        for s in range(f.P):
+            paid[s] += [forced_paid[s], chosen[s]]
+        if j + 1 == rounds:
+            m.Add(forced == 0).OnlyEnforceIf(ctx.when("start"))
+            break
+        hand, drawn, owed = _draw_after_a_forced_round(ctx, j, hand, drawn, owed, forced)
+        active = forced
+    m.Add(sum(ends) == 1).OnlyEnforceIf(ctx.when("start"))
+    for s in range(f.P):
+        m.Add(event[s] == sum(paid[s])).OnlyEnforceIf(ctx.when("start"))
+    return StartRounds(tuple(forced_rounds), tuple(chosen_rounds), drawn)
+
+
+def _hands_as_the_start_is_played(ctx: Context, turns: Turns, removed: tuple, start_seat: tuple, big: int) -> tuple[tuple, tuple]:
+    """Each seat's hand and draws on the Start slot, the Start itself gone."""
+    m, f = ctx.m, ctx.f
+    removed_then = []
+    for s in range(f.P):
+        r = m.NewIntVar(0, big, f"removed_at_start[{s}]")
+        for t in range(f.T):
+            m.Add(r == removed[s][t]).OnlyEnforceIf(turns.start[t])
+        removed_then.append(r)
+    hand, drawn = [], []
+    for s in range(f.P):
+        d = m.NewIntVar(0, len(f.queue[s]), f"round_drawn[0,{s}]")
+        m.AddMinEquality(d, [removed_then[s], len(f.queue[s])])
+        h = m.NewIntVar(0, big, f"round_hand[0,{s}]")
+        m.Add(h == f.held[s] + d - removed_then[s] - start_seat[s])
+        hand.append(h)
+        drawn.append(d)
+    return tuple(hand), tuple(drawn)
+
+
+def _event_round(ctx: Context, j: int, hand: tuple, owed: IntVar, active: IntVar, big: int) -> tuple:
+    """Round j of the event, if active: forced (every card in every hand goes) or the last
+    (the team picks the owed cards). Returns forced, last, and each seat's cards paid."""
+    m, f = ctx.m, ctx.f
+    total = sum(hand)
+    forced = ctx.bool(f"forced[{j}]")
+    last = ctx.bool(f"last_round[{j}]")
+    m.Add(forced + last == active)
+    m.Add(total < owed).OnlyEnforceIf(forced)
+    m.Add(total >= owed).OnlyEnforceIf(last)
+    forced_paid, chosen = [], []
+    for s in range(f.P):
+        fp = m.NewIntVar(0, big, f"forced_paid[{j},{s}]")
+        m.Add(fp == hand[s]).OnlyEnforceIf(forced)
+        m.Add(fp == 0).OnlyEnforceIf(forced.Not())
+        c = m.NewIntVar(0, big, f"chosen_paid[{j},{s}]")
+        m.Add(c <= hand[s])
+        m.Add(c == 0).OnlyEnforceIf(last.Not())
+        forced_paid.append(fp)
+        chosen.append(c)
+    m.Add(sum(chosen) == owed).OnlyEnforceIf(last)
+    return forced, last, tuple(forced_paid), tuple(chosen)
+
+
+def _draw_after_a_forced_round(ctx: Context, j: int, hand: tuple, drawn: tuple, owed: IntVar, forced: IntVar) -> tuple:
+    """After a forced round every seat draws back up from its own pile and the hands'
+    cards are off the debt. Returns the next round's hands, draws and debt."""
+    m, f = ctx.m, ctx.f
+    next_owed = m.NewIntVar(0, f.rules.start_discards, f"owed[{j + 1}]")
+    m.Add(next_owed == owed - sum(hand)).OnlyEnforceIf(forced)
+    m.Add(next_owed == 0).OnlyEnforceIf(forced.Not())
+    big = f.cards_left + f.rules.start_discards
+    next_hand, next_drawn = [], []
+    for s in range(f.P):
+        left = m.NewIntVar(0, len(f.queue[s]), f"pile_left[{j},{s}]")
+        m.Add(left == len(f.queue[s]) - drawn[s])
+        take = m.NewIntVar(0, f.H, f"round_draw[{j + 1},{s}]")
+        m.AddMinEquality(take, [left, f.H])
+        h = m.NewIntVar(0, big, f"round_hand[{j + 1},{s}]")
+        m.Add(h == take).OnlyEnforceIf(forced)
+        m.Add(h == 0).OnlyEnforceIf(forced.Not())
+        d = m.NewIntVar(0, len(f.queue[s]), f"round_drawn[{j + 1},{s}]")
+        m.Add(d == drawn[s] + h)
+        next_hand.append(h)
+        next_drawn.append(d)
+    return tuple(next_hand), tuple(next_drawn), next_owed
+
+
+def cards_are_played_from_hand(ctx: Context, goes: Mapping, placed_at: Mapping, island_played: Mapping, finish_turn: IntVar, removed: tuple) -> tuple[dict, dict]:
+    """Island play and Finish card: a card is played from its seat's hand, so on one of
+    its seat's own turns and once it has been drawn. Exactly one Finish card is played, on
+    the Finish slot. Returns played[pc] (the islands' and the Finish cards') and turn[pc]."""
+    m, f = ctx.m, ctx.f
+    played = dict(island_played)
+    turn = {}
+    for pc in f.islands:
+        turn[pc] = _turn_of(ctx, pc, played[pc], removed)
+        for k in f.empty:
+            flag = goes.get((pc.card, k))
+            if flag is not None:
+                m.Add(turn[pc] == placed_at[k]).OnlyEnforceIf(flag)
+    for pc in f.finishes:
+        played[pc] = ctx.bool(f"finish_played[{pc.seat},{pc.queue}]")
+        turn[pc] = _turn_of(ctx, pc, played[pc], removed)
+        m.Add(turn[pc] == finish_turn).OnlyEnforceIf(played[pc])
+    m.AddExactlyOne(played[pc] for pc in f.finishes)
+    return played, turn
+
+
+def _turn_of(ctx: Context, pc: PlayCard, played: IntVar, removed: tuple) -> IntVar:
+    """The slot a card is played on: one of its seat's, and for a pile card one by which
+    the seat has drawn it."""
+    m, f = ctx.m, ctx.f
+    own = f.turns_of[pc.seat]
+    if not own:
+        m.Add(played == 0)
+        return m.NewConstant(0)
+    turn = m.NewIntVarFromDomain(cp_model.Domain.FromValues(own), f"turn[{pc.seat},{pc.queue}]")
+    if pc.queue >= 0:
+        index = m.NewIntVar(0, len(own) - 1, f"turn_index[{pc.seat},{pc.queue}]")
+        m.Add(turn == own[0] + f.P * index)
+        removed_then = m.NewIntVar(0, f.held[pc.seat] + len(f.queue[pc.seat]), f"removed_when[{pc.seat},{pc.queue}]")
+        m.AddElement(index, [removed[pc.seat][t] for t in own], removed_then)
+        group = "finish" if pc.card == FINISH else "draw"
+        m.Add(removed_then >= pc.queue + 1).OnlyEnforceIf(ctx.when(group, played))
+    return turn
+
+
+def played_cards_survive_forced_rounds(ctx: Context, played: Mapping, turn: Mapping, start_turn: IntVar, rounds: StartRounds) -> None:
+    """Start card, the solo reading: a forced round discards every card in every hand, so
+    a card played after the Start is in no hand at a forced round (a card in hand now: no
+    round is forced; a pile card: still undrawn)."""
+    m = ctx.m
+    for pc in ctx.f.cards:
+        later = ctx.bool(f"after_start[{pc.seat},{pc.queue}]")
+        m.Add(turn[pc] > start_turn).OnlyEnforceIf(later)
+        m.Add(turn[pc] <= start_turn).OnlyEnforceIf(later.Not())
+        both = ctx.bool(f"played_after_start[{pc.seat},{pc.queue}]")
+        m.AddBoolAnd([played[pc], later]).OnlyEnforceIf(both)
+        m.AddBoolOr([played[pc].Not(), later.Not(), both])
+        for forced, drawn in rounds.forced:
+            if pc.queue < 0:
+                m.AddBoolOr([both.Not(), forced.Not()]).OnlyEnforceIf(ctx.when("start"))
+            else:
+                m.Add(drawn[pc.seat] <= pc.queue).OnlyEnforceIf(ctx.when("start", both, forced))
+
+
+def placement_cost(ctx: Context, turns: Turns, value: Mapping, fill: Mapping, placed_at: Mapping, cost_at: tuple) -> dict[int, IntVar]:
+    """Cost (docs/rules.md, Island play, rule 'adjacency'): the smallest difference to an
+    already placed neighbour, 0 if none is placed yet; cost_at[t] is what slot t pays.
+    Returns cost[k] for each empty cell."""
+    m, f = ctx.m, ctx.f
+    cost = {}
+    for k in f.empty:
+        cost[k] = _smallest_gap(ctx, k, _gaps(ctx, k, value, placed_at))
+        for t in range(f.T):
+            m.Add(cost_at[t] == cost[k]).OnlyEnforceIf(ctx.when("cost", fill[k, t]))
+    for t in range(f.T):
+        m.Add(cost_at[t] == 0).OnlyEnforceIf(turns.island[t].Not())
+    return cost
+
+
+def _gaps(ctx: Context, k: int, value: Mapping, placed_at: Mapping) -> list[tuple[IntVar | None, IntVar]]:
+    """Per cost neighbour of cell k: the gap, and the literal "placed before k" (None for
+    a neighbour placed already at the position)."""
+    m, f = ctx.m, ctx.f
+    options: list[tuple[IntVar | None, IntVar]] = []
+    for j in cost_neighbours(f.rules, k):
+        gap = m.NewIntVar(0, f.rules.islands, f"gap[{k},{j}]")
+        m.AddAbsEquality(gap, f.value_of(value, k) - f.value_of(value, j))
+        if f.state.grid[j] is not None:
+            options.append((None, gap))
+        else:
+            earlier = ctx.bool(f"before[{j},{k}]")
+            m.Add(placed_at[j] < placed_at[k]).OnlyEnforceIf(earlier)
+            m.Add(placed_at[j] > placed_at[k]).OnlyEnforceIf(earlier.Not())
+            options.append((earlier, gap))
+    return options
+
+
+def _smallest_gap(ctx: Context, k: int, options: list[tuple[IntVar | None, IntVar]]) -> IntVar:
+    """cost[k]: at most every gap that counts, and equal to one of them (a pick) or 0 when
+    no neighbour is placed before k. Its domain stops at H - 1, the payment limit."""
+    m = ctx.m
+    cost = m.NewIntVar(0, ctx.f.H - 1, f"cost[{k}]")
+    picks = []
+    for earlier, gap in options:
+        cond = [] if earlier is None else [earlier]
+        m.Add(cost <= gap).OnlyEnforceIf(cond)
+        pick = ctx.bool(f"cost_from[{k}]")
+        m.Add(cost == gap).OnlyEnforceIf(pick)
+        if earlier is not None:
+            m.AddImplication(pick, earlier)
+        picks.append(pick)
+    none = ctx.bool(f"no_neighbour[{k}]")
+    m.AddExactlyOne([*picks, none])
+    m.Add(cost == 0).OnlyEnforceIf(none)
+    for earlier, _ in options:
+        if earlier is None:
+            m.Add(none == 0)
+        else:
+            m.AddImplication(none, earlier.Not())
+    return cost
+
+
+def a_play_cannot_cost_more_than_the_hand_holds(ctx: Context, turns: Turns, cost_at: tuple, hand: tuple) -> None:
+    """Payment limit (docs/rules.md, Island play): a card may not be played if its cost
+    exceeds the cards left in hand after playing it."""
+    for t in range(ctx.f.T):
+        ctx.m.Add(cost_at[t] + 1 <= hand[t]).OnlyEnforceIf(ctx.when("hand", turns.island[t]))
+
+
+def discard_two_needs_two_cards(ctx: Context, turns: Turns, hand: tuple) -> None:
+    """Discard two (docs/rules.md, Discard two): the seat must hold two. And a seat with no
+    card has no action at all (Winning and losing)."""
+    for t in range(ctx.f.T):
+        ctx.m.Add(hand[t] >= 2).OnlyEnforceIf(ctx.when("hand", turns.discard[t]))
+        ctx.m.Add(hand[t] >= 1).OnlyEnforceIf(ctx.when("hand", turns.idle[t].Not()))
+
+
+def one_card_rule(ctx: Context, turns: Turns, hand: tuple) -> None:
+    """Winning and losing, option one_card=lose (docs/rules.md): a seat that begins its turn
+    with 0 or 1 cards loses."""
+    if ctx.f.rules.one_card != OneCard.LOSE:
+        return
+    for t in range(ctx.f.T):
+        ctx.m.Add(hand[t] >= 2).OnlyEnforceIf(ctx.when("hand", turns.idle[t].Not()))
+
+
+def discards_are_never_played_cards(ctx: Context, turns: Turns, removed: tuple, played: Mapping, start_seat: tuple, rounds: StartRounds | None) -> None:
+    """Any card may be paid or discarded (docs/rules.md); the line only ever discards cards
+    it never plays (a card both played and discarded is impossible), so each seat must,
+    whenever it discards, have drawn at least as many never-played cards as it has
+    discarded so far. Dead Start cards count as never played."""
+    m, f = ctx.m, ctx.f
+    starts = _starter(ctx, start_seat)
+    for s in range(f.P):
+        plays_until = _plays_until(f, turns, s)
+        spare_in_hand = _spare_in_hand(f, s, played, starts)
+        previous = None
+        for t in f.turns_of[s]:
+            discarded = removed[s][t + 1] - plays_until[t + 1]
+            # On the Start turn the event's own check below applies (it draws mid-way).
+            spare, has = _spare_drawn(ctx, s, removed[s][t], f"{s},{t}", played, starts)
+            m.Add(discarded <= spare_in_hand + spare).OnlyEnforceIf(ctx.when("discards", turns.start[t].Not()))
+            # Redundant, for propagation: draws only grow, card by card and turn by turn.
+            for q in range(1, len(has)):
+                m.AddImplication(has[q], has[q - 1])
+            if previous is not None:
+                for before, now in zip(previous, has):
+                    m.AddImplication(before, now)
+            previous = has
+        if rounds is not None:
+            # The event pays from cards drawn during its forced rounds too.
+            by_event = m.NewIntVar(-f.T, f.held[s] + len(f.queue[s]), f"discarded_by_event[{s}]")
+            for u in range(f.T):
+                m.Add(by_event == removed[s][u + 1] - plays_until[u + 1]).OnlyEnforceIf(turns.start[u])
+            spare, _ = _spare_drawn(ctx, s, rounds.drawn[s], f"{s},event", played, starts)
+            m.Add(by_event <= spare_in_hand + spare).OnlyEnforceIf(ctx.when("discards"))
+
+
+def _starter(ctx: Context, start_seat: tuple) -> Callable[[int], IntVar]:
+    """starts[s]: does seat s play the Start? A Boolean made when a seat's live Start is
+    first counted, so seats without one get none."""
+    flags: dict[int, IntVar] = {}
+
+    def flag(s: int) -> IntVar:
+        if s not in flags:
+            flags[s] = ctx.bool(f"starts[{s}]")
+            ctx.m.Add(flags[s] == start_seat[s])
+        return flags[s]
+
+    return flag
+
+
+def _spare_in_hand(f: Frame, s: int, played: Mapping, starts: Callable[[int], IntVar]) -> Expr:
+    """Cards in seat s's hand now that the line never plays (as far as known now)."""
+    hand = f.state.hands[s]
+    fixed = sum(1 for c in hand if not (is_island(c) or c == FINISH or c == START))
+    spare = fixed + sum(played[pc].Not() for pc in f.cards if pc.seat == s and pc.queue < 0)
+    if START in hand:
+        spare += 1 if f.start_played else starts(s).Not()
+    return spare
+
+
+def _plays_until(f: Frame, turns: Turns, s: int) -> list:
+    """plays[t] = cards of seat s played on turns before t (islands, Start, Finish)."""
+    out = [0]
+    acc = 0
+    for t in range(f.T):
+        if f.seat_of[t] == s:
+            acc = acc + turns.island[t] + turns.finish[t] + turns.start[t]
+        out.append(acc)
+    return out
+
+
+def _spare_drawn(ctx: Context, s: int, drawn: IntVar, tag: str, played: Mapping, starts: Callable[[int], IntVar]) -> tuple[Expr, list]:
+    """Never-played cards among the first ``drawn`` pile cards of seat s, and the
+    literals "pile card q is drawn" that count them."""
+    m, f = ctx.m, ctx.f
+    terms = []
+    flags = []
+    played_at = {pc.queue: played[pc] for pc in f.cards if pc.seat == s and pc.queue >= 0}
+    for q, card in enumerate(f.queue[s]):
+        has = ctx.bool(f"drawn[{tag},{q}]")
+        m.Add(drawn >= q + 1).OnlyEnforceIf(has)
+        m.Add(drawn <= q).OnlyEnforceIf(has.Not())
+        flags.append(has)
+        if card == START and not f.start_played:
+            never = starts(s).Not()
+        elif q in played_at:
+            never = played_at[q].Not()
+        else:
+            terms.append(has)
+            continue
+        both = ctx.bool(f"spare_drawn[{tag},{q}]")
+        m.AddBoolAnd([has, never]).OnlyEnforceIf(both)
+        m.AddBoolOr([has.Not(), never.Not(), both])
+        terms.append(both)
+    return sum(terms), flags

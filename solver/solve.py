@@ -8,26 +8,23 @@ before it is returned; a line the verifier rejects is an ``InternalError``, neve
 
 from __future__ import annotations
 
-import threading
 import time
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .actions import Action, DiscardTwo, PlayFinish, PlayIsland, PlayStart
-from .cards import FINISH, START, Card, is_island
 from .deal import Deal
 from .errors import InternalError
 from .line import Line
+from .objectives import better, objective_bound, objective_value, score
 from .search import (
     Deadline,
     SearchStats,
     best_playout,
     exhaustive,
     greedy,
-    least_total_cost,
     refutation,
 )
-from .state import IllegalAction, State
+from .state import State
 from .verdicts import DecidedBy, Method, Objective, Verdict
 from .verify import verify
 
@@ -127,6 +124,7 @@ def solve(
 
 
 def _decide(game: Deal | Line, budget: Budget, method: str, progress: Callable[[str], None] | None) -> Result:
+    from .cpsat import cpsat
     from .model import check_supported
 
     if method not in METHODS:
@@ -186,7 +184,7 @@ def _decide(game: Deal | Line, budget: Budget, method: str, progress: Callable[[
         if method in ("auto", "cpsat"):
             say("CP-SAT model")
             left = max(0.0, budget.seconds - (time.monotonic() - started))
-            verdict, line, info = cpsat(state, budget, left)
+            verdict, line, info = cpsat(state, _cpsat_limits(budget, left))
             stats["cpsat"] = info
             if verdict == "win":
                 return finish("win", "cpsat", line)
@@ -199,6 +197,8 @@ def _decide(game: Deal | Line, budget: Budget, method: str, progress: Callable[[
 
 def _improve(result: Result, budget: Budget, objective: str, progress) -> Result:
     """Optimise the objective with CP-SAT, warm-started from the winning line found."""
+    from .cpsat import optimise
+
     started = time.monotonic()
     line = result.line
     prefix = result.prefix
@@ -207,9 +207,9 @@ def _improve(result: Result, budget: Budget, objective: str, progress) -> Result
     value = objective_value(position, continuation, objective)
     simple = objective_bound(position, objective)
     # Greedy playouts are cheap and often beat the first win found: start CP-SAT from the best.
-    _, found = best_playout(position, IMPROVING_PLAYOUTS, budget.seed, lambda a, end: _playout_score(objective, a, end))
+    _, found = best_playout(position, IMPROVING_PLAYOUTS, budget.seed, lambda a, end: score(objective, objective_value(position, a, objective, end)))
     found_value = None if found is None else objective_value(position, found, objective)
-    if found_value is not None and _better(objective, found_value, value):
+    if found_value is not None and better(objective, found_value, value):
         continuation, value = found, found_value
         line = Line(line.deal, line.actions[:prefix] + tuple(found))
         check_line(line)
@@ -219,112 +219,31 @@ def _improve(result: Result, budget: Budget, objective: str, progress) -> Result
         progress(f"optimising {objective}")
     try:
         if value == simple:  # the line found already meets the bound: nothing to search
-            better, bound, optimal, info = None, simple, True, {"status": "bound met"}
+            improved, bound, optimal, info = None, simple, True, {"status": "bound met"}
         else:
-            better, bound, optimal, info = optimise(position, continuation, objective, budget, left)
+            improved, bound, optimal, info = optimise(position, continuation, objective, _cpsat_limits(budget, left))
     except KeyboardInterrupt:
-        better, bound, optimal, info = None, None, False, {"status": "interrupted"}
+        improved, bound, optimal, info = None, None, False, {"status": "interrupted"}
     result.stats["optimise"] = info
-    if better is not None and _better(objective, objective_value(position, better, objective), value):
-        continuation = better
-        value = objective_value(position, better, objective)
-        result.line = Line(line.deal, line.actions[:prefix] + tuple(better))
+    if improved is not None and better(objective, objective_value(position, improved, objective), value):
+        value = objective_value(position, improved, objective)
+        result.line = Line(line.deal, line.actions[:prefix] + tuple(improved))
         check_line(result.line)
-    if bound is None or (bound > simple if objective == "spare" else bound < simple):
+    if bound is None or better(objective, bound, simple):  # keep the tighter of the two bounds
         bound = simple
     result.best = Best(objective, value, bound, (optimal and bound == value) or simple == value)
     result.seconds += time.monotonic() - started
     return result
 
 
-def _playout_score(objective: str, actions: list[Action], end: State) -> int:
-    """The objective of a won playout, signed so that higher is better."""
-    if objective == "spare":
-        return end.cards_left
-    if objective == "turns":
-        return -len(actions)
-    return -sum(len(a.discard) for a in actions if isinstance(a, PlayIsland))
+def _cpsat_limits(budget: Budget, seconds: float):
+    """CP-SAT's share of the budget: ``seconds`` on the budget's workers, or when
+    reproducible, the deterministic time on one worker with the budget's seed."""
+    from .cpsat import Limits
 
-
-def _better(objective: str, new: int, old: int) -> bool:
-    return new > old if objective == "spare" else new < old
-
-
-def objective_bound(position: State, objective: str) -> int:
-    """A bound every win from ``position`` obeys (docs/model.md, Objectives): each empty
-    cell takes a turn, an island and its cost (at least ``least_total_cost``); the Start
-    event, if still to come, a turn and 1 + start_discards cards; the Finish a turn and a card."""
-    empty = sum(v is None for v in position.grid)
-    start = 0 if position.start_played else 1
-    least = least_total_cost(position)
-    if objective == "turns":
-        return empty + start + 1
-    if objective == "cost":
-        return least
-    left = position.cards_left
-    return left - empty - least - 1 - start * (1 + position.rules.start_discards)
-
-
-def objective_value(position: State, actions: list[Action], objective: str) -> int:
-    """The objective's value of a winning continuation, measured by the rules engine."""
-    if objective == "turns":
-        return len(actions)
-    if objective == "cost":
-        return sum(len(a.discard) for a in actions if isinstance(a, PlayIsland))
-    state = position
-    for action in actions:
-        state = state.apply(action)
-    return state.cards_left
-
-
-def optimise(position: State, actions: list[Action], objective: str, budget: Budget, seconds: float):
-    """CP-SAT over the model with the objective, hinted with ``actions``.
-    Returns (better continuation or None, bound or None, proven optimal, info)."""
-    from ortools.sat.python import cp_model
-
-    from .model import GameModel, horizon
-
-    game = GameModel(position, horizon(position))
-    turns, removed, finish_card = line_facts(position, actions)
-    game.hint(turns, removed, finish_card)
-    sign = -1 if objective == "spare" else 1
-    # A valid cut (least_total_cost's argument) that tightens CP-SAT's bound.
-    game.model.Add(sum(game.cost.values()) >= least_total_cost(position))
-    game.model.Minimize(game.objective(objective))
-    solver = cp_model.CpSolver()
-    _configure(solver, budget, seconds)
-    status = _interruptible_solve(solver, game.model)
-    info = {**game.size(), "status": solver.StatusName(status), "wall_time": round(solver.WallTime(), 3)}
-    if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return None, None, False, info
-    bound = round(sign * solver.BestObjectiveBound())
-    return realise(position, game.plan(solver)), bound, status == cp_model.OPTIMAL, info
-
-
-def line_facts(position: State, actions: list[Action]):
-    """What the model needs to be hinted with a continuation: per turn (kind, card, cell),
-    each seat's removal count before each turn, and which Finish card is played."""
-    turns, removed = [], [[0] for _ in range(position.players)]
-    held0 = [len(h) for h in position.hands]
-    state = position
-    for action in actions:
-        if isinstance(action, PlayIsland):
-            turns.append(("island", action.card, action.cell))
-        elif isinstance(action, PlayStart):
-            turns.append(("start", None, None))
-        elif isinstance(action, PlayFinish):
-            turns.append(("finish", None, None))
-        else:
-            turns.append(("discard", None, None))
-        state = state.apply(action)
-        for s in range(position.players):
-            drawn = state.drawn[s] - position.drawn[s]
-            removed[s].append(held0[s] + drawn - len(state.hands[s]))
-    seat = (position.seat + len(actions) - 1) % position.players
-    queue = position.pile(seat)
-    drawn = state.drawn[seat] - position.drawn[seat]
-    finishes = [q for q in range(min(drawn, len(queue))) if queue[q] == FINISH]
-    return turns, removed, (seat, finishes[-1] if finishes else -1)
+    if budget.reproducible:
+        return Limits(workers=1, deterministic=budget.cpsat_deterministic, seed=budget.seed)
+    return Limits(workers=budget.workers, seconds=seconds)
 
 
 def check_line(line: Line) -> State:
@@ -334,120 +253,3 @@ def check_line(line: Line) -> State:
     if not (verdict.legal and verdict.won):
         raise InternalError(f"the solver's line does not replay as a win: {verdict.error or verdict.status}")
     return verdict.state
-
-
-# -- CP-SAT ---------------------------------------------------------------------------------
-
-
-def cpsat(state: State, budget: Budget, seconds: float, hint: list[Action] | None = None):
-    """Solve the CP-SAT model of the position. Returns (verdict, actions, info)."""
-    from ortools.sat.python import cp_model
-
-    from .model import GameModel, horizon
-
-    T = horizon(state)
-    if T == 0:
-        return "no-win", None, {"reason": "no turn is left for a win (card count)", "horizon": 0}
-    game = GameModel(state, T)
-    solver = cp_model.CpSolver()
-    _configure(solver, budget, seconds)
-    status = _interruptible_solve(solver, game.model)
-    info = {**game.size(), "status": solver.StatusName(status), "wall_time": round(solver.WallTime(), 3)}
-    if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
-        return "win", realise(state, game.plan(solver)), info
-    if status == cp_model.INFEASIBLE:
-        info["reason"] = f"CP-SAT proved that no line of at most {T} turns (a proven bound) wins"
-        return "no-win", None, info
-    return "unknown", None, info
-
-
-def _configure(solver, budget: Budget, seconds: float) -> None:
-    params = solver.parameters
-    if budget.reproducible:
-        params.num_workers = 1
-        params.max_deterministic_time = budget.cpsat_deterministic
-        params.random_seed = budget.seed
-    else:
-        params.num_workers = max(1, budget.workers)
-        params.max_time_in_seconds = max(0.01, seconds)
-
-
-def _interruptible_solve(solver, model) -> int:
-    """Run CP-SAT in a worker thread so that Ctrl-C reaches Python: it stops the search
-    and is passed on as KeyboardInterrupt (the caller reports ``unknown``)."""
-    solver.parameters.catch_sigint_signal = False
-    outcome: dict = {}
-    worker = threading.Thread(target=lambda: outcome.update(status=solver.Solve(model)))
-    interrupted = False
-    worker.start()
-    while worker.is_alive():
-        try:
-            worker.join(0.05)
-        except KeyboardInterrupt:
-            interrupted = True
-            solver.StopSearch()
-    if interrupted:
-        # CP-SAT tears its worker threads down just after a stopped Solve returns; exiting
-        # the process in that instant aborts it ("terminate called..."), so give it a moment.
-        time.sleep(0.2)
-        raise KeyboardInterrupt
-    return outcome["status"]
-
-
-def realise(state: State, plan) -> list[Action]:
-    """Turn the model's plan into actions: each payment uses cards the plan never plays."""
-    actions: list[Action] = []
-    plays = [(t, card) for t, (kind, card, _) in enumerate(plan.turns) if kind == "island"]
-    finish_seat, finish_queue = plan.finish_card
-    # The planned Finish card is reserved from the moment its seat has drawn it.
-    finish_drawn_at = state.drawn[finish_seat] + finish_queue
-    for t, (kind, card, cell) in enumerate(plan.turns):
-        later = {c for u, c in plays if u > t}
-        reserve = _reserved(later, finish_seat if state.drawn[finish_seat] > finish_drawn_at else None)
-        if kind == "island":
-            rest = list(state.hand)
-            rest.remove(card)
-            cost = state.island_cost(card, cell)
-            if cost is None:
-                raise InternalError(f"the CP-SAT plan plays {card} at cell {cell}, which the rules engine forbids")
-            action: Action = PlayIsland(seat=state.seat, card=card, cell=cell, discard=_spare(rest, cost, reserve, state.seat))
-        elif kind == "discard":
-            action = DiscardTwo(seat=state.seat, discard=_spare(list(state.hand), 2, reserve, state.seat))
-        elif kind == "finish":
-            action = PlayFinish(seat=state.seat)
-        else:
-            rounds = state.start_rounds()
-            if rounds is None:
-                raise InternalError("the CP-SAT plan plays a Start the team cannot pay")
-            hands, drawn = rounds[0], rounds[1]
-            reserve = _reserved(later, finish_seat if drawn[finish_seat] > finish_drawn_at else None)
-            action = PlayStart(
-                seat=state.seat,
-                team_discard=tuple(_spare(list(h), plan.team_choice[s], reserve, s) for s, h in enumerate(hands)),
-            )
-        actions.append(action)
-        try:
-            state = state.apply(action)
-        except IllegalAction as exc:
-            raise InternalError(f"the CP-SAT plan's turn {len(actions)} is illegal: {exc}") from None
-    return actions
-
-
-def _reserved(later: set[int], finish_seat: int | None) -> Callable[[Card, int], bool]:
-    def keep(card: Card, seat: int) -> bool:
-        if is_island(card):
-            return card in later
-        return card == FINISH and seat == finish_seat
-
-    return keep
-
-
-def _spare(cards: list[Card], k: int, reserve, seat: int) -> tuple[Card, ...]:
-    spare = [c for c in cards if not reserve(c, seat)]
-    # A seat keeps one Finish card if it finishes; extra Finish cards are spare.
-    if FINISH in cards and cards.count(FINISH) > 1 and FINISH not in spare:
-        spare += [FINISH] * (cards.count(FINISH) - 1)
-    if len(spare) < k:
-        raise InternalError(f"the CP-SAT plan needs {k} spare card(s) from {cards}, but only {len(spare)} are spare")
-    spare.sort(key=lambda c: (c != START, c == FINISH))
-    return tuple(spare[:k])

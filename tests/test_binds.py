@@ -7,23 +7,21 @@ from __future__ import annotations
 
 from ortools.sat.python import cp_model
 from tranquility.solver.binds import what_binds
-from tranquility.solver.model import RULE_GROUPS, GameModel, horizon
+from tranquility.solver.cpsat import Limits, new_solver
+from tranquility.solver.model import RULE_GROUPS, build_model, horizon
 from tranquility.solver.solve import solve
 from tranquility.solver.state import State
 
-from .helpers import make_deal, tiny_rules
-from .test_crosscheck import REPRO, small_deals
+from .helpers import make_deal, small_deals, tiny_rules
+from .test_crosscheck import REPRO
 
 
 def status_with(state: State, groups) -> int:
     """The model with ``groups`` switched on and every other group off."""
-    game = GameModel(state, horizon(state), relaxable=True)
+    game = build_model(state, horizon(state), relaxable=True)
     for group, literal in game.rule_on.items():
         game.model.Add(literal == int(group in groups))
-    solver = cp_model.CpSolver()
-    solver.parameters.num_workers = 1
-    solver.parameters.max_deterministic_time = 20.0
-    return solver.Solve(game.model)
+    return new_solver(Limits(workers=1, deterministic=20.0)).Solve(game.model)
 
 
 def test_all_groups_on_is_the_plain_model():

@@ -10,10 +10,6 @@ from tranquility.solver.verify import verify
 from .helpers import small_deals
 
 CASES = 200
-
-
-
-
 DEALS = small_deals(CASES)
 REPRO = Budget(seconds=60, workers=1, reproducible=True, cpsat_deterministic=30.0)
 

@@ -1,0 +1,50 @@
+"""Test oracles: slow, plain procedures that the solver's answers are checked against."""
+
+from __future__ import annotations
+
+from tranquility.solver.objectives import better, objective_value
+from tranquility.solver.search import Deadline, SearchStats, candidate_actions, live_islands, refutation, state_key
+from tranquility.solver.state import State
+
+
+def exhaustive_best(state: State, objective: str, deadline: Deadline, stats: SearchStats):
+    """The best winning continuation for ``objective``, by a depth-first search over every
+    line up to the search's dominance rules, memoising the best completion of each
+    canonical state (an objective's value only depends on the future).
+    Returns ("win", value, actions), ("no-win", None, None) or ("unknown", None, None)."""
+    memo: dict = {}
+
+    def best(s: State):
+        """(value, actions, won position) of the best completion, or None if none wins."""
+        if s.won:
+            return objective_value(s, [], objective, s), [], s
+        stats.nodes += 1
+        if not deadline.tick():
+            raise TimeoutError
+        live = live_islands(s)
+        key = state_key(s, live)
+        if key in memo:
+            stats.cache_hits += 1
+            return memo[key]
+        if refutation(s, live) is not None:
+            memo[key] = None
+            return None
+        found = None
+        for action in candidate_actions(s, live):
+            sub = best(s.apply(action))
+            if sub is None:
+                continue
+            actions = [action, *sub[1]]
+            value = objective_value(s, actions, objective, sub[2])
+            if found is None or better(objective, value, found[0]):
+                found = (value, actions, sub[2])
+        memo[key] = found
+        return found
+
+    try:
+        found = best(state)
+    except TimeoutError:
+        return "unknown", None, None
+    if found is None:
+        return "no-win", None, None
+    return "win", found[0], found[1]
