@@ -17,6 +17,8 @@ from pathlib import Path
 import click
 import pytest
 from click.testing import CliRunner
+from tranquility.cli.exits import EXIT_CODES, exit_line
+from tranquility.cli.main import main as main_group
 from tranquility.cli.options import DealSource, deal_source, game_file_argument
 from tranquility.solver.deal import deal
 from tranquility.solver.formats import deal_to_json, line_to_json
@@ -430,3 +432,427 @@ def test_deal_source_usage_errors(tmp_path, args, message):
     result = run_probe(*[path if a == "FILE" else a for a in args])
     assert result.exit_code == 2
     assert message in result.stderr and "Traceback" not in result.output
+
+
+# -- one exit-code table, one place that maps exceptions to it ----------------------------
+
+COMMANDS = sorted(main_group.commands)
+SMALL_RULES = dict(rows=2, cols=3, islands=12, finish=1, hand=3, start_discards=2)
+
+
+def flat(text: str) -> str:
+    """Help text with its line wrapping undone."""
+    return " ".join(text.split())
+
+
+def small_deal_file(tmp_path: Path, seed: int = 1, players: int = 1) -> Path:
+    return write(tmp_path / "deal.json", deal_to_json(deal(Rules(**SMALL_RULES), players, seed)))
+
+
+def raising(exc: BaseException):
+    def fail(*args, **kwargs):
+        raise exc
+
+    return fail
+
+
+def test_every_command_help_ends_with_the_exit_table_line():
+    assert COMMANDS == ["analyze", "bench", "deal", "explain", "generate", "grade", "rules", "show", "simulate", "solve", "verify"]
+    for command in COMMANDS:
+        result = run(command, "--help")
+        assert result.exit_code == 0, command
+        text = flat(result.output)
+        assert "Exit status: 0 " in text, command
+        assert "2 the input cannot be used, 3 a bug, 130 interrupted (docs/cli.md)." in text, command
+        assert "Examples:" in text and f"tranquility {command} " in text.split("Examples:")[1], command
+    # A command that answers a question says what 1 means.
+    assert "0 legal (also a line that has not won yet), 1 well-formed but" in flat(run("verify", "--help").output)
+    assert "0 graded, 1 not graded" in flat(run("grade", "--help").output)
+    assert "1 fewer found than asked" in flat(run("generate", "--help").output)
+
+
+def test_the_group_help_shows_the_whole_table_and_debug():
+    text = run("--help").output
+    for code, _, full in EXIT_CODES:
+        assert f"{code:>3}  {full}" in text
+    assert "--debug" in text
+
+
+def test_the_exit_line_comes_from_one_table():
+    assert exit_line() == "Exit status: 0 done, 2 the input cannot be used, 3 a bug, 130 interrupted (docs/cli.md)."
+    assert exit_line("yes", "no").startswith("Exit status: 0 yes, 1 no, 2 ")
+    assert [code for code, _, _ in EXIT_CODES] == [0, 1, 2, 3, 130]
+
+
+def test_a_bug_is_exit_3_with_a_hint_and_no_traceback(tmp_path, monkeypatch):
+    path = small_deal_file(tmp_path)
+    monkeypatch.setattr("tranquility.solver.verify.verify", raising(RuntimeError("boom")))
+    result = run("verify", path)
+    assert result.exit_code == 3
+    assert result.stderr == "Error: internal error (a bug): RuntimeError: boom; rerun with --debug for the traceback\n"
+    assert "Traceback" not in result.output
+
+
+def test_debug_shows_the_traceback_of_a_bug(tmp_path, monkeypatch):
+    path = small_deal_file(tmp_path)
+    monkeypatch.setattr("tranquility.solver.verify.verify", raising(RuntimeError("boom")))
+    for args in (["--debug", "verify", path], ["verify", path]):
+        env = {"TRANQUILITY_DEBUG": "1"} if args[0] == "verify" else {}
+        result = CliRunner(env={**ENV, **env}).invoke(main_group, [str(a) for a in args], catch_exceptions=False)
+        assert result.exit_code == 3
+        assert "Traceback (most recent call last)" in result.stderr and "RuntimeError: boom" in result.stderr
+        assert result.stderr.endswith("Error: internal error (a bug): RuntimeError: boom\n")
+
+
+def test_a_plain_value_error_is_a_bug_not_bad_input(tmp_path, monkeypatch):
+    """Only the library's typed input errors (BadInput) are exit 2; any other ValueError is a bug."""
+    path = small_deal_file(tmp_path)
+    monkeypatch.setattr("tranquility.solver.solve.solve", raising(ValueError("not the user's fault")))
+    result = run("solve", path)
+    assert result.exit_code == 3
+    assert "internal error (a bug): ValueError: not the user's fault" in result.stderr
+
+
+def test_an_internal_error_is_exit_3_in_its_own_words(tmp_path, monkeypatch):
+    from tranquility.solver.errors import InternalError
+
+    path = small_deal_file(tmp_path)
+    monkeypatch.setattr("tranquility.solver.solve.solve", raising(InternalError("the CP-SAT plan's turn 3 is illegal")))
+    result = run("solve", path, "--json")
+    assert result.exit_code == 3 and result.stdout == ""
+    assert result.stderr.startswith("Error: internal error (a bug): the CP-SAT plan's turn 3 is illegal; rerun with --debug")
+
+
+def test_bad_input_from_deep_in_the_library_is_exit_2_in_one_line(tmp_path, monkeypatch):
+    from tranquility.solver.deal import DealError
+
+    path = small_deal_file(tmp_path)
+    monkeypatch.setattr("tranquility.solver.verify.verify", raising(DealError("seat 2 holds two Start cards")))
+    result = run("verify", path)
+    assert result.exit_code == 2
+    assert result.stderr == "Error: seat 2 holds two Start cards\n"
+
+
+def test_ctrl_c_is_exit_130(tmp_path, monkeypatch):
+    path = small_deal_file(tmp_path)
+    monkeypatch.setattr("tranquility.solver.simulate.simulate", raising(KeyboardInterrupt()))
+    result = run("simulate", path)
+    assert result.exit_code == 130
+    assert result.stderr == "Interrupted.\n" and "Aborted" not in result.output
+
+
+def test_a_closed_output_pipe_is_not_a_bug(tmp_path, monkeypatch):
+    path = small_deal_file(tmp_path)
+    monkeypatch.setattr("tranquility.solver.verify.verify", raising(BrokenPipeError(32, "Broken pipe")))
+    result = run("verify", path)
+    assert result.exit_code == 130 and "internal error" not in result.output
+
+
+def test_an_unwritable_output_path_is_exit_2(tmp_path):
+    out = tmp_path / "a-directory"
+    out.mkdir()
+    result = run("deal", "--seed", 1, "--players", 2, "--out", out / "x" / "deal.json")
+    assert result.exit_code == 2 and result.stderr.startswith(f"Error: {out / 'x' / 'deal.json'}: ")
+    html = out / "no-such-folder" / "replay.html"
+    result = run("explain", small_deal_file(tmp_path), "--time-limit", 3, "--html", html)
+    assert result.exit_code == 2 and result.stderr == f"Error: {html}: No such file or directory\n"
+
+
+# -- shared options ------------------------------------------------------------------------
+
+BOUNDS = {
+    "solve": "Seconds for the whole command",
+    "explain": "Seconds for the whole command",
+    "analyze": "Seconds for each position",
+    "grade": "Seconds for the proving solve",
+    "bench": "Seconds for each case",
+}
+
+
+@pytest.mark.parametrize("command", sorted(BOUNDS))
+def test_solver_commands_share_the_budget_options(command):
+    text = flat(run(command, "--help").output)
+    for flag in ("--time-limit SECONDS", "--workers N", "--reproducible"):
+        assert flag in text, (command, flag)
+    assert BOUNDS[command] in text
+    params = {p.name: p for p in main_group.commands[command].params}
+    assert params["workers"].default == 2 and params["reproducible"].is_flag
+
+
+@pytest.mark.parametrize(
+    "command, flag",
+    [("deal", "--out"), ("solve", "--out"), ("simulate", "--out"), ("bench", "--out"), ("generate", "--out"), ("explain", "--html")],
+)
+def test_output_commands_share_out_and_force(command, flag):
+    text = flat(run(command, "--help").output)
+    assert flag in text and f"--force Let {flag} overwrite" in text
+
+
+def test_every_command_with_output_takes_json():
+    for command in COMMANDS:
+        assert "--json" in run(command, "--help").output, command
+
+
+def test_choice_lists_come_from_the_library():
+    from tranquility.solver.bench import ALL_SUITES
+    from tranquility.solver.simulate import POLICIES
+    from tranquility.solver.verdicts import Method, Objective
+
+    def choices(command, name):
+        return tuple(next(p for p in main_group.commands[command].params if p.name == name).type.choices)
+
+    assert choices("solve", "method") == tuple(m.value for m in Method)
+    assert choices("solve", "objective") == choices("explain", "objective") == tuple(o.value for o in Objective)
+    assert choices("simulate", "policy") == tuple(POLICIES)
+    assert choices("bench", "suite") == ALL_SUITES
+
+
+def test_help_stays_light():
+    code = (
+        "import sys\n"
+        "from click.testing import CliRunner\n"
+        "import tranquility.cli.main as m\n"
+        "for args in (['--help'], ['deal', '--help'], ['rules', '--help'], ['verify', '--help']):\n"
+        "    assert CliRunner().invoke(m.main, args).exit_code == 0\n"
+        "heavy = [n for n in ('ortools', 'tranquility.solver.simulate', 'tranquility.solver.bench', 'tranquility.solver.search') if n in sys.modules]\n"
+        "assert not heavy, heavy\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], cwd=REPO, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+# -- flags a command would not honour are rejected ------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["bench", "--suite", "puzzles", "--workers", 3], "--workers is not taken by --suite puzzles"),
+        (["bench", "--suite", "puzzles", "--time-limit", 5], "--time-limit is not taken by --suite puzzles"),
+        (["bench", "--suite", "puzzles", "--reproducible"], "--reproducible is not taken by --suite puzzles"),
+        (["bench", "--suite", "explain", "--workers", 3], "--workers is not taken by --suite explain"),
+        (["bench", "--suite", "explain", "--reproducible"], "--reproducible is not taken by --suite explain"),
+        (["bench", "--json", "--markdown"], "--json and --markdown do not mix"),
+        (["solve", "--seed", 1, "--players", 2, "--reproducible", "--time-limit", 5], "--time-limit is not taken with --reproducible"),
+        (["solve", "--seed", 1, "--players", 2, "--reproducible", "--workers", 1], "--workers is not taken with --reproducible"),
+        (["analyze", "x.json", "--reproducible", "--time-limit", 5], "--time-limit is not taken with --reproducible"),
+        (["explain", "--seed", 1, "--players", 2, "--reproducible", "--workers", 4], "--workers is not taken with --reproducible"),
+        (["explain", "--seed", 1, "--players", 2, "--time-limit", 10, "--critical-time", 10], "leaves no time for the line"),
+        (["grade", "--seed", 1, "--players", 2, "--workers", 3], "--workers goes with --time-limit"),
+        (["grade", "--seed", 1, "--players", 2, "--reproducible", "--time-limit", 5], "--time-limit is not taken with --reproducible"),
+        (["deal", "--seed", 1, "--players", 2, "--force"], "--force only says that --out may overwrite"),
+        (["solve", "--seed", 1, "--players", 2, "--force"], "give --out too"),
+        (["explain", "--seed", 1, "--players", 2, "--force"], "--force only says that --html may overwrite"),
+        (["generate", "--players", 1, "--grade", 1, "--with-solutions"], "--with-solutions writes each solution beside its puzzle"),
+        (["solve", "--seed", 1, "--players", 2, "--time-limit", 0], "'--time-limit'"),
+    ],
+)
+def test_flags_not_honoured_are_rejected(args, message):
+    result = run(*args)
+    assert result.exit_code == 2, result.output
+    assert message in flat(result.stderr) and "Traceback" not in result.output
+
+
+# -- the options reach the library ------------------------------------------------------------
+
+
+class Captured(Exception):
+    """Raised by a stand-in library function with what it was called with."""
+
+
+def capture(monkeypatch, target: str):
+    calls = []
+
+    def stand_in(*args, **kwargs):
+        calls.append((args, kwargs))
+        raise KeyboardInterrupt  # stop the command there (exit 130)
+
+    monkeypatch.setattr(target, stand_in)
+    return calls
+
+
+def budget_of(call):
+    from tranquility.solver.solve import Budget
+
+    args, kwargs = call
+    return next(v for v in (*args, *kwargs.values()) if isinstance(v, Budget))
+
+
+def test_solve_passes_its_budget(tmp_path, monkeypatch):
+    path = small_deal_file(tmp_path)
+    calls = capture(monkeypatch, "tranquility.solver.solve.solve")
+    assert run("solve", path, "--time-limit", 7, "--workers", 3).exit_code == 130
+    assert run("solve", path, "--reproducible").exit_code == 130
+    clock, fixed = (budget_of(c) for c in calls)
+    assert (clock.seconds, clock.workers, clock.reproducible) == (7, 3, False)
+    assert (fixed.workers, fixed.reproducible) == (1, True)
+
+
+def test_analyze_honours_reproducible_and_workers(tmp_path, monkeypatch):
+    path = small_deal_file(tmp_path)
+    calls = capture(monkeypatch, "tranquility.solver.analyze.analyze")
+    assert run("analyze", path, "--time-limit", 4, "--workers", 3).exit_code == 130
+    assert run("analyze", path, "--reproducible").exit_code == 130
+    clock, fixed = (budget_of(c) for c in calls)
+    assert (clock.seconds, clock.workers, clock.reproducible) == (4, 3, False)
+    assert fixed.reproducible and fixed.workers == 1
+
+
+def test_explain_splits_its_whole_time_limit(tmp_path, monkeypatch):
+    path = small_deal_file(tmp_path)
+    calls = capture(monkeypatch, "tranquility.solver.explain.explain")
+    assert run("explain", path, "--time-limit", 30, "--workers", 3).exit_code == 130
+    assert run("explain", path, "--time-limit", 30, "--critical-time", 5).exit_code == 130
+    assert run("explain", path, "--reproducible").exit_code == 130
+    (default, given, fixed) = calls
+    assert budget_of(default).seconds == 20 and default[1]["critical_budget"] == 10 and default[1]["total"] == 30
+    assert budget_of(default).workers == 3
+    assert budget_of(given).seconds == 25 and given[1]["critical_budget"] == 5
+    assert budget_of(fixed).reproducible and fixed[1]["total"] is None and fixed[1]["critical_budget"] == 30
+
+
+def test_grade_is_deterministic_unless_given_a_time_limit(tmp_path, monkeypatch):
+    from tranquility.puzzles.grade import PROOF_BUDGET
+
+    path = small_deal_file(tmp_path)
+    calls = capture(monkeypatch, "tranquility.puzzles.grade.grade")
+    for extra in ([], ["--reproducible"], ["--time-limit", 9, "--workers", 3]):
+        assert run("grade", path, *extra).exit_code == 130
+    default, explicit, clock = (c[1]["proof"] for c in calls)
+    assert default == PROOF_BUDGET and explicit == PROOF_BUDGET
+    assert (clock.seconds, clock.workers, clock.reproducible) == (9, 3, False)
+    assert clock.search_nodes == PROOF_BUDGET.search_nodes
+
+
+def test_bench_passes_reproducible_to_the_solve_suites(monkeypatch):
+    calls = capture(monkeypatch, "tranquility.solver.bench.run")
+    assert run("bench", "--deals", 1, "--reproducible").exit_code == 130
+    assert run("bench", "--deals", 1, "--time-limit", 3, "--workers", 4).exit_code == 130
+    (fixed, clock) = calls
+    assert fixed[1]["reproducible"] is True
+    assert clock[0][2:4] == (3, 4) and clock[1]["reproducible"] is False
+
+
+# -- the JSON is the library's -------------------------------------------------------------------
+
+
+def test_solve_json_is_the_results_to_json(tmp_path, monkeypatch):
+    from tranquility.solver.solve import Budget, solve
+
+    path = small_deal_file(tmp_path)
+    game = deal(Rules(**SMALL_RULES), 1, 1)
+    for objective in ("any", "turns"):
+        result = solve(game, Budget(reproducible=True, workers=1), objective=objective)
+        monkeypatch.setattr("tranquility.solver.solve.solve", lambda *a, result=result, **k: result)
+        printed = run("solve", path, "--json", "--objective", objective)
+        assert printed.exit_code == 0, printed.output
+        assert printed.stdout == json.dumps(result.to_json(), indent=1) + "\n"
+        assert result.to_json()["line"] == line_to_json(result.line)
+
+
+def test_simulate_json_is_the_results_to_json(tmp_path):
+    from tranquility.solver.simulate import simulate
+
+    path = small_deal_file(tmp_path, players=2)
+    result = simulate(deal(Rules(**SMALL_RULES), 2, 1), "random", 5)
+    printed = run("simulate", path, "--policy", "random", "--sim-seed", 5, "--json")
+    assert printed.exit_code == 0
+    assert printed.stdout == json.dumps(result.to_json(), indent=1) + "\n"
+    assert (result.policy, result.sim_seed) == ("random", 5)
+
+
+def test_grade_json_is_the_gradings_to_json():
+    from tranquility.puzzles.grade import grade
+
+    game = deal(PRESETS["official"], 1, 6)
+    printed = run("grade", "--seed", 6, "--players", 1, "--json")
+    assert printed.exit_code == 1  # not graded: no win
+    assert printed.stdout == json.dumps(grade(game).to_json(game), indent=1) + "\n"
+    data = json.loads(printed.stdout)
+    assert data["id"] == "tq1-1p-8cf48077-6" and data["players"] == 1 and data["seed"] == 6
+    assert "reproducible" not in data
+
+
+def test_a_clock_bound_grade_says_it_is_not_reproducible(tmp_path, monkeypatch):
+    from dataclasses import replace
+
+    from tranquility.puzzles.grade import grade
+
+    game = deal(PRESETS["official"], 1, 6)
+    graded = replace(grade(game), reproducible=False)
+    monkeypatch.setattr("tranquility.puzzles.grade.grade", lambda *a, **k: graded)
+    text = run("grade", "--seed", 6, "--players", 1, "--time-limit", 5)
+    assert text.exit_code == 1 and "Not reproducible" in text.stdout
+    data = json.loads(run("grade", "--seed", 6, "--players", 1, "--time-limit", 5, "--json").stdout)
+    assert data["reproducible"] is False and data == graded.to_json(game)
+
+
+def test_explain_json_is_the_explanations_to_json(tmp_path, monkeypatch):
+    from tranquility.solver.explain import explain
+    from tranquility.solver.solve import Budget
+
+    path = small_deal_file(tmp_path)
+    explained = explain(deal(Rules(**SMALL_RULES), 1, 1), budget=Budget(seconds=2), critical_budget=1)
+    monkeypatch.setattr("tranquility.solver.explain.explain", lambda *a, **k: explained)
+    printed = run("explain", path, "--json")
+    assert printed.exit_code == 0
+    assert printed.stdout == json.dumps(explained.to_json(), indent=1) + "\n"
+
+
+def test_rules_json_is_the_librarys():
+    from tranquility.solver.ruleset import rules_json
+
+    printed = run("rules", "--rules", "hungarian", "--json")
+    assert printed.stdout == json.dumps(rules_json(PRESETS["hungarian"]), indent=1) + "\n"
+
+
+def fake_report():
+    from tranquility.solver.bench import GroupSummary, Report
+
+    group = GroupSummary("official", 1, 1, 1.0, {"win": 1, "no-win": 0, "unknown": 0}, {"greedy": 1}, 0.1, 0.1, 0.1, True)
+    return Report("official", 60.0, "a test machine", [group], [])
+
+
+def test_bench_json_and_out_are_the_reports(tmp_path, monkeypatch):
+    report = fake_report()
+    monkeypatch.setattr("tranquility.solver.bench.run", lambda *a, **k: report)
+    out = tmp_path / "bench.json"
+    printed = run("bench", "--deals", 1, "--json", "--out", out)
+    assert printed.exit_code == 0, printed.output
+    assert printed.stdout == json.dumps(report.to_json(cases=False), indent=1) + "\n"
+    assert json.loads(out.read_text()) == report.to_json()
+    assert "| official | 1 | 1 | 100.0% |" in run("bench", "--deals", 1, "--markdown").stdout
+
+
+def test_bench_puzzles_honours_markdown(monkeypatch):
+    from tranquility.puzzles.bench import PuzzleRow
+
+    rows = [PuzzleRow(1, 2, {0: 1, 1: 1, 2: 0, 3: 0, 4: 0, 5: 0}, {0: [0.5], 1: [0.25], 2: [], 3: [], 4: [], 5: []}, 0.1, 0.75)]
+    monkeypatch.setattr("tranquility.puzzles.bench.run_puzzle_suite", lambda *a, **k: rows)
+    markdown = run("bench", "--suite", "puzzles", "--deals", 2, "--markdown")
+    assert markdown.exit_code == 0 and markdown.stdout.startswith("| players | deals |")
+    table = run("bench", "--suite", "puzzles", "--deals", 2)
+    assert table.exit_code == 0 and "Benchmark: suite puzzles" in table.stdout and "| players" not in table.stdout
+    data = json.loads(run("bench", "--suite", "puzzles", "--deals", 2, "--json").stdout)
+    assert data == {"suite": "puzzles", "rows": [rows[0].to_json()]}
+
+
+@pytest.mark.parametrize("command", ["solve", "explain", "analyze", "grade", "simulate", "show"])
+def test_a_deal_that_breaks_a_rule_is_unusable_input(tmp_path, command):
+    """Every command but verify (whose question it is) exits 2 on an impossible deal, in
+    verify's words: the file, "deal:", the card."""
+    data = deal_to_json(seeded(1, 2))
+    card = data["piles"][0][0]
+    data["piles"][1].append(card)
+    path = write(tmp_path / "twice.json", data)
+    result = run(command, path)
+    assert result.exit_code == 2, result.output
+    assert result.stderr.startswith(f"Error: {path}: deal: island {card} is dealt 2 times, expected 1")
+    assert len(result.stderr.splitlines()) == 1
+
+
+def test_solve_out_without_a_win_says_so(tmp_path):
+    out = tmp_path / "win.json"
+    result = run("solve", "--seed", 6, "--players", 1, "--out", out)
+    assert result.exit_code == 0 and not out.exists()
+    assert f"{out} not written: no winning line (no-win)" in result.stderr

@@ -154,3 +154,15 @@ def test_bad_files_exit_2(tmp_path, content, message):
     result = run("show", path)
     assert result.exit_code == 2 and "Traceback" not in result.output
     assert result.stderr.startswith(f"Error: {path}: ") and message in result.stderr
+
+
+def test_a_deal_that_breaks_a_rule_exit_2(tmp_path):
+    """show cannot use a deal with a card dealt twice: exit 2, one line naming the card."""
+    data = deal_to_json(deal(Rules(), 2, 1))
+    card = data["piles"][0][0]
+    data["piles"][1].append(card)
+    path = write(tmp_path / "twice.json", data)
+    for extra in ([], ["--json"], ["--turn", 0]):
+        result = run("show", path, *extra)
+        assert result.exit_code == 2 and result.stdout == ""
+        assert result.stderr == f"Error: {path}: deal: island {card} is dealt 2 times, expected 1 (cannot show turn 0)\n"
