@@ -13,6 +13,7 @@ from typing import Callable
 from .actions import choice_of, describe
 from .line import Line
 from .solve import Budget, Result, solve
+from .verdicts import DecidedBy, Verdict
 
 
 @dataclass(frozen=True)
@@ -20,8 +21,8 @@ class Position:
     """The position before action ``index`` (0 = the deal; len(actions) = after the last)."""
 
     index: int
-    verdict: str  # win | no-win | unknown
-    method: str  # the solve's method, or "implied"
+    verdict: Verdict
+    method: DecidedBy
     seconds: float
     reason: str | None
     alternative: str | None  # first move of a winning line from here (for win positions)
@@ -77,26 +78,26 @@ def analyze(
         if progress is not None:
             progress(f"position before turn {index + 1} of {len(line.actions) + 1}")
         if lost_from is not None:
-            positions.append(Position(index, "no-win", "implied", 0.0, f"the position before turn {lost_from.index + 1} is already lost", None))
+            positions.append(Position(index, Verdict.NO_WIN, DecidedBy.IMPLIED, 0.0, f"the position before turn {lost_from.index + 1} is already lost", None))
             continue
         result = solve(Line(line.deal, line.actions[:index]), budget)
         position = Position(index, result.verdict, result.method, result.seconds, result.reason, _first_move(result, index))
         positions.append(position)
-        if result.verdict == "no-win":
+        if result.verdict == Verdict.NO_WIN:
             lost_from = position
     return Analysis(line, tuple(positions), *_where_lost(positions))
 
 
 def _first_move(result: Result, index: int) -> str | None:
-    if result.verdict != "win" or result.line is None or len(result.line.actions) <= index:
+    if result.verdict != Verdict.WIN or result.line is None or len(result.line.actions) <= index:
         return None
     action = result.line.actions[index]
     return str(choice_of(action))
 
 
 def _where_lost(positions: list[Position]) -> tuple[int | None, tuple[int, int] | None]:
-    last_win = max((p.index for p in positions if p.verdict == "win"), default=None)
-    first_loss = min((p.index for p in positions if p.verdict == "no-win" and p.method != "implied"), default=None)
+    last_win = max((p.index for p in positions if p.verdict == Verdict.WIN), default=None)
+    first_loss = min((p.index for p in positions if p.verdict == Verdict.NO_WIN and p.method != DecidedBy.IMPLIED), default=None)
     if last_win is None or first_loss is None or first_loss < last_win:
         return None, None
     if first_loss == last_win + 1:

@@ -7,12 +7,14 @@ from __future__ import annotations
 import random
 import time
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 
 from .actions import Action, Choice, PlayIsland, PlayStart, choice_of, describe
 from .binds import Binding, what_binds
 from .cards import Card
 from .deal import Deal
 from .line import Line
+from .rules import Order
 from .search import (
     Deadline,
     SearchStats,
@@ -28,10 +30,20 @@ from .search import (
     state_key,
 )
 from .solve import Budget, Result, solve
-from .state import State
+from .state import State, Status
+from .verdicts import Verdict
 from .verify import verify
 
-ONLY, FEW, MANY, UNCHECKED, FORCED = "only", "few", "many", "not checked", "forced"
+
+class Critical(StrEnum):
+    """How many choices kept the win at a turn of the best line."""
+
+    ONLY = "only"  # every alternative was proven to lose
+    FEW = "few"  # one or two alternatives also win
+    MANY = "many"  # three or more alternatives win
+    UNCHECKED = "not checked"  # the budget ran out first
+    FORCED = "forced"  # no other legal choice at all
+
 
 
 @dataclass(frozen=True)
@@ -42,7 +54,7 @@ class Turn:
     seat: int
     action: Action
     text: str
-    cost: int  # cards paid as the placement cost (islands) or discarded
+    cost: int  # cards paid as an island's placement cost (0 for every other action)
     drawn: tuple[Card, ...]  # cards the seat (every seat, after a Start) drew afterwards
     hands: tuple[int, ...]  # cards in each seat's hand after the turn
     piles: tuple[int, ...]  # cards left in each seat's pile after the turn
@@ -56,7 +68,7 @@ class Criticality:
 
     number: int
     choice: str
-    kind: str  # only | few | many | not checked | forced (no other legal choice at all)
+    kind: Critical
     winning_alternatives: int  # alternatives shown to win (stops counting at 3)
     undecided: int  # alternatives neither shown to win nor proven lost in the budget
     example: str | None  # a winning alternative, when one was found
@@ -64,9 +76,9 @@ class Criticality:
     @property
     def proven(self) -> bool:
         """Many and forced are shown outright; only and few need every alternative decided."""
-        if self.kind in (MANY, FORCED):
+        if self.kind in (Critical.MANY, Critical.FORCED):
             return True
-        return self.kind != UNCHECKED and self.undecided == 0
+        return self.kind != Critical.UNCHECKED and self.undecided == 0
 
 
 @dataclass
@@ -155,11 +167,11 @@ def explain(
     started = time.monotonic()
     result = solve(game, budget, objective=objective, progress=progress)
     out = Explanation(result)
-    if result.verdict == "win":
+    if result.verdict == Verdict.WIN:
         out.turns = narrate(result.line, result.prefix)
         out.critical = critical_moves(result.line, result.prefix, critical_budget, progress)
         out.summary = summarise(out.turns, result)
-    elif result.verdict == "no-win":
+    elif result.verdict == Verdict.NO_WIN:
         reach_budget, binds_seconds = budget, min(30.0, max(5.0, budget.seconds / 2))
         if total is not None:
             left = max(0.0, total - (time.monotonic() - started))
@@ -255,7 +267,7 @@ def critical_moves(line: Line, prefix: int, seconds: float, progress=None) -> li
         left = deadline - time.monotonic()
         turns_left = len(continuation) - index
         if left <= 0:
-            out.append(Criticality(number, str(chosen), UNCHECKED, 0, 0, None))
+            out.append(Criticality(number, str(chosen), Critical.UNCHECKED, 0, 0, None))
         else:
             out.append(_classify(line, prefix + index, state, chosen, number, left / turns_left, lost))
         state = state.apply(action)
@@ -267,7 +279,7 @@ def _classify(line: Line, done: int, state: State, chosen: Choice, number: int, 
     live = live_islands(state)
     alternatives = plausible_first(state, [c for c in state.legal_choices() if c != chosen], live)
     if not alternatives:
-        return Criticality(number, str(chosen), FORCED, 0, 0, None)
+        return Criticality(number, str(chosen), Critical.FORCED, 0, 0, None)
     winners, undecided, example = 0, 0, None
     for choice in alternatives:
         left = until - time.monotonic()
@@ -275,19 +287,19 @@ def _classify(line: Line, done: int, state: State, chosen: Choice, number: int, 
             undecided += 1
             continue
         outcome = _choice_outcome(line, done, state, choice, live, left, lost)
-        if outcome == "win":
+        if outcome == Verdict.WIN:
             winners += 1
             example = example or str(choice)
             if winners >= 3:
                 break
-        elif outcome == "unknown":
+        elif outcome == Verdict.UNKNOWN:
             undecided += 1
     if winners >= 3:
-        kind = MANY
+        kind = Critical.MANY
     elif undecided:
-        kind = UNCHECKED if winners == 0 else FEW
+        kind = Critical.UNCHECKED if winners == 0 else Critical.FEW
     else:
-        kind = ONLY if winners == 0 else FEW
+        kind = Critical.ONLY if winners == 0 else Critical.FEW
     return Criticality(number, str(chosen), kind, winners, undecided, example)
 
 
@@ -297,30 +309,30 @@ def _choice_outcome(line: Line, done: int, state: State, choice: Choice, live, s
     unknown = False
     for action in choice_actions(state, choice, live):
         after = state.apply(action)
-        if refutation(after) is not None or after.status == "lost":
+        if refutation(after) is not None or after.status == Status.LOST:
             continue
         if after.won:
-            return "win"
+            return Verdict.WIN
         # A few greedy playouts first: most alternatives in a winnable game still win.
         rng = random.Random(0)
         for playout in range(8):
             _, end = greedy_playout(after, rng, Style.draw(rng, playout))
             if end.won:
-                return "win"
+                return Verdict.WIN
         left = until - time.monotonic()
         if left <= 0:
-            return "unknown"
+            return Verdict.UNKNOWN
         # The complete search shares its table of lost positions with every other
         # re-solve of this pass (the work reused between re-solves), then CP-SAT.
         verdict, _ = exhaustive(after, Deadline(seconds=left / 2), SearchStats(), lost)
-        if verdict == "unknown":
+        if verdict == Verdict.UNKNOWN:
             position = Line(line.deal, line.actions[:done] + (action,))
             verdict = solve(position, Budget(seconds=until - time.monotonic(), workers=1), method="cpsat").verdict
-        if verdict == "win":
-            return "win"
-        if verdict == "unknown":
+        if verdict == Verdict.WIN:
+            return Verdict.WIN
+        if verdict == Verdict.UNKNOWN:
             unknown = True
-    return "unknown" if unknown else "no-win"
+    return Verdict.UNKNOWN if unknown else Verdict.NO_WIN
 
 
 # -- unwinnable positions ------------------------------------------------------------------
@@ -352,7 +364,7 @@ def fillable(state: State, live: frozenset[int]) -> int:
     in_play = [c for h in state.hands for c in h] + [c for s in range(state.players) for c in state.pile(s)]
     available = [c for c in in_play if isinstance(c, int) and c in live]
     empty = sum(v is None for v in state.grid)
-    if state.rules.order != "sequence":
+    if state.rules.order != Order.SEQUENCE:
         return min(empty, len(available))
     return sum(min(run, sum(1 for c in available if low < c < high)) for low, high, run in empty_runs(state))
 

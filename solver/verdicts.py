@@ -32,6 +32,7 @@ class DecidedBy(StrEnum):
     REPLAY = "replay"  # the line given has already won
     TIMEOUT = "timeout"
     INTERRUPTED = "interrupted"
+    IMPLIED = "implied"  # analyze: a later position of a line whose earlier one is lost
 
 
 class Objective(StrEnum):

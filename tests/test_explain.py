@@ -9,7 +9,7 @@ from click.testing import CliRunner
 from tranquility.cli.main import main
 from tranquility.solver.analyze import analyze
 from tranquility.solver.deal import deal
-from tranquility.solver.explain import FORCED, ONLY, explain
+from tranquility.solver.explain import Critical, explain
 from tranquility.solver.formats import line_to_json
 from tranquility.solver.line import Line
 from tranquility.solver.model import RULE_GROUPS
@@ -34,7 +34,7 @@ def test_explained_lines_replay_and_only_moves_hold():
         assert [t.number for t in e.turns] == list(range(1, len(e.result.line.actions) + 1))
         state = verify(Line(game)).state
         for turn, c in zip(e.turns, e.critical):
-            if c.kind == ONLY and c.proven:
+            if c.kind == Critical.ONLY and c.proven:
                 # Every other choice must lose: check each with the complete search.
                 live = live_islands(state)
                 for action in candidate_actions(state, live):
@@ -42,7 +42,7 @@ def test_explained_lines_replay_and_only_moves_hold():
                         continue
                     after = Line(game, e.result.line.actions[: turn.number - 1] + (action,))
                     assert solve(after, FAST, method="search").verdict == "no-win"
-            if c.kind == FORCED:
+            if c.kind == Critical.FORCED:
                 assert len(list(state.legal_choices())) == 1
             state = state.apply(turn.action)
 
