@@ -58,17 +58,16 @@ def _position(state: State, number: int, action, turn: dict | None, data: dict |
     }
     if action is None:
         return step
-    explained = turn is not None
-    critical = (turn or {}).get("critical")
+    critical = None if turn is None else turn.get("critical")
     step["action"] = {
         "seat": action.seat,
-        "text": turn["text"] if explained else describe(action),
+        "text": describe(action) if turn is None else turn["text"],
         "cell": action.cell if isinstance(action, (PlayIsland, PlayMonster)) else None,
         "choice": str(choice_of(action)),
         # A turn of the given position (before the solve took over) is not explained.
-        "given": bool(data and data.get("turns")) and not explained,
-        "drawn": list(turn["drawn"]) if explained else [],
-        "moments": list(turn["moments"]) if explained else [],
+        "given": bool(data and data.get("turns")) and turn is None,
+        "drawn": [] if turn is None else list(turn["drawn"]),
+        "moments": [] if turn is None else list(turn["moments"]),
         "critical": None if critical is None else dict(critical),
     }
     return step
@@ -91,7 +90,7 @@ def _objective_text(objective: dict | None) -> str:
         "turns": "turns to the win",
         "cost": "cards paid as costs",
         "any": "first win found",
-    }.get(objective.get("name"), str(objective.get("name")))
+    }.get(str(objective.get("name")), str(objective.get("name")))
     if objective.get("optimal"):
         how = "proven optimal"
     elif objective.get("bound") is None:
@@ -402,7 +401,8 @@ _SCRIPT = r"""
     var t = li.appendChild(el("span", "t", step.action ? step.action.text : "starting position"));
     var info = step.action && step.action.critical;
     if (info && info.kind !== "many") {
-      var label = { only: "ONLY MOVE", few: "one of a few", forced: "forced", "not checked": "not checked" }[info.kind] || info.kind;
+      var labels = { only: "ONLY MOVE", few: "one of a few", forced: "forced", "not checked": "not checked" };
+      var label = labels[info.kind] || info.kind;
       t.appendChild(document.createTextNode(" "));
       t.appendChild(el("span", "tag " + info.kind.replace(" ", "-"), label));
     }

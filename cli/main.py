@@ -10,8 +10,9 @@ turns whatever escapes a command into its exit code.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import click
 from rich.progress import Progress
@@ -579,8 +580,10 @@ def bench(
             "not taken by --suite explain: it measures explain with its own defaults (2 threads, budgets in seconds)",
         )
     refuse_existing(out, force)
+    seconds = limits.seconds
+    assert seconds is not None  # bench's --time-limit has a default
     if suite == EXPLAIN_SUITE:
-        _bench_explain(deals, limits.seconds, out, force, markdown, as_json)
+        _bench_explain(deals, seconds, out, force, markdown, as_json)
         return
     if suite == PUZZLES_SUITE:
         _bench_puzzles(deals, out, force, markdown, as_json)
@@ -592,7 +595,7 @@ def bench(
         report = run(
             suite,
             deals,
-            limits.seconds,
+            seconds,
             limits.workers,
             on_case=lambda case, result: progress.advance(task),
             reproducible=limits.reproducible,
@@ -830,7 +833,9 @@ puzzles. Grades and their calibration: docs/puzzles.md.
     "Write <id>.json files into this directory (created if missing).", directory=True, overwrite="existing puzzle files"
 )
 @click.option("--start-seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True, help="First seed to try.")
-@click.option("--max-seeds", type=click.IntRange(min=1), default=10_000, show_default=True, help="Give up after trying this many seeds.")
+@click.option(
+    "--max-seeds", type=click.IntRange(min=1), default=10_000, show_default=True, help="Give up after trying this many seeds."
+)
 @click.option(
     "--with-solutions",
     is_flag=True,
@@ -898,7 +903,7 @@ def generate(
         data = []
         for p in found:
             item = p.to_json()
-            if with_solutions:
+            if with_solutions and p.grading.solution is not None:
                 item["solution"] = line_to_json(p.grading.solution)
             data.append(item)
         click.echo(dump_json(data))

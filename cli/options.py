@@ -13,9 +13,10 @@ Only parsing lives here; every rule of the game is the engine's (``solver``).
 from __future__ import annotations
 
 import functools
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any
 
 import click
 from click.core import ParameterSource
@@ -33,8 +34,6 @@ if TYPE_CHECKING:
 
 # What reading or writing a file may raise for bad input (never a traceback).
 INPUT_ERRORS = (BadInput, OSError)
-
-__all__ = ["InputError"]
 
 
 def input_error(path: str | Path | None, exc: BaseException) -> InputError:
@@ -191,13 +190,13 @@ class LazyChoice(click.Choice):
         self.case_sensitive = case_sensitive
 
     @property
-    def choices(self) -> tuple[str, ...]:  # type: ignore[override]
+    def choices(self) -> Sequence[Any]:
         if self._choices is None:
             self._choices = tuple(str(name) for name in self._names())
         return self._choices
 
     @choices.setter
-    def choices(self, value) -> None:
+    def choices(self, value: Sequence[Any]) -> None:
         self._choices = tuple(value)
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import json
 import statistics
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
@@ -15,7 +16,7 @@ from tranquility.solver.line import Line
 from tranquility.solver.rules import EXPLANATIONS, OFFICIAL, PRESETS, Rules
 from tranquility.solver.ruleset import rules_diff, rules_label
 
-CARD_STYLES = {START: "bold green", FINISH: "bold magenta", MONSTER: "bold red"}
+CARD_STYLES: dict[Card, str] = {START: "bold green", FINISH: "bold magenta", MONSTER: "bold red"}
 LEGEND = "S = Start, F = Finish, M = Sea Monster"
 
 
@@ -134,7 +135,7 @@ def grid_table(state) -> Table:
         label = f"{row}"
         if state.rocks_row == row:
             label = f"rocks {row}"
-            shown = [Text("#", style="bold red") if v is None else t for v, t in zip(cells, shown)]
+            shown = [Text("#", style="bold red") if v is None else t for v, t in zip(cells, shown, strict=True)]
         table.add_row(label, *shown)
     return table
 
@@ -242,7 +243,8 @@ def render_show(console: Console, path: str, game: Deal | Line, state, turn: int
     if turn == 0:
         console.print(f"Starting position (turn 0 of {total})", style="bold")
     else:
-        console.print(Text(f"After turn {turn} of {total}: ", style="bold") + Text(describe(line.actions[turn - 1])), soft_wrap=True)
+        head = Text(f"After turn {turn} of {total}: ", style="bold") + Text(describe(line.actions[turn - 1]))
+        console.print(head, soft_wrap=True)
     render_position(console, state)
     console.print(Text("Discarded: ") + cards_text(state.discarded, empty="none"), soft_wrap=True)
     if state.gone:
@@ -310,7 +312,10 @@ def render_bench(console: Console, report) -> None:
     console.print(Text(f"Benchmark: suite {report.suite}, time limit {report.time_limit:g} s", style="bold"))
     console.print(f"Machine: {report.machine}", style="dim")
     table = Table(show_header=True, header_style="bold")
-    for name in ("group", "players", "cases", "decided", "win", "no-win", "unknown", "decided by", "median s", "p90 s", "max s", "replay"):
+    columns = (
+        "group", "players", "cases", "decided", "win", "no-win", "unknown", "decided by", "median s", "p90 s", "max s", "replay"
+    )
+    for name in columns:
         table.add_column(name, justify="left" if name in ("group", "decided by") else "right", no_wrap=True)
     for g in report.groups:
         methods = " ".join(f"{k}:{v}" for k, v in sorted(g.methods.items()))
@@ -415,7 +420,9 @@ def render_explanation(console: Console, e, every_turn: bool = False) -> None:
             console.print(f"     Only move: {c.choice} (anything else loses the win)", style="bold red")
         elif c is not None and c.kind == "few":
             console.print(f"     One of a few winning choices; another: {c.example}", style="yellow")
-        counts = "  ".join(f"seat {s}: {h} in hand, {p} in pile" for s, (h, p) in enumerate(zip(turn.hands, turn.piles)))
+        counts = "  ".join(
+            f"seat {s}: {h} in hand, {p} in pile" for s, (h, p) in enumerate(zip(turn.hands, turn.piles, strict=True))
+        )
         if every_turn or turn.moments:
             why = {"start": "after the Start event", "end": "at the end"}
             label = ", ".join(why.get(m, f"{m} complete") for m in turn.moments) or f"after turn {turn.number}"
@@ -463,11 +470,17 @@ def _render_binding(console: Console, binding) -> None:
         console.print("What binds: the CP-SAT model found no obstacle (it disagrees with the proof: please report).", style="red")
         return
     if not binding.groups:
-        console.print("What binds: the model's frame alone (one action per turn, every cell filled, one Finish, the cards there are).")
+        console.print(
+            "What binds: the model's frame alone (one action per turn, every cell filled, one Finish, the cards there are)."
+        )
         return
-    how = "a minimal set: the win becomes possible as soon as any one is switched off" if binding.minimal else "sufficient; not every group was shown necessary in the time limit"
-    console.print(Text("What binds", style="bold") + Text(f" (rule groups of the CP-SAT model that together rule out a win; {how}):"), soft_wrap=True)
-    for group, fact in zip(binding.groups, binding.facts):
+    if binding.minimal:
+        how = "a minimal set: the win becomes possible as soon as any one is switched off"
+    else:
+        how = "sufficient; not every group was shown necessary in the time limit"
+    said = f" (rule groups of the CP-SAT model that together rule out a win; {how}):"
+    console.print(Text("What binds", style="bold") + Text(said), soft_wrap=True)
+    for group, fact in zip(binding.groups, binding.facts, strict=False):
         console.print(f"  * {RULE_GROUPS[group]}. {fact}", soft_wrap=True)
 
 
@@ -521,7 +534,8 @@ def render_grading(console: Console, grading, game, puzzle_id: str | None) -> No
     console.print(Text(f"Grade {grading.grade} of 5", style="bold green") + Text(f"  score {grading.score:.3f}"))
     low, high = score_range(grading.grade, game.players)
     band = " and ".join(x for x in (low is not None and f">= {low:.3f}", high is not None and f"< {high:.3f}") if x)
-    console.print(f"Grade {grading.grade} at {game.players} player(s): score {band}; {meaning(grading.grade, game.players)}.", soft_wrap=True)
+    said = f"Grade {grading.grade} at {game.players} player(s): score {band}; {meaning(grading.grade, game.players)}."
+    console.print(said, soft_wrap=True)
     if not grading.calibrated:
         console.print("These rules are not the official ones: the thresholds were fitted on official deals.", style="yellow")
     console.print(f"Proven winnable: {grading.reason}; the solution line replays as a win.", soft_wrap=True)
@@ -530,8 +544,10 @@ def render_grading(console: Console, grading, game, puzzle_id: str | None) -> No
     for column in ("metric", "measured", "difficulty (0-1)"):
         table.add_column(column)
     table.add_row("fixed policy", f"{m.policy_wins} of {PLAYOUTS} greedy playouts win", f"{parts['policy']:.2f}")
-    table.add_row("first moves", f"{m.first_kept} of {m.first_sampled} sampled kept the win ({m.first_choices} legal)", f"{parts['first_moves']:.2f}")
-    table.add_row("spare margin", f"{m.spare} cards left on the best line found (none can keep more than {m.spare_bound})", f"{parts['spare']:.2f}")
+    first = f"{m.first_kept} of {m.first_sampled} sampled kept the win ({m.first_choices} legal)"
+    table.add_row("first moves", first, f"{parts['first_moves']:.2f}")
+    spare = f"{m.spare} cards left on the best line found (none can keep more than {m.spare_bound})"
+    table.add_row("spare margin", spare, f"{parts['spare']:.2f}")
     console.print(table)
     if grading.silent is not None:
         s = grading.silent
@@ -560,7 +576,16 @@ def render_explain_bench(console: Console, report) -> None:
     """``bench --suite explain``: one row per player count, then each deal's best spare."""
     console.print(Text(f"Benchmark: suite explain, time limit {report.time_limit:g} s per line", style="bold"))
     table = Table(show_header=True, header_style="bold")
-    for name in ("players", "deals", "median explain s", "spare proven optimal", "critical claims proven", "analyze positions", "analyze decided"):
+    columns = (
+        "players",
+        "deals",
+        "median explain s",
+        "spare proven optimal",
+        "critical claims proven",
+        "analyze positions",
+        "analyze decided",
+    )
+    for name in columns:
         table.add_column(name, justify="right")
     for r in report.rows:
         table.add_row(

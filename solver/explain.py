@@ -94,20 +94,21 @@ class Explanation:
         from .formats import action_to_json, line_to_json
 
         critical = {c.number: c for c in self.critical}
-        data = {
+        turns: list[dict] = []
+        data: dict[str, object] = {
             "verdict": self.result.verdict,
             "method": self.result.method,
             "seconds": round(self.result.seconds, 3),
             "reason": self.result.reason,
             "objective": self.result.best.to_json() if self.result.best else None,
             "line": line_to_json(self.result.line) if self.result.line else None,
-            "turns": [],
+            "turns": turns,
             "summary": self.summary,
             "reach": None,
         }
         for t in self.turns:
             c = critical.get(t.number)
-            data["turns"].append(
+            turns.append(
                 {
                     "turn": t.number,
                     "seat": t.seat,

@@ -32,7 +32,9 @@ from .helpers import run
 # A 2x4 grid, islands 1..12, two seats: seed 1 is a win in 10 turns, seed 2 is no-win.
 RULES = Rules(rows=2, cols=4, islands=12, hand=3, start_discards=2)
 WIN_SEED, NO_WIN_SEED = 1, 2
-IDS = ("step-label", "action-text", "grid", "hands", "first", "prev", "next", "last", "slider", "critical", "verdict", "turn-list")
+IDS = (
+    "step-label", "action-text", "grid", "hands", "first", "prev", "next", "last", "slider", "critical", "verdict", "turn-list"
+)
 
 
 def explained(game):
@@ -52,7 +54,7 @@ def won():
 class Page(HTMLParser):
     """Tags, ids, attributes and the text inside each element that has an id."""
 
-    VOID = {"meta", "input", "br", "img", "link", "hr", "source", "area", "base", "col", "embed", "track", "wbr"}
+    VOID = frozenset({"meta", "input", "br", "img", "link", "hr", "source", "area", "base", "col", "embed", "track", "wbr"})
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -145,7 +147,7 @@ def test_embeds_every_position_replayed(won):
     line, data, text = won
     steps = embedded(text)["steps"]
     assert len(steps) == len(line.actions) + 1
-    for k, (step, state) in enumerate(zip(steps, positions(line))):
+    for k, (step, state) in enumerate(zip(steps, positions(line), strict=True)):
         assert step["step"] == k
         assert step["grid"] == list(state.grid)
         assert step["hands"] == [list(h) for h in state.hands]
@@ -231,8 +233,8 @@ needs_browser = pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary 
 def browse(path: Path, tmp_path: Path, fragment: str = "", screenshot: Path | None = None) -> str:
     """The DOM after the page's script ran, as headless chromium serialises it."""
     profile = tmp_path / f"profile{len(list(tmp_path.glob('profile*')))}"
-    args = [
-        CHROMIUM,
+    args: list[str] = [
+        str(CHROMIUM),
         "--headless",
         "--no-sandbox",
         "--disable-gpu",
@@ -316,7 +318,7 @@ class DevTools:
             os.dup2(to_browser, 3)
             os.dup2(from_browser, 4)
 
-        args = [CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"]
+        args: list[str] = [str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"]
         args += ["--disable-background-networking", "--disable-component-update", "--disable-sync"]
         args += ["--disable-dev-shm-usage", f"--user-data-dir={profile}", "--window-size=1200,900"]
         args += ["--remote-debugging-pipe", "about:blank"]
@@ -325,7 +327,8 @@ class DevTools:
         )
         os.close(to_browser)
         os.close(from_browser)
-        self._buffer, self._id, self.events = b"", 0, []
+        self._buffer, self._id = b"", 0
+        self.events: list[dict] = []
         self.deadline = time.monotonic() + 20
         try:
             page = next(t for t in self.call("Target.getTargets")["targetInfos"] if t["type"] == "page")
@@ -380,7 +383,8 @@ class DevTools:
             f"return [r.left + r.width / 2, r.top + r.height / 2]}})(document.querySelector({json.dumps(selector)}))"
         )
         for kind in ("mousePressed", "mouseReleased"):
-            self.call("Input.dispatchMouseEvent", {"type": kind, "x": box[0], "y": box[1], "button": "left", "clickCount": 1}, True)
+            event = {"type": kind, "x": box[0], "y": box[1], "button": "left", "clickCount": 1}
+            self.call("Input.dispatchMouseEvent", event, True)
 
     def label(self) -> str:
         return self.js("document.getElementById('step-label').textContent")

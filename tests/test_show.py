@@ -10,7 +10,7 @@ from tranquility.solver.deal import deal
 from tranquility.solver.formats import deal_to_json, line_to_json
 from tranquility.solver.line import Line
 from tranquility.solver.notation import parse_notation
-from tranquility.solver.rules import Rules
+from tranquility.solver.rules import Rocks, Rules
 from tranquility.solver.state import State, replay
 
 from .helpers import SMALL, WON, random_game, run, write
@@ -36,7 +36,7 @@ def expected_json(line: Line, turn: int) -> dict:
     piles = [len(state.pile(seat)) for seat in range(state.players)]
     hands = [list(h) for h in state.hands]
     values = (turn, state.seat, state.status, list(state.grid), hands, piles, state.start_played, list(state.discarded))
-    return dict(zip(KEYS, values))
+    return dict(zip(KEYS, values, strict=True))
 
 
 def test_help_shows_examples():
@@ -102,7 +102,7 @@ def test_a_deal_file_is_its_starting_position(tmp_path):
 
 
 def test_a_lost_position_with_monsters_and_rocks(tmp_path):
-    rules = Rules(rows=3, cols=3, islands=18, finish=2, hand=3, start_discards=3, monsters=2, rocks="manual")
+    rules = Rules(rows=3, cols=3, islands=18, finish=2, hand=3, start_discards=3, monsters=2, rocks=Rocks.MANUAL)
     game = deal(rules, 2, 4)
     state, actions = random_game(State.initial(game), random.Random(4))
     assert state.status == "lost"
