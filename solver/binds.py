@@ -32,7 +32,13 @@ class Binding:
     facts: tuple[str, ...]
 
     def to_json(self) -> dict:
-        return {"status": self.status, "groups": list(self.groups), "minimal": self.minimal, "solves": self.solves, "facts": list(self.facts)}
+        return {
+            "status": self.status,
+            "groups": list(self.groups),
+            "minimal": self.minimal,
+            "solves": self.solves,
+            "facts": list(self.facts),
+        }
 
 
 def what_binds(state: State, seconds: float = 20.0, deterministic: float | None = None) -> Binding:
@@ -47,7 +53,7 @@ def what_binds(state: State, seconds: float = 20.0, deterministic: float | None 
     until = time.monotonic() + seconds
     solves = 0
 
-    def run(groups: list[str], share: float, core: bool) -> tuple[int, list[str]]:
+    def run(groups: list[str], share: float, core: bool) -> tuple[cp_model.CpSolverStatus, list[str]]:
         """Solve with ``groups`` on and the others off. With ``core``, the groups are
         assumptions and CP-SAT names a sufficient subset; without, they are fixed, which
         lets presolve drop the switched-off constraints (much faster)."""
@@ -55,17 +61,17 @@ def what_binds(state: State, seconds: float = 20.0, deterministic: float | None 
         solves += 1
         game = build_model(state, horizon(state), relaxable=True)
         if core:
-            game.model.AddAssumptions([game.rule_on[g] for g in groups])
+            game.model.add_assumptions([game.rule_on[g] for g in groups])
         else:
             for g, literal in game.rule_on.items():
-                game.model.Add(literal == int(g in groups))
+                game.model.add(literal == int(g in groups))
         # One worker: CP-SAT reports assumption cores with one worker only.
         solver = new_solver(Limits(workers=1, seconds=max(0.05, (until - time.monotonic()) * share), deterministic=deterministic))
-        status = solver.Solve(game.model)
+        status = solver.solve(game.model)
         if not (core and status == cp_model.INFEASIBLE):
             return status, list(groups)
-        named = {game.rule_on[g].Index() for g in groups} & set(solver.SufficientAssumptionsForInfeasibility())
-        return status, [g for g in groups if game.rule_on[g].Index() in named]
+        named = {game.rule_on[g].index for g in groups} & set(solver.sufficient_assumptions_for_infeasibility())
+        return status, [g for g in groups if game.rule_on[g].index in named]
 
     status, needed = run(list(RULE_GROUPS), 0.5, core=True)
     if status in (cp_model.FEASIBLE, cp_model.OPTIMAL):
@@ -153,9 +159,10 @@ def _draw(state: State) -> str:
     tight = _tightest_run(state)
     if tight is None:
         return "Islands are played from hand: a seat has to draw a card before playing it."
-    _, low, high, run, fits = tight
+    *_, fits = tight
     deep = [f"{c} ({_where(state, c)[0]})" for c in fits[:6] if _where(state, c)]
-    return "Islands are played from hand, drawn in pile order; the islands that fit the tightest run lie at: " + "; ".join(deep) + "."
+    where = "; ".join(deep)
+    return f"Islands are played from hand, drawn in pile order; the islands that fit the tightest run lie at: {where}."
 
 
 def _finish(state: State) -> str:
@@ -184,7 +191,8 @@ def _start(state: State) -> str:
                 f", with every Finish card drawn by then (Finish cards at {', '.join(map(str, before)) or 'none'} "
                 f"of the pile before it, {', '.join(map(str, after)) or 'none'} after it)"
             )
-    return f"The Start card ({where[0] if where else 'not in play'}) must be played when held and costs the team {rules.start_discards} cards{forced}."
+    held = where[0] if where else "not in play"
+    return f"The Start card ({held}) must be played when held and costs the team {rules.start_discards} cards{forced}."
 
 
 def _hand(state: State) -> str:

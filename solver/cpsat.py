@@ -7,8 +7,8 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from ortools.sat.python import cp_model
 
@@ -21,7 +21,7 @@ from .search import least_total_cost
 from .state import IllegalAction, State
 from .verdicts import Objective, Verdict
 
-TurnFacts = tuple[tuple[str, int | None, int | None], ...]  # per turn: (kind, card, cell)
+TurnFact = tuple[str, int | None, int | None]  # (kind, card, cell); card and cell for an island only
 
 
 # -- the solver ----------------------------------------------------------------------------
@@ -52,12 +52,12 @@ def new_solver(limits: Limits) -> cp_model.CpSolver:
     return solver
 
 
-def _interruptible_solve(solver: cp_model.CpSolver, model: cp_model.CpModel) -> int:
+def _interruptible_solve(solver: cp_model.CpSolver, model: cp_model.CpModel) -> cp_model.CpSolverStatus:
     """Run CP-SAT in a worker thread so that Ctrl-C reaches Python: it stops the search
     and is passed on as KeyboardInterrupt (the caller reports ``unknown``)."""
     solver.parameters.catch_sigint_signal = False
     outcome: dict = {}
-    worker = threading.Thread(target=lambda: outcome.update(status=solver.Solve(model)))
+    worker = threading.Thread(target=lambda: outcome.update(status=solver.solve(model)))
     interrupted = False
     worker.start()
     while worker.is_alive():
@@ -65,7 +65,7 @@ def _interruptible_solve(solver: cp_model.CpSolver, model: cp_model.CpModel) -> 
             worker.join(0.05)
         except KeyboardInterrupt:
             interrupted = True
-            solver.StopSearch()
+            solver.stop_search()
     if interrupted:
         # CP-SAT tears its worker threads down just after a stopped Solve returns; exiting
         # the process in that instant aborts it ("terminate called..."), so give it a moment.
@@ -74,11 +74,11 @@ def _interruptible_solve(solver: cp_model.CpSolver, model: cp_model.CpModel) -> 
     return outcome["status"]
 
 
-def _solve(game: GameModel, limits: Limits) -> tuple[cp_model.CpSolver, int, dict]:
+def _solve(game: GameModel, limits: Limits) -> tuple[cp_model.CpSolver, cp_model.CpSolverStatus, dict]:
     """Solve the model; the solver, its status, and what the result's stats report."""
     solver = new_solver(limits)
     status = _interruptible_solve(solver, game.model)
-    info = {**game.size(), "status": solver.StatusName(status), "wall_time": round(solver.WallTime(), 3)}
+    info = {**game.size(), "status": solver.status_name(status), "wall_time": round(solver.wall_time, 3)}
     return solver, status, info
 
 
@@ -106,13 +106,13 @@ def optimise(position: State, actions: list[Action], objective: Objective, limit
     game = build_model(position, horizon(position))
     add_hint(game, line_facts(position, actions))
     # A valid cut (least_total_cost's argument) that tightens CP-SAT's bound.
-    game.model.Add(objective_expr(game, Objective.COST) >= least_total_cost(position))
-    game.model.Minimize(objective_expr(game, objective))
+    game.model.add(objective_expr(game, Objective.COST) >= least_total_cost(position))
+    game.model.minimize(objective_expr(game, objective))
     solver, status, info = _solve(game, limits)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None, None, False, info
     sign = -1 if maximised(objective) else 1
-    bound = round(sign * solver.BestObjectiveBound())
+    bound = round(sign * solver.best_objective_bound)
     return realise(position, plan_of(game, solver)), bound, status == cp_model.OPTIMAL, info
 
 
@@ -138,7 +138,7 @@ def objective_expr(game: GameModel, objective: Objective) -> Expr:
 class LineFacts:
     """A continuation as the model sees it, measured by the engine's replay."""
 
-    turns: TurnFacts
+    turns: tuple[TurnFact, ...]
     removed: tuple[tuple[int, ...], ...]  # each seat's removal count before each turn, and at the end
     finish_card: tuple[int, int]  # (seat, index among its undrawn cards, -1 = in hand)
 
@@ -146,7 +146,8 @@ class LineFacts:
 def line_facts(position: State, actions: list[Action]) -> LineFacts:
     """What the model needs to be hinted with a continuation: per turn (kind, card, cell),
     each seat's removal count before each turn, and which Finish card is played."""
-    turns, removed = [], [[0] for _ in range(position.players)]
+    turns: list[TurnFact] = []
+    removed = [[0] for _ in range(position.players)]
     held0 = [len(h) for h in position.hands]
     state = position
     for action in actions:
@@ -177,25 +178,25 @@ def add_hint(game: GameModel, facts: LineFacts) -> None:
     for t in range(f.T):
         kind = turns[t][0] if t < len(turns) else "idle"
         for name, flags in kinds.items():
-            m.AddHint(flags[t], name == kind)
-        m.AddHint(game.turns.idle[t], kind == "idle")
+            m.add_hint(flags[t], name == kind)
+        m.add_hint(game.turns.idle[t], kind == "idle")
         if kind == "island":
             placed[turns[t][2]] = (t, turns[t][1])
     for (k, t), flag in game.fill.items():
-        m.AddHint(flag, placed.get(k, (None,))[0] == t)
+        m.add_hint(flag, placed.get(k, (None,))[0] == t)
     for (card, k), flag in game.goes.items():
-        m.AddHint(flag, placed.get(k, (None, None))[1] == card)
+        m.add_hint(flag, placed.get(k, (None, None))[1] == card)
     played_at = {card: t for t, card in placed.values()}
     for pc in f.islands:
-        m.AddHint(game.played[pc], pc.card in played_at)
+        m.add_hint(game.played[pc], pc.card in played_at)
         if pc.card in played_at:
-            m.AddHint(game.turn[pc], played_at[pc.card])
+            m.add_hint(game.turn[pc], played_at[pc.card])
     for pc in f.finishes:
-        m.AddHint(game.played[pc], (pc.seat, pc.queue) == facts.finish_card)
+        m.add_hint(game.played[pc], (pc.seat, pc.queue) == facts.finish_card)
     for s in range(f.P):
         removed = facts.removed[s]
         for t in range(f.T + 1):
-            m.AddHint(game.removed[s][t], removed[min(t, len(removed) - 1)])
+            m.add_hint(game.removed[s][t], removed[min(t, len(removed) - 1)])
 
 
 # -- from a solution to a line -----------------------------------------------------------------
@@ -206,7 +207,7 @@ class Plan:
     """What the model decided, turn by turn: (kind, card, cell). Which spare cards pay is
     left to ``realise`` (discards are counted in the model, not named)."""
 
-    turns: TurnFacts
+    turns: tuple[TurnFact, ...]
     team_choice: tuple[int, ...] | None  # cards each seat picks in the Start event's last round
     finish_card: tuple[int, int]  # (seat, index among its undrawn cards, -1 = in hand)
 
@@ -214,30 +215,30 @@ class Plan:
 def plan_of(game: GameModel, solver: cp_model.CpSolver) -> Plan:
     """The solution's turns up to the Finish, the team's picks and the Finish card played."""
     f, slots = game.frame, game.turns
-    kinds = []
+    kinds: list[TurnFact] = []
     for t in range(f.T):
-        if solver.Value(slots.island[t]):
-            k = next(k for k in f.empty if solver.Value(game.fill[k, t]))
-            kinds.append(("island", solver.Value(game.value[k]), k))
-        elif solver.Value(slots.start[t]):
+        if solver.value(slots.island[t]):
+            k = next(k for k in f.empty if solver.value(game.fill[k, t]))
+            kinds.append(("island", solver.value(game.value[k]), k))
+        elif solver.value(slots.start[t]):
             kinds.append(("start", None, None))
-        elif solver.Value(slots.finish[t]):
+        elif solver.value(slots.finish[t]):
             kinds.append(("finish", None, None))
-        elif solver.Value(slots.discard[t]):
+        elif solver.value(slots.discard[t]):
             kinds.append(("discard", None, None))
         else:
             break
     team = None
     if game.team_choice is not None:
-        team = tuple(sum(solver.Value(c[s]) for c in game.team_choice) for s in range(f.P))
-    finish = next(pc for pc in f.finishes if solver.Value(game.played[pc]))
+        team = tuple(sum(solver.value(c[s]) for c in game.team_choice) for s in range(f.P))
+    finish = next(pc for pc in f.finishes if solver.value(game.played[pc]))
     return Plan(tuple(kinds), team, (finish.seat, finish.queue))
 
 
 def realise(state: State, plan: Plan) -> list[Action]:
     """Turn the model's plan into actions: each payment uses cards the plan never plays."""
     actions: list[Action] = []
-    plays = [(t, card) for t, (kind, card, _) in enumerate(plan.turns) if kind == "island"]
+    plays = [(t, card) for t, (kind, card, _) in enumerate(plan.turns) if kind == "island" and card is not None]
     finish_seat, finish_queue = plan.finish_card
     # The planned Finish card is reserved from the moment its seat has drawn it.
     finish_drawn_at = state.drawn[finish_seat] + finish_queue
@@ -245,6 +246,7 @@ def realise(state: State, plan: Plan) -> list[Action]:
         later = {c for u, c in plays if u > t}
         reserve = _reserved(later, finish_seat if state.drawn[finish_seat] > finish_drawn_at else None)
         if kind == "island":
+            assert card is not None and cell is not None  # an island turn names both
             rest = list(state.hand)
             rest.remove(card)
             cost = state.island_cost(card, cell)
@@ -260,6 +262,7 @@ def realise(state: State, plan: Plan) -> list[Action]:
             if rounds is None:
                 raise InternalError("the CP-SAT plan plays a Start the team cannot pay")
             hands, drawn = rounds[0], rounds[1]
+            assert plan.team_choice is not None  # a plan with a Start has the team's picks
             reserve = _reserved(later, finish_seat if drawn[finish_seat] > finish_drawn_at else None)
             action = PlayStart(
                 seat=state.seat,

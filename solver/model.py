@@ -30,7 +30,7 @@ from .rules import Adjacency, OneCard, Order, Rocks, Rules
 from .state import State
 
 IntVar = cp_model.IntVar
-Expr = cp_model.LinearExprT
+Expr = cp_model.LinearExpr | int  # an IntVar is a LinearExpr
 
 
 class UnsupportedRules(BadInput):
@@ -74,12 +74,14 @@ def successors(rules: Rules, k: int) -> list[int]:
 def cost_neighbours(rules: Rules, k: int) -> list[int]:
     """Rule 'adjacency': the cells whose placed islands set the cost of a play into k."""
     cols, cells = rules.cols, rules.cells
-    near = set()
+    near: set[int] = set()
     if rules.adjacency in (Adjacency.SEQUENCE, Adjacency.BOTH):
         near.update(j for j in (k - 1, k + 1) if 0 <= j < cells)
     if rules.adjacency in (Adjacency.ORTHOGONAL, Adjacency.BOTH):
         row, col = divmod(k, cols)
-        near.update(j for j, ok in ((k - 1, col > 0), (k + 1, col < cols - 1), (k - cols, row > 0), (k + cols, k + cols < cells)) if ok)
+        near.update(
+            j for j, ok in ((k - 1, col > 0), (k + 1, col < cols - 1), (k - cols, row > 0), (k + cols, k + cols < cells)) if ok
+        )
     return sorted(near)
 
 
@@ -127,6 +129,12 @@ class PlayCard:
     card: Card
     seat: int
     queue: int  # -1 = already in hand; else its index among the seat's undrawn cards
+
+    @property
+    def number(self) -> int:
+        """An island card's number."""
+        assert is_island(self.card)
+        return self.card
 
 
 @dataclass(frozen=True)
@@ -211,7 +219,7 @@ class Context:
         return bool(self.rule_on)
 
     def bool(self, name: str) -> IntVar:
-        return self.m.NewBoolVar(name)
+        return self.m.new_bool_var(name)
 
     def when(self, group: str, *literals) -> list:
         """Enforcement literals for a constraint of a rule group: its own conditions, and
@@ -232,8 +240,9 @@ class Turns:
 
 @dataclass(frozen=True)
 class StartRounds:
-    """The Start event's rounds (start_event_rounds)."""
+    """The Start event's slot and its rounds (start_event_rounds)."""
 
+    turn: IntVar  # the Start slot
     forced: tuple[tuple[IntVar, tuple[IntVar, ...]], ...]  # per round: forced?, and each seat's draws as it begins
     chosen: tuple[tuple[IntVar, ...], ...]  # per round: the cards each seat picks (0 unless it is the last round)
     drawn: tuple[IntVar, ...]  # each seat's draws by the last round
@@ -259,7 +268,7 @@ class GameModel:
     cost: Mapping[int, IntVar]  # placement_cost
 
     def size(self) -> dict:
-        proto = self.model.Proto()
+        proto = self.model.proto
         return {"variables": len(proto.variables), "constraints": len(proto.constraints), "horizon": self.frame.T}
 
 
@@ -274,7 +283,7 @@ def build_model(state: State, T: int, relaxable: bool = False) -> GameModel:
     of the model's variables and constraints, which reproducible CP-SAT runs depend on."""
     check_supported(state)
     m = cp_model.CpModel()
-    rule_on = {g: m.NewBoolVar(f"rule_on[{g}]") for g in RULE_GROUPS} if relaxable else {}
+    rule_on = {g: m.new_bool_var(f"rule_on[{g}]") for g in RULE_GROUPS} if relaxable else {}
     ctx = Context(m, Frame.of(state, T), rule_on)
     turns = one_action_per_turn(ctx)
     finish_turn, start_turn = the_game_ends_with_a_finish(ctx, turns)
@@ -284,10 +293,10 @@ def build_model(state: State, T: int, relaxable: bool = False) -> GameModel:
     removed, cost_at, event = removal_counters(ctx, turns)
     hand = hand_sizes(ctx, removed)
     start_seat = the_start_must_be_played(ctx, turns, removed)
-    rounds = None if state.start_played else start_event_rounds(ctx, turns, removed, start_seat, event)
+    rounds = None if start_turn is None else start_event_rounds(ctx, turns, removed, start_seat, event, start_turn)
     played, turn = cards_are_played_from_hand(ctx, goes, placed_at, island_played, finish_turn, removed)
     if rounds is not None:
-        played_cards_survive_forced_rounds(ctx, played, turn, start_turn, rounds)
+        played_cards_survive_forced_rounds(ctx, played, turn, rounds)
     cost = placement_cost(ctx, turns, value, fill, placed_at, cost_at)
     a_play_cannot_cost_more_than_the_hand_holds(ctx, turns, cost_at, hand)
     discard_two_needs_two_cards(ctx, turns, hand)
@@ -314,15 +323,17 @@ def one_action_per_turn(ctx: Context) -> Turns:
     """The turn (docs/rules.md, The turn): exactly one action, an island, the Start, a
     Finish or discard two. After the Finish the remaining slots are idle."""
     m, T = ctx.m, ctx.f.T
-    turns = Turns(*(tuple(ctx.bool(f"{kind}[{t}]") for t in range(T)) for kind in ("island", "start", "finish", "discard", "idle")))
+    turns = Turns(
+        *(tuple(ctx.bool(f"{kind}[{t}]") for t in range(T)) for kind in ("island", "start", "finish", "discard", "idle"))
+    )
     for t in range(T):
-        m.AddExactlyOne(turns.island[t], turns.start[t], turns.finish[t], turns.discard[t], turns.idle[t])
+        m.add_exactly_one(turns.island[t], turns.start[t], turns.finish[t], turns.discard[t], turns.idle[t])
         if t + 1 < T:
-            m.AddImplication(turns.idle[t], turns.idle[t + 1])
-            m.AddImplication(turns.finish[t], turns.idle[t + 1])
+            m.add_implication(turns.idle[t], turns.idle[t + 1])
+            m.add_implication(turns.finish[t], turns.idle[t + 1])
     if ctx.f.start_played:
         for t in range(T):
-            m.Add(turns.start[t] == 0)
+            m.add(turns.start[t] == 0)
     return turns
 
 
@@ -330,15 +341,15 @@ def the_game_ends_with_a_finish(ctx: Context, turns: Turns) -> tuple[IntVar, Int
     """Finish card (docs/rules.md, Finish card): one is played, after a Start, and it ends
     the game (a win). Returns the Finish slot, and the Start slot (None once played)."""
     m, T = ctx.m, ctx.f.T
-    m.AddExactlyOne(turns.finish)
-    finish_turn = m.NewIntVar(0, max(0, T - 1), "finish_turn")
-    m.Add(finish_turn == sum(t * turns.finish[t] for t in range(T)))
+    m.add_exactly_one(turns.finish)
+    finish_turn = m.new_int_var(0, max(0, T - 1), "finish_turn")
+    m.add(finish_turn == sum(t * turns.finish[t] for t in range(T)))
     if ctx.f.start_played:
         return finish_turn, None
-    m.AddExactlyOne(turns.start)
-    start_turn = m.NewIntVar(0, max(0, T - 1), "start_turn")
-    m.Add(start_turn == sum(t * turns.start[t] for t in range(T)))
-    m.Add(start_turn < finish_turn).OnlyEnforceIf(ctx.when("finish"))
+    m.add_exactly_one(turns.start)
+    start_turn = m.new_int_var(0, max(0, T - 1), "start_turn")
+    m.add(start_turn == sum(t * turns.start[t] for t in range(T)))
+    m.add(start_turn < finish_turn).only_enforce_if(ctx.when("finish"))
     return finish_turn, start_turn
 
 
@@ -349,13 +360,13 @@ def each_island_turn_fills_one_cell(ctx: Context, turns: Turns) -> tuple[dict, d
     m, f = ctx.m, ctx.f
     fill = {(k, t): ctx.bool(f"fill[{k},{t}]") for k in f.empty for t in range(f.T)}
     for k in f.empty:
-        m.AddExactlyOne(fill[k, t] for t in range(f.T))
+        m.add_exactly_one(fill[k, t] for t in range(f.T))
     for t in range(f.T):
-        m.Add(sum(fill[k, t] for k in f.empty) == turns.island[t])
+        m.add(sum(fill[k, t] for k in f.empty) == turns.island[t])
     placed_at = {}
     for k in f.empty:
-        v = m.NewIntVar(0, max(0, f.T - 1), f"placed_at[{k}]")
-        m.Add(v == sum(t * fill[k, t] for t in range(f.T)))
+        v = m.new_int_var(0, max(0, f.T - 1), f"placed_at[{k}]")
+        m.add(v == sum(t * fill[k, t] for t in range(f.T)))
         placed_at[k] = v
     return fill, placed_at
 
@@ -375,24 +386,24 @@ def every_empty_cell_gets_an_island(ctx: Context) -> tuple[dict, dict, dict]:
         high = min((v for j, v in placed if precedes(rules, k, j)), default=rules.islands + 1)
         options = []
         for pc in f.islands:
-            fits = low < pc.card < high
+            fits = low < pc.number < high
             if fits or ctx.relaxable:
-                flag = ctx.bool(f"goes[{pc.card},{k}]")
-                goes[pc.card, k] = flag
-                options.append((pc.card, flag))
+                flag = ctx.bool(f"goes[{pc.number},{k}]")
+                goes[pc.number, k] = flag
+                options.append((pc.number, flag))
                 if not fits:  # only with the order switched off
-                    m.AddImplication(flag, ctx.rule_on["order"].Not())
-        m.AddExactlyOne(flag for _, flag in options)
+                    m.add_implication(flag, ctx.rule_on["order"].negated())
+        m.add_exactly_one(flag for _, flag in options)
         if ctx.relaxable:
             low, high = 0, rules.islands + 1
-        v = m.NewIntVar(low + 1 if options else 0, max(low + 1, high - 1), f"value[{k}]")
-        m.Add(v == sum(card * flag for card, flag in options))
+        v = m.new_int_var(low + 1 if options else 0, max(low + 1, high - 1), f"value[{k}]")
+        m.add(v == sum(card * flag for card, flag in options))
         value[k] = v
     played = {}
     for pc in f.islands:
-        uses = [flag for (card, _), flag in goes.items() if card == pc.card]
+        uses = [flag for (card, _), flag in goes.items() if card == pc.number]
         played[pc] = ctx.bool(f"played[{pc.card}]")
-        m.Add(sum(uses) == played[pc])
+        m.add(sum(uses) == played[pc])
     return goes, value, played
 
 
@@ -404,7 +415,7 @@ def the_grid_ascends(ctx: Context, value: Mapping[int, IntVar]) -> None:
     for k in range(f.rules.cells):
         for j in successors(f.rules, k):
             if grid[k] is None or grid[j] is None:
-                ctx.m.Add(f.value_of(value, k) < f.value_of(value, j)).OnlyEnforceIf(ctx.when("order"))
+                ctx.m.add(f.value_of(value, k) < f.value_of(value, j)).only_enforce_if(ctx.when("order"))
 
 
 def removal_counters(ctx: Context, turns: Turns) -> tuple[tuple, tuple, tuple]:
@@ -414,19 +425,21 @@ def removal_counters(ctx: Context, turns: Turns) -> tuple[tuple, tuple, tuple]:
     discards (set by start_event_rounds)."""
     m, f = ctx.m, ctx.f
     big = f.cards_left
-    removed = tuple(tuple(m.NewIntVar(0, f.held[s] + len(f.queue[s]), f"removed[{s}][{t}]") for t in range(f.T + 1)) for s in range(f.P))
-    cost_at = tuple(m.NewIntVar(0, f.H, f"cost_at[{t}]") for t in range(f.T))
-    event = tuple(m.NewIntVar(0, big, f"event_discards[{s}]") for s in range(f.P))
+    removed = tuple(
+        tuple(m.new_int_var(0, f.held[s] + len(f.queue[s]), f"removed[{s}][{t}]") for t in range(f.T + 1)) for s in range(f.P)
+    )
+    cost_at = tuple(m.new_int_var(0, f.H, f"cost_at[{t}]") for t in range(f.T))
+    event = tuple(m.new_int_var(0, big, f"event_discards[{s}]") for s in range(f.P))
     for s in range(f.P):
-        m.Add(removed[s][0] == 0)
+        m.add(removed[s][0] == 0)
         for t in range(f.T):
             own = []
             if f.seat_of[t] == s:
                 own = [turns.island[t], cost_at[t], 2 * turns.discard[t], turns.finish[t], turns.start[t]]
-            ev = m.NewIntVar(0, big, f"event_at[{s},{t}]")
-            m.Add(ev == event[s]).OnlyEnforceIf(turns.start[t])
-            m.Add(ev == 0).OnlyEnforceIf(turns.start[t].Not())
-            m.Add(removed[s][t + 1] == removed[s][t] + sum(own) + ev)
+            ev = m.new_int_var(0, big, f"event_at[{s},{t}]")
+            m.add(ev == event[s]).only_enforce_if(turns.start[t])
+            m.add(ev == 0).only_enforce_if(turns.start[t].negated())
+            m.add(removed[s][t + 1] == removed[s][t] + sum(own) + ev)
     return removed, cost_at, event
 
 
@@ -439,10 +452,10 @@ def hand_sizes(ctx: Context, removed: tuple) -> tuple[IntVar, ...]:
     hand = []
     for t in range(f.T):
         s = f.seat_of[t]
-        drawn = m.NewIntVar(0, len(f.queue[s]), f"drawn[{t}]")
-        m.AddMinEquality(drawn, [removed[s][t], len(f.queue[s])])
-        h = m.NewIntVar(-big, big, f"hand[{t}]")
-        m.Add(h == f.held[s] + drawn - removed[s][t])
+        drawn = m.new_int_var(0, len(f.queue[s]), f"drawn[{t}]")
+        m.add_min_equality(drawn, [removed[s][t], len(f.queue[s])])
+        h = m.new_int_var(-big, big, f"hand[{t}]")
+        m.add(h == f.held[s] + drawn - removed[s][t])
         hand.append(h)
     return tuple(hand)
 
@@ -462,16 +475,16 @@ def the_start_must_be_played(ctx: Context, turns: Turns, removed: tuple) -> tupl
         for t in own:
             holds = ctx.bool(f"holds_start[{s},{t}]")
             if q is None:
-                m.Add(holds == 0)
+                m.add(holds == 0)
             elif q < 0:
-                m.Add(holds == 1)
+                m.add(holds == 1)
             else:
-                m.Add(removed[s][t] >= q + 1).OnlyEnforceIf(holds)
-                m.Add(removed[s][t] <= q).OnlyEnforceIf(holds.Not())
-            m.AddImplication(turns.start[t], holds)
+                m.add(removed[s][t] >= q + 1).only_enforce_if(holds)
+                m.add(removed[s][t] <= q).only_enforce_if(holds.negated())
+            m.add_implication(turns.start[t], holds)
             earlier = [turns.start[u] for u in range(t)]
             # Holding it with none played yet forces the Start now.
-            m.AddBoolOr([holds.Not(), turns.start[t], *earlier]).OnlyEnforceIf(ctx.when("start"))
+            m.add_bool_or([holds.negated(), turns.start[t], *earlier]).only_enforce_if(ctx.when("start"))
     return tuple(start_seat)
 
 
@@ -483,7 +496,9 @@ def _start_index(f: Frame, s: int) -> int | None:
     return queue.index(START) if START in queue else None
 
 
-def start_event_rounds(ctx: Context, turns: Turns, removed: tuple, start_seat: tuple, event: tuple) -> StartRounds:
+def start_event_rounds(
+    ctx: Context, turns: Turns, removed: tuple, start_seat: tuple, event: tuple, start_turn: IntVar
+) -> StartRounds:
     """Start card, team discard (docs/rules.md, Start card, the solo reading), round by
     round. Round j: if the hands hold fewer cards than are still owed, all go and every
     seat draws back up; otherwise the team picks the owed cards and the event ends. Sets
@@ -495,8 +510,8 @@ def start_event_rounds(ctx: Context, turns: Turns, removed: tuple, start_seat: t
     rounds = owed0 + 2
     big = f.cards_left + owed0
     hand, drawn = _hands_as_the_start_is_played(ctx, turns, removed, start_seat, big)
-    owed = m.NewConstant(owed0)
-    active = m.NewConstant(1)
+    owed = m.new_constant(owed0)
+    active = m.new_constant(1)
     paid: list[list] = [[] for _ in range(f.P)]
     ends, forced_rounds, chosen_rounds = [], [], []
     for j in range(rounds):
@@ -507,14 +522,14 @@ def start_event_rounds(ctx: Context, turns: Turns, removed: tuple, start_seat: t
         for s in range(f.P):
             paid[s] += [forced_paid[s], chosen[s]]
         if j + 1 == rounds:
-            m.Add(forced == 0).OnlyEnforceIf(ctx.when("start"))
+            m.add(forced == 0).only_enforce_if(ctx.when("start"))
             break
         hand, drawn, owed = _draw_after_a_forced_round(ctx, j, hand, drawn, owed, forced)
         active = forced
-    m.Add(sum(ends) == 1).OnlyEnforceIf(ctx.when("start"))
+    m.add(sum(ends) == 1).only_enforce_if(ctx.when("start"))
     for s in range(f.P):
-        m.Add(event[s] == sum(paid[s])).OnlyEnforceIf(ctx.when("start"))
-    return StartRounds(tuple(forced_rounds), tuple(chosen_rounds), drawn)
+        m.add(event[s] == sum(paid[s])).only_enforce_if(ctx.when("start"))
+    return StartRounds(start_turn, tuple(forced_rounds), tuple(chosen_rounds), drawn)
 
 
 def _hands_as_the_start_is_played(ctx: Context, turns: Turns, removed: tuple, start_seat: tuple, big: int) -> tuple[tuple, tuple]:
@@ -522,16 +537,16 @@ def _hands_as_the_start_is_played(ctx: Context, turns: Turns, removed: tuple, st
     m, f = ctx.m, ctx.f
     removed_then = []
     for s in range(f.P):
-        r = m.NewIntVar(0, big, f"removed_at_start[{s}]")
+        r = m.new_int_var(0, big, f"removed_at_start[{s}]")
         for t in range(f.T):
-            m.Add(r == removed[s][t]).OnlyEnforceIf(turns.start[t])
+            m.add(r == removed[s][t]).only_enforce_if(turns.start[t])
         removed_then.append(r)
     hand, drawn = [], []
     for s in range(f.P):
-        d = m.NewIntVar(0, len(f.queue[s]), f"round_drawn[0,{s}]")
-        m.AddMinEquality(d, [removed_then[s], len(f.queue[s])])
-        h = m.NewIntVar(0, big, f"round_hand[0,{s}]")
-        m.Add(h == f.held[s] + d - removed_then[s] - start_seat[s])
+        d = m.new_int_var(0, len(f.queue[s]), f"round_drawn[0,{s}]")
+        m.add_min_equality(d, [removed_then[s], len(f.queue[s])])
+        h = m.new_int_var(0, big, f"round_hand[0,{s}]")
+        m.add(h == f.held[s] + d - removed_then[s] - start_seat[s])
         hand.append(h)
         drawn.append(d)
     return tuple(hand), tuple(drawn)
@@ -544,20 +559,20 @@ def _event_round(ctx: Context, j: int, hand: tuple, owed: IntVar, active: IntVar
     total = sum(hand)
     forced = ctx.bool(f"forced[{j}]")
     last = ctx.bool(f"last_round[{j}]")
-    m.Add(forced + last == active)
-    m.Add(total < owed).OnlyEnforceIf(forced)
-    m.Add(total >= owed).OnlyEnforceIf(last)
+    m.add(forced + last == active)
+    m.add(total < owed).only_enforce_if(forced)
+    m.add(total >= owed).only_enforce_if(last)
     forced_paid, chosen = [], []
     for s in range(f.P):
-        fp = m.NewIntVar(0, big, f"forced_paid[{j},{s}]")
-        m.Add(fp == hand[s]).OnlyEnforceIf(forced)
-        m.Add(fp == 0).OnlyEnforceIf(forced.Not())
-        c = m.NewIntVar(0, big, f"chosen_paid[{j},{s}]")
-        m.Add(c <= hand[s])
-        m.Add(c == 0).OnlyEnforceIf(last.Not())
+        fp = m.new_int_var(0, big, f"forced_paid[{j},{s}]")
+        m.add(fp == hand[s]).only_enforce_if(forced)
+        m.add(fp == 0).only_enforce_if(forced.negated())
+        c = m.new_int_var(0, big, f"chosen_paid[{j},{s}]")
+        m.add(c <= hand[s])
+        m.add(c == 0).only_enforce_if(last.negated())
         forced_paid.append(fp)
         chosen.append(c)
-    m.Add(sum(chosen) == owed).OnlyEnforceIf(last)
+    m.add(sum(chosen) == owed).only_enforce_if(last)
     return forced, last, tuple(forced_paid), tuple(chosen)
 
 
@@ -565,27 +580,29 @@ def _draw_after_a_forced_round(ctx: Context, j: int, hand: tuple, drawn: tuple, 
     """After a forced round every seat draws back up from its own pile and the hands'
     cards are off the debt. Returns the next round's hands, draws and debt."""
     m, f = ctx.m, ctx.f
-    next_owed = m.NewIntVar(0, f.rules.start_discards, f"owed[{j + 1}]")
-    m.Add(next_owed == owed - sum(hand)).OnlyEnforceIf(forced)
-    m.Add(next_owed == 0).OnlyEnforceIf(forced.Not())
+    next_owed = m.new_int_var(0, f.rules.start_discards, f"owed[{j + 1}]")
+    m.add(next_owed == owed - sum(hand)).only_enforce_if(forced)
+    m.add(next_owed == 0).only_enforce_if(forced.negated())
     big = f.cards_left + f.rules.start_discards
     next_hand, next_drawn = [], []
     for s in range(f.P):
-        left = m.NewIntVar(0, len(f.queue[s]), f"pile_left[{j},{s}]")
-        m.Add(left == len(f.queue[s]) - drawn[s])
-        take = m.NewIntVar(0, f.H, f"round_draw[{j + 1},{s}]")
-        m.AddMinEquality(take, [left, f.H])
-        h = m.NewIntVar(0, big, f"round_hand[{j + 1},{s}]")
-        m.Add(h == take).OnlyEnforceIf(forced)
-        m.Add(h == 0).OnlyEnforceIf(forced.Not())
-        d = m.NewIntVar(0, len(f.queue[s]), f"round_drawn[{j + 1},{s}]")
-        m.Add(d == drawn[s] + h)
+        left = m.new_int_var(0, len(f.queue[s]), f"pile_left[{j},{s}]")
+        m.add(left == len(f.queue[s]) - drawn[s])
+        take = m.new_int_var(0, f.H, f"round_draw[{j + 1},{s}]")
+        m.add_min_equality(take, [left, f.H])
+        h = m.new_int_var(0, big, f"round_hand[{j + 1},{s}]")
+        m.add(h == take).only_enforce_if(forced)
+        m.add(h == 0).only_enforce_if(forced.negated())
+        d = m.new_int_var(0, len(f.queue[s]), f"round_drawn[{j + 1},{s}]")
+        m.add(d == drawn[s] + h)
         next_hand.append(h)
         next_drawn.append(d)
     return tuple(next_hand), tuple(next_drawn), next_owed
 
 
-def cards_are_played_from_hand(ctx: Context, goes: Mapping, placed_at: Mapping, island_played: Mapping, finish_turn: IntVar, removed: tuple) -> tuple[dict, dict]:
+def cards_are_played_from_hand(
+    ctx: Context, goes: Mapping, placed_at: Mapping, island_played: Mapping, finish_turn: IntVar, removed: tuple
+) -> tuple[dict, dict]:
     """Island play and Finish card: a card is played from its seat's hand, so on one of
     its seat's own turns and once it has been drawn. Exactly one Finish card is played, on
     the Finish slot. Returns played[pc] (the islands' and the Finish cards') and turn[pc]."""
@@ -597,12 +614,12 @@ def cards_are_played_from_hand(ctx: Context, goes: Mapping, placed_at: Mapping, 
         for k in f.empty:
             flag = goes.get((pc.card, k))
             if flag is not None:
-                m.Add(turn[pc] == placed_at[k]).OnlyEnforceIf(flag)
+                m.add(turn[pc] == placed_at[k]).only_enforce_if(flag)
     for pc in f.finishes:
         played[pc] = ctx.bool(f"finish_played[{pc.seat},{pc.queue}]")
         turn[pc] = _turn_of(ctx, pc, played[pc], removed)
-        m.Add(turn[pc] == finish_turn).OnlyEnforceIf(played[pc])
-    m.AddExactlyOne(played[pc] for pc in f.finishes)
+        m.add(turn[pc] == finish_turn).only_enforce_if(played[pc])
+    m.add_exactly_one(played[pc] for pc in f.finishes)
     return played, turn
 
 
@@ -612,39 +629,41 @@ def _turn_of(ctx: Context, pc: PlayCard, played: IntVar, removed: tuple) -> IntV
     m, f = ctx.m, ctx.f
     own = f.turns_of[pc.seat]
     if not own:
-        m.Add(played == 0)
-        return m.NewConstant(0)
-    turn = m.NewIntVarFromDomain(cp_model.Domain.FromValues(own), f"turn[{pc.seat},{pc.queue}]")
+        m.add(played == 0)
+        return m.new_constant(0)
+    turn = m.new_int_var_from_domain(cp_model.Domain.from_values(own), f"turn[{pc.seat},{pc.queue}]")
     if pc.queue >= 0:
-        index = m.NewIntVar(0, len(own) - 1, f"turn_index[{pc.seat},{pc.queue}]")
-        m.Add(turn == own[0] + f.P * index)
-        removed_then = m.NewIntVar(0, f.held[pc.seat] + len(f.queue[pc.seat]), f"removed_when[{pc.seat},{pc.queue}]")
-        m.AddElement(index, [removed[pc.seat][t] for t in own], removed_then)
+        index = m.new_int_var(0, len(own) - 1, f"turn_index[{pc.seat},{pc.queue}]")
+        m.add(turn == own[0] + f.P * index)
+        removed_then = m.new_int_var(0, f.held[pc.seat] + len(f.queue[pc.seat]), f"removed_when[{pc.seat},{pc.queue}]")
+        m.add_element(index, [removed[pc.seat][t] for t in own], removed_then)
         group = "finish" if pc.card == FINISH else "draw"
-        m.Add(removed_then >= pc.queue + 1).OnlyEnforceIf(ctx.when(group, played))
+        m.add(removed_then >= pc.queue + 1).only_enforce_if(ctx.when(group, played))
     return turn
 
 
-def played_cards_survive_forced_rounds(ctx: Context, played: Mapping, turn: Mapping, start_turn: IntVar, rounds: StartRounds) -> None:
+def played_cards_survive_forced_rounds(ctx: Context, played: Mapping, turn: Mapping, rounds: StartRounds) -> None:
     """Start card, the solo reading: a forced round discards every card in every hand, so
     a card played after the Start is in no hand at a forced round (a card in hand now: no
     round is forced; a pile card: still undrawn)."""
     m = ctx.m
     for pc in ctx.f.cards:
         later = ctx.bool(f"after_start[{pc.seat},{pc.queue}]")
-        m.Add(turn[pc] > start_turn).OnlyEnforceIf(later)
-        m.Add(turn[pc] <= start_turn).OnlyEnforceIf(later.Not())
+        m.add(turn[pc] > rounds.turn).only_enforce_if(later)
+        m.add(turn[pc] <= rounds.turn).only_enforce_if(later.negated())
         both = ctx.bool(f"played_after_start[{pc.seat},{pc.queue}]")
-        m.AddBoolAnd([played[pc], later]).OnlyEnforceIf(both)
-        m.AddBoolOr([played[pc].Not(), later.Not(), both])
+        m.add_bool_and([played[pc], later]).only_enforce_if(both)
+        m.add_bool_or([played[pc].negated(), later.negated(), both])
         for forced, drawn in rounds.forced:
             if pc.queue < 0:
-                m.AddBoolOr([both.Not(), forced.Not()]).OnlyEnforceIf(ctx.when("start"))
+                m.add_bool_or([both.negated(), forced.negated()]).only_enforce_if(ctx.when("start"))
             else:
-                m.Add(drawn[pc.seat] <= pc.queue).OnlyEnforceIf(ctx.when("start", both, forced))
+                m.add(drawn[pc.seat] <= pc.queue).only_enforce_if(ctx.when("start", both, forced))
 
 
-def placement_cost(ctx: Context, turns: Turns, value: Mapping, fill: Mapping, placed_at: Mapping, cost_at: tuple) -> dict[int, IntVar]:
+def placement_cost(
+    ctx: Context, turns: Turns, value: Mapping, fill: Mapping, placed_at: Mapping, cost_at: tuple
+) -> dict[int, IntVar]:
     """Cost (docs/rules.md, Island play, rule 'adjacency'): the smallest difference to an
     already placed neighbour, 0 if none is placed yet; cost_at[t] is what slot t pays.
     Returns cost[k] for each empty cell."""
@@ -653,9 +672,9 @@ def placement_cost(ctx: Context, turns: Turns, value: Mapping, fill: Mapping, pl
     for k in f.empty:
         cost[k] = _smallest_gap(ctx, k, _gaps(ctx, k, value, placed_at))
         for t in range(f.T):
-            m.Add(cost_at[t] == cost[k]).OnlyEnforceIf(ctx.when("cost", fill[k, t]))
+            m.add(cost_at[t] == cost[k]).only_enforce_if(ctx.when("cost", fill[k, t]))
     for t in range(f.T):
-        m.Add(cost_at[t] == 0).OnlyEnforceIf(turns.island[t].Not())
+        m.add(cost_at[t] == 0).only_enforce_if(turns.island[t].negated())
     return cost
 
 
@@ -665,14 +684,14 @@ def _gaps(ctx: Context, k: int, value: Mapping, placed_at: Mapping) -> list[tupl
     m, f = ctx.m, ctx.f
     options: list[tuple[IntVar | None, IntVar]] = []
     for j in cost_neighbours(f.rules, k):
-        gap = m.NewIntVar(0, f.rules.islands, f"gap[{k},{j}]")
-        m.AddAbsEquality(gap, f.value_of(value, k) - f.value_of(value, j))
+        gap = m.new_int_var(0, f.rules.islands, f"gap[{k},{j}]")
+        m.add_abs_equality(gap, f.value_of(value, k) - f.value_of(value, j))
         if f.state.grid[j] is not None:
             options.append((None, gap))
         else:
             earlier = ctx.bool(f"before[{j},{k}]")
-            m.Add(placed_at[j] < placed_at[k]).OnlyEnforceIf(earlier)
-            m.Add(placed_at[j] > placed_at[k]).OnlyEnforceIf(earlier.Not())
+            m.add(placed_at[j] < placed_at[k]).only_enforce_if(earlier)
+            m.add(placed_at[j] > placed_at[k]).only_enforce_if(earlier.negated())
             options.append((earlier, gap))
     return options
 
@@ -681,24 +700,24 @@ def _smallest_gap(ctx: Context, k: int, options: list[tuple[IntVar | None, IntVa
     """cost[k]: at most every gap that counts, and equal to one of them (a pick) or 0 when
     no neighbour is placed before k. Its domain stops at H - 1, the payment limit."""
     m = ctx.m
-    cost = m.NewIntVar(0, ctx.f.H - 1, f"cost[{k}]")
+    cost = m.new_int_var(0, ctx.f.H - 1, f"cost[{k}]")
     picks = []
     for earlier, gap in options:
         cond = [] if earlier is None else [earlier]
-        m.Add(cost <= gap).OnlyEnforceIf(cond)
+        m.add(cost <= gap).only_enforce_if(cond)
         pick = ctx.bool(f"cost_from[{k}]")
-        m.Add(cost == gap).OnlyEnforceIf(pick)
+        m.add(cost == gap).only_enforce_if(pick)
         if earlier is not None:
-            m.AddImplication(pick, earlier)
+            m.add_implication(pick, earlier)
         picks.append(pick)
     none = ctx.bool(f"no_neighbour[{k}]")
-    m.AddExactlyOne([*picks, none])
-    m.Add(cost == 0).OnlyEnforceIf(none)
+    m.add_exactly_one([*picks, none])
+    m.add(cost == 0).only_enforce_if(none)
     for earlier, _ in options:
         if earlier is None:
-            m.Add(none == 0)
+            m.add(none == 0)
         else:
-            m.AddImplication(none, earlier.Not())
+            m.add_implication(none, earlier.negated())
     return cost
 
 
@@ -706,15 +725,15 @@ def a_play_cannot_cost_more_than_the_hand_holds(ctx: Context, turns: Turns, cost
     """Payment limit (docs/rules.md, Island play): a card may not be played if its cost
     exceeds the cards left in hand after playing it."""
     for t in range(ctx.f.T):
-        ctx.m.Add(cost_at[t] + 1 <= hand[t]).OnlyEnforceIf(ctx.when("hand", turns.island[t]))
+        ctx.m.add(cost_at[t] + 1 <= hand[t]).only_enforce_if(ctx.when("hand", turns.island[t]))
 
 
 def discard_two_needs_two_cards(ctx: Context, turns: Turns, hand: tuple) -> None:
     """Discard two (docs/rules.md, Discard two): the seat must hold two. And a seat with no
     card has no action at all (Winning and losing)."""
     for t in range(ctx.f.T):
-        ctx.m.Add(hand[t] >= 2).OnlyEnforceIf(ctx.when("hand", turns.discard[t]))
-        ctx.m.Add(hand[t] >= 1).OnlyEnforceIf(ctx.when("hand", turns.idle[t].Not()))
+        ctx.m.add(hand[t] >= 2).only_enforce_if(ctx.when("hand", turns.discard[t]))
+        ctx.m.add(hand[t] >= 1).only_enforce_if(ctx.when("hand", turns.idle[t].negated()))
 
 
 def one_card_rule(ctx: Context, turns: Turns, hand: tuple) -> None:
@@ -723,10 +742,12 @@ def one_card_rule(ctx: Context, turns: Turns, hand: tuple) -> None:
     if ctx.f.rules.one_card != OneCard.LOSE:
         return
     for t in range(ctx.f.T):
-        ctx.m.Add(hand[t] >= 2).OnlyEnforceIf(ctx.when("hand", turns.idle[t].Not()))
+        ctx.m.add(hand[t] >= 2).only_enforce_if(ctx.when("hand", turns.idle[t].negated()))
 
 
-def discards_are_never_played_cards(ctx: Context, turns: Turns, removed: tuple, played: Mapping, start_seat: tuple, rounds: StartRounds | None) -> None:
+def discards_are_never_played_cards(
+    ctx: Context, turns: Turns, removed: tuple, played: Mapping, start_seat: tuple, rounds: StartRounds | None
+) -> None:
     """Any card may be paid or discarded (docs/rules.md); the line only ever discards cards
     it never plays (a card both played and discarded is impossible), so each seat must,
     whenever it discards, have drawn at least as many never-played cards as it has
@@ -741,21 +762,21 @@ def discards_are_never_played_cards(ctx: Context, turns: Turns, removed: tuple, 
             discarded = removed[s][t + 1] - plays_until[t + 1]
             # On the Start turn the event's own check below applies (it draws mid-way).
             spare, has = _spare_drawn(ctx, s, removed[s][t], f"{s},{t}", played, starts)
-            m.Add(discarded <= spare_in_hand + spare).OnlyEnforceIf(ctx.when("discards", turns.start[t].Not()))
+            m.add(discarded <= spare_in_hand + spare).only_enforce_if(ctx.when("discards", turns.start[t].negated()))
             # Redundant, for propagation: draws only grow, card by card and turn by turn.
             for q in range(1, len(has)):
-                m.AddImplication(has[q], has[q - 1])
+                m.add_implication(has[q], has[q - 1])
             if previous is not None:
-                for before, now in zip(previous, has):
-                    m.AddImplication(before, now)
+                for before, now in zip(previous, has, strict=True):
+                    m.add_implication(before, now)
             previous = has
         if rounds is not None:
             # The event pays from cards drawn during its forced rounds too.
-            by_event = m.NewIntVar(-f.T, f.held[s] + len(f.queue[s]), f"discarded_by_event[{s}]")
+            by_event = m.new_int_var(-f.T, f.held[s] + len(f.queue[s]), f"discarded_by_event[{s}]")
             for u in range(f.T):
-                m.Add(by_event == removed[s][u + 1] - plays_until[u + 1]).OnlyEnforceIf(turns.start[u])
+                m.add(by_event == removed[s][u + 1] - plays_until[u + 1]).only_enforce_if(turns.start[u])
             spare, _ = _spare_drawn(ctx, s, rounds.drawn[s], f"{s},event", played, starts)
-            m.Add(by_event <= spare_in_hand + spare).OnlyEnforceIf(ctx.when("discards"))
+            m.add(by_event <= spare_in_hand + spare).only_enforce_if(ctx.when("discards"))
 
 
 def _starter(ctx: Context, start_seat: tuple) -> Callable[[int], IntVar]:
@@ -766,7 +787,7 @@ def _starter(ctx: Context, start_seat: tuple) -> Callable[[int], IntVar]:
     def flag(s: int) -> IntVar:
         if s not in flags:
             flags[s] = ctx.bool(f"starts[{s}]")
-            ctx.m.Add(flags[s] == start_seat[s])
+            ctx.m.add(flags[s] == start_seat[s])
         return flags[s]
 
     return flag
@@ -775,17 +796,17 @@ def _starter(ctx: Context, start_seat: tuple) -> Callable[[int], IntVar]:
 def _spare_in_hand(f: Frame, s: int, played: Mapping, starts: Callable[[int], IntVar]) -> Expr:
     """Cards in seat s's hand now that the line never plays (as far as known now)."""
     hand = f.state.hands[s]
-    fixed = sum(1 for c in hand if not (is_island(c) or c == FINISH or c == START))
-    spare = fixed + sum(played[pc].Not() for pc in f.cards if pc.seat == s and pc.queue < 0)
+    fixed = sum(1 for c in hand if not (is_island(c) or c in (FINISH, START)))
+    spare: Expr = fixed + sum(played[pc].negated() for pc in f.cards if pc.seat == s and pc.queue < 0)
     if START in hand:
-        spare += 1 if f.start_played else starts(s).Not()
+        spare += 1 if f.start_played else starts(s).negated()
     return spare
 
 
 def _plays_until(f: Frame, turns: Turns, s: int) -> list:
     """plays[t] = cards of seat s played on turns before t (islands, Start, Finish)."""
-    out = [0]
-    acc = 0
+    out: list[Expr] = [0]
+    acc: Expr = 0
     for t in range(f.T):
         if f.seat_of[t] == s:
             acc = acc + turns.island[t] + turns.finish[t] + turns.start[t]
@@ -793,7 +814,9 @@ def _plays_until(f: Frame, turns: Turns, s: int) -> list:
     return out
 
 
-def _spare_drawn(ctx: Context, s: int, drawn: IntVar, tag: str, played: Mapping, starts: Callable[[int], IntVar]) -> tuple[Expr, list]:
+def _spare_drawn(
+    ctx: Context, s: int, drawn: IntVar, tag: str, played: Mapping, starts: Callable[[int], IntVar]
+) -> tuple[Expr, list]:
     """Never-played cards among the first ``drawn`` pile cards of seat s, and the
     literals "pile card q is drawn" that count them."""
     m, f = ctx.m, ctx.f
@@ -802,18 +825,18 @@ def _spare_drawn(ctx: Context, s: int, drawn: IntVar, tag: str, played: Mapping,
     played_at = {pc.queue: played[pc] for pc in f.cards if pc.seat == s and pc.queue >= 0}
     for q, card in enumerate(f.queue[s]):
         has = ctx.bool(f"drawn[{tag},{q}]")
-        m.Add(drawn >= q + 1).OnlyEnforceIf(has)
-        m.Add(drawn <= q).OnlyEnforceIf(has.Not())
+        m.add(drawn >= q + 1).only_enforce_if(has)
+        m.add(drawn <= q).only_enforce_if(has.negated())
         flags.append(has)
         if card == START and not f.start_played:
-            never = starts(s).Not()
+            never = starts(s).negated()
         elif q in played_at:
-            never = played_at[q].Not()
+            never = played_at[q].negated()
         else:
             terms.append(has)
             continue
         both = ctx.bool(f"spare_drawn[{tag},{q}]")
-        m.AddBoolAnd([has, never]).OnlyEnforceIf(both)
-        m.AddBoolOr([has.Not(), never.Not(), both])
+        m.add_bool_and([has, never]).only_enforce_if(both)
+        m.add_bool_or([has.negated(), never.negated(), both])
         terms.append(both)
     return sum(terms), flags

@@ -120,7 +120,7 @@ def solve(
         return result
     if objective not in OBJECTIVES:
         raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}")
-    return _improve(result, budget, objective, progress)
+    return _improve(result, budget, Objective(objective), progress)
 
 
 def _decide(game: Deal | Line, budget: Budget, method: str, progress: Callable[[str], None] | None) -> Result:
@@ -195,19 +195,22 @@ def _decide(game: Deal | Line, budget: Budget, method: str, progress: Callable[[
     return finish("unknown", "timeout")
 
 
-def _improve(result: Result, budget: Budget, objective: str, progress) -> Result:
+def _improve(result: Result, budget: Budget, objective: Objective, progress) -> Result:
     """Optimise the objective with CP-SAT, warm-started from the winning line found."""
     from .cpsat import optimise
 
     started = time.monotonic()
     line = result.line
+    assert line is not None  # a win's
     prefix = result.prefix
-    position = verify(Line(line.deal, line.actions[:prefix])).state
+    _, position = position_of(Line(line.deal, line.actions[:prefix]))
     continuation = list(line.actions[prefix:])
     value = objective_value(position, continuation, objective)
     simple = objective_bound(position, objective)
     # Greedy playouts are cheap and often beat the first win found: start CP-SAT from the best.
-    _, found = best_playout(position, IMPROVING_PLAYOUTS, budget.seed, lambda a, end: score(objective, objective_value(position, a, objective, end)))
+    _, found = best_playout(
+        position, IMPROVING_PLAYOUTS, budget.seed, lambda a, end: score(objective, objective_value(position, a, objective, end))
+    )
     found_value = None if found is None else objective_value(position, found, objective)
     if found_value is not None and better(objective, found_value, value):
         continuation, value = found, found_value

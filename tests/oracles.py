@@ -5,9 +5,10 @@ from __future__ import annotations
 from tranquility.solver.objectives import better, objective_value
 from tranquility.solver.search import Deadline, SearchStats, candidate_actions, live_islands, refutation, state_key
 from tranquility.solver.state import State
+from tranquility.solver.verdicts import Objective
 
 
-def exhaustive_best(state: State, objective: str, deadline: Deadline, stats: SearchStats):
+def exhaustive_best(state: State, objective: Objective, deadline: Deadline, stats: SearchStats):
     """The best winning continuation for ``objective``, by a depth-first search over every
     line up to the search's dominance rules, memoising the best completion of each
     canonical state (an objective's value only depends on the future).

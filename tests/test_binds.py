@@ -16,12 +16,12 @@ from .helpers import make_deal, small_deals, tiny_rules
 from .test_crosscheck import REPRO
 
 
-def status_with(state: State, groups) -> int:
+def status_with(state: State, groups) -> cp_model.CpSolverStatus:
     """The model with ``groups`` switched on and every other group off."""
     game = build_model(state, horizon(state), relaxable=True)
     for group, literal in game.rule_on.items():
-        game.model.Add(literal == int(group in groups))
-    return new_solver(Limits(workers=1, deterministic=20.0)).Solve(game.model)
+        game.model.add(literal == int(group in groups))
+    return new_solver(Limits(workers=1, deterministic=20.0)).solve(game.model)
 
 
 def test_all_groups_on_is_the_plain_model():
@@ -69,7 +69,7 @@ def test_too_few_islands_for_a_run_binds_by_the_order():
     rules = tiny_rules(hand=2, start_discards=0)
     game = make_deal([[6, 1, 2, "S", 3, 7, 4, "F", 8, 5]], rules)
     state = State.initial(game)
-    state = state.apply(next(a for a in state.legal_actions() if getattr(a, "card", None) == 6 and a.cell == 0))
+    state = state.apply(next(a for a in state.legal_actions() if getattr(a, "card", None) == 6 and getattr(a, "cell", None) == 0))
     binding = what_binds(state, seconds=300, deterministic=5.0)
     assert binding.status == "proven" and binding.groups == ("order",)
     assert "3 empty cell(s) between 6 and the end, has 2 island(s) left that fit (7, 8): 1 too few" in binding.facts[0]

@@ -12,6 +12,7 @@ from tranquility.solver.objectives import maximised, objective_value
 from tranquility.solver.search import Deadline, SearchStats
 from tranquility.solver.solve import Budget, solve
 from tranquility.solver.state import State
+from tranquility.solver.verdicts import Objective
 from tranquility.solver.verify import verify
 
 from .helpers import small_deals
@@ -19,7 +20,7 @@ from .oracles import exhaustive_best
 
 # Small deals whose complete optimisation finishes quickly (1-row grids).
 DEALS = [g for g in small_deals(40, seed=3) if g.rules.rows == 1][:8]
-OBJECTIVES = ["spare", "turns", "cost"]
+OBJECTIVES = [Objective.SPARE, Objective.TURNS, Objective.COST]
 
 
 @pytest.mark.parametrize("objective", OBJECTIVES)
@@ -33,6 +34,7 @@ def test_cpsat_optimum_equals_the_complete_search(objective):
         assert result.verdict == verdict
         if verdict != "win":
             continue
+        assert result.best is not None and result.line is not None
         assert objective_value(state, actions, objective) == value
         assert result.best.value == value and result.best.optimal
         assert verify(result.line).won
@@ -49,6 +51,7 @@ def test_the_model_measures_every_objective_as_the_engine_does():
         result = solve(game, Budget(seconds=60, workers=1, reproducible=True), method="search")
         if result.verdict != "win":
             continue
+        assert result.line is not None
         actions = list(result.line.actions)
         after_start = next(i for i, a in enumerate(actions) if isinstance(a, PlayStart)) + 1
         for cut in (0, after_start):
@@ -58,15 +61,19 @@ def test_the_model_measures_every_objective_as_the_engine_does():
             rest = actions[cut:]
             model = build_model(position, horizon(position))
             add_hint(model, line_facts(position, rest))
-            finish_cards = {model.played[pc].Index() for pc in model.frame.finishes}
-            hint = model.model.Proto().solution_hint
-            for index, value in zip(hint.vars, hint.values):
+            finish_cards = {model.played[pc].index for pc in model.frame.finishes}
+            hint = model.model.proto.solution_hint
+            for index, value in zip(hint.vars, hint.values, strict=True):
                 if index not in finish_cards:
-                    model.model.Add(model.model.GetIntVarFromProtoIndex(index) == value)
+                    model.model.add(model.model.get_int_var_from_proto_index(index) == value)
             solver = new_solver(Limits(workers=1, deterministic=10.0))
-            assert solver.Solve(model.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE), game
+            assert solver.solve(model.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE), game
             for objective in OBJECTIVES:
                 sign = -1 if maximised(objective) else 1
-                assert solver.Value(objective_expr(model, objective)) == sign * objective_value(position, rest, objective), (game, cut, objective)
+                assert solver.value(objective_expr(model, objective)) == sign * objective_value(position, rest, objective), (
+                    game,
+                    cut,
+                    objective,
+                )
             checked += 1
     assert checked >= 10
