@@ -524,7 +524,7 @@ def start_event_rounds(
         if j + 1 == rounds:
             m.add(forced == 0).only_enforce_if(ctx.when("start"))
             break
-        hand, drawn, owed = _draw_after_a_forced_round(ctx, j, hand, drawn, owed, forced)
+        hand, drawn, owed = _draw_after_a_forced_round(ctx, j, hand, drawn, owed, forced, big)
         active = forced
     m.add(sum(ends) == 1).only_enforce_if(ctx.when("start"))
     for s in range(f.P):
@@ -576,14 +576,13 @@ def _event_round(ctx: Context, j: int, hand: tuple, owed: IntVar, active: IntVar
     return forced, last, tuple(forced_paid), tuple(chosen)
 
 
-def _draw_after_a_forced_round(ctx: Context, j: int, hand: tuple, drawn: tuple, owed: IntVar, forced: IntVar) -> tuple:
+def _draw_after_a_forced_round(ctx: Context, j: int, hand: tuple, drawn: tuple, owed: IntVar, forced: IntVar, big: int) -> tuple:
     """After a forced round every seat draws back up from its own pile and the hands'
     cards are off the debt. Returns the next round's hands, draws and debt."""
     m, f = ctx.m, ctx.f
     next_owed = m.new_int_var(0, f.rules.start_discards, f"owed[{j + 1}]")
     m.add(next_owed == owed - sum(hand)).only_enforce_if(forced)
     m.add(next_owed == 0).only_enforce_if(forced.negated())
-    big = f.cards_left + f.rules.start_discards
     next_hand, next_drawn = [], []
     for s in range(f.P):
         left = m.new_int_var(0, len(f.queue[s]), f"pile_left[{j},{s}]")
