@@ -447,7 +447,12 @@ def explain(
         "explaining",
         file,
         lambda progress: run_explain(
-            game, objective=objective, budget=budget, critical_budget=critical_time, progress=progress, total=total
+            game,
+            objective=Objective(objective),
+            budget=budget,
+            critical_budget=critical_time,
+            progress=progress,
+            total=total,
         ),
     )
     data = explained.to_json()
@@ -903,8 +908,8 @@ def generate(
         data = []
         for p in found:
             item = p.to_json()
-            if with_solutions and p.grading.solution is not None:
-                item["solution"] = line_to_json(p.grading.solution)
+            if with_solutions:
+                item["solution"] = line_to_json(p.solution)
             data.append(item)
         click.echo(dump_json(data))
     else:

@@ -53,7 +53,7 @@ def collect(players: int, deals: int, out: Path, shard: tuple[int, int] = (0, 1)
             verdict, metrics, solution, reason = measure(game)
             measured = time.monotonic() - started
             record = {"players": players, "seed": seed, "verdict": verdict, "reason": reason, "grade_seconds": round(measured, 3)}
-            if metrics is not None:
+            if metrics is not None and solution is not None:
                 silent = silent_table(game)
                 record |= {
                     "metrics": metrics.to_json(),

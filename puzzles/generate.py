@@ -11,6 +11,7 @@ from pathlib import Path
 from tranquility.solver.deal import Deal, deal
 from tranquility.solver.errors import BadInput
 from tranquility.solver.formats import deal_to_json, line_to_json, write_json
+from tranquility.solver.line import Line
 from tranquility.solver.rules import Rules
 
 from .grade import GRADER, Grading, grade, silent_table
@@ -25,13 +26,25 @@ def puzzle_id(game: Deal) -> str:
 
 @dataclass(frozen=True)
 class Puzzle:
+    """A deal that was graded: its grading has a grade, a score, metrics and a solution."""
+
     id: str
     deal: Deal
     grading: Grading
 
+    def __post_init__(self) -> None:
+        g = self.grading
+        assert None not in (g.grade, g.score, g.metrics, g.solution), "a puzzle is a graded deal"
+
+    @property
+    def solution(self) -> Line:
+        assert self.grading.solution is not None
+        return self.grading.solution
+
     def to_json(self) -> dict:
         """The puzzle file: the deal file and a ``puzzle`` block."""
         g = self.grading
+        assert g.score is not None and g.metrics is not None
         block = {
             "id": self.id,
             "grade": g.grade,
@@ -50,7 +63,7 @@ class Puzzle:
             written.append(directory / f"{self.id}.solution.json")
         write_json(written[0], self.to_json(), force)
         if with_solution:
-            write_json(written[1], line_to_json(self.grading.solution), force)
+            write_json(written[1], line_to_json(self.solution), force)
         return written
 
 

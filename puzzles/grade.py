@@ -43,7 +43,7 @@ from tranquility.solver.search import (
 from tranquility.solver.simulate import simulate
 from tranquility.solver.solve import Budget, check_line, solve
 from tranquility.solver.state import State
-from tranquility.solver.verdicts import Objective
+from tranquility.solver.verdicts import Objective, Verdict
 
 GRADER = "tq-grade/1"
 GRADES = (1, 2, 3, 4, 5)
@@ -98,7 +98,7 @@ class Silent:
 
     def to_json(self) -> dict:
         return {
-            **{name: won for name, won in self.fixed.items()},
+            **dict(self.fixed.items()),
             "wavering": f"{self.wavering_wins}/{self.wavering_plays}",
             "win_rate": round(self.win_rate, 4),
         }
@@ -108,7 +108,7 @@ class Silent:
 class Grading:
     """The verdict on a deal; a grade only for a deal proven winnable."""
 
-    verdict: str  # win | no-win | unknown
+    verdict: Verdict
     grade: int | None
     score: float | None
     metrics: Metrics | None
@@ -189,7 +189,7 @@ def grade_of(score: float, players: int) -> int:
     return 1 + sum(score >= t for t in thresholds)
 
 
-def measure(game: Deal, proof: Budget = PROOF_BUDGET) -> tuple[str, Metrics | None, Line | None, str]:
+def measure(game: Deal, proof: Budget = PROOF_BUDGET) -> tuple[Verdict, Metrics | None, Line | None, str]:
     """(verdict, metrics, solution, reason): the precision metrics of a deal, and its proof
     (the ``proof`` budget's solve, for a deal no greedy playout wins)."""
     state = State.initial(game)
@@ -197,15 +197,16 @@ def measure(game: Deal, proof: Budget = PROOF_BUDGET) -> tuple[str, Metrics | No
     reason = f"{wins} of {PLAYOUTS} greedy playouts win"
     if best is None:
         result = solve(game, proof)
-        if result.verdict != "win":
-            return result.verdict, None, None, result.reason or "neither a win nor a proof of loss within the grader's deterministic budget"
+        if result.verdict != Verdict.WIN or result.line is None:
+            undecided = "neither a win nor a proof of loss within the grader's deterministic budget"
+            return result.verdict, None, None, result.reason or undecided
         best = list(result.line.actions)
         reason += f"; the solver's {result.method} found a win"
     solution = Line(game, tuple(best))
     spare = objective_value(state, best, Objective.SPARE, check_line(solution))
     kept, sampled, total = first_moves(state)
     metrics = Metrics(wins, kept, sampled, total, spare, objective_bound(state, Objective.SPARE))
-    return "win", metrics, solution, reason
+    return Verdict.WIN, metrics, solution, reason
 
 
 def check_gradable(game: Deal) -> None:
@@ -229,7 +230,7 @@ def grade(game: Deal, with_silent: bool = True, proof: Budget = PROOF_BUDGET) ->
         return Grading(verdict, None, None, None, None, reason, calibrated, reproducible=reproducible)
     score = score_of(metrics)
     silent = silent_table(game) if with_silent else None
-    return Grading("win", grade_of(score, game.players), score, metrics, solution, reason, calibrated, silent, reproducible)
+    return Grading(Verdict.WIN, grade_of(score, game.players), score, metrics, solution, reason, calibrated, silent, reproducible)
 
 
 def score_range(grade: int, players: int) -> tuple[float | None, float | None]:

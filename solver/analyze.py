@@ -7,8 +7,8 @@ one is lost "by implication" without another solve."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from .actions import choice_of, describe
 from .line import Line
@@ -78,7 +78,8 @@ def analyze(
         if progress is not None:
             progress(f"position before turn {index + 1} of {len(line.actions) + 1}")
         if lost_from is not None:
-            positions.append(Position(index, Verdict.NO_WIN, DecidedBy.IMPLIED, 0.0, f"the position before turn {lost_from.index + 1} is already lost", None))
+            why = f"the position before turn {lost_from.index + 1} is already lost"
+            positions.append(Position(index, Verdict.NO_WIN, DecidedBy.IMPLIED, 0.0, why, None))
             continue
         result = solve(Line(line.deal, line.actions[:index]), budget)
         position = Position(index, result.verdict, result.method, result.seconds, result.reason, _first_move(result, index))

@@ -8,16 +8,18 @@ import math
 import platform
 import statistics
 import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
-from typing import Callable, Iterator
 
+from .actions import Action, ChoiceKind
 from .deal import Deal, deal
 from .errors import InternalError
 from .line import Line
 from .rng import SplitMix64
 from .rules import OFFICIAL, Rules
-from .solve import Budget, Result, solve
-from .state import State
+from .solve import Budget, solve
+from .state import State, Status
+from .verdicts import DecidedBy, Objective, Verdict
 from .verify import verify
 
 SUITES = ("official", "variants", "positions", "all")  # solve suites: ``run``
@@ -48,8 +50,8 @@ class Case:
 @dataclass
 class Outcome:
     case: Case
-    verdict: str
-    method: str
+    verdict: Verdict
+    method: str  # a DecidedBy, or "internal-error" when the solve raised one
     seconds: float
     replayed: bool  # a win's line replays as a win (always checked)
 
@@ -147,10 +149,10 @@ def random_playout(game: Deal, seed: int, max_turns: int = 30) -> Line:
     actions in the engine's order (SplitMix64, docs/performance.md)."""
     rng = SplitMix64(seed)
     state = State.initial(game)
-    actions = []
-    while len(actions) < max_turns and state.status == "open":
+    actions: list[Action] = []
+    while len(actions) < max_turns and state.status == Status.OPEN:
         choices = list(state.legal_choices())
-        islands = [c for c in choices if c.kind == "island"]
+        islands = [c for c in choices if c.kind == ChoiceKind.ISLAND]
         if islands and rng.below(10) < 7:
             choice = islands[rng.below(len(islands))]
         else:
@@ -176,7 +178,7 @@ def run(
     deals: int | None,
     time_limit: float,
     workers: int = 2,
-    on_case: Callable[[Case, Result], None] | None = None,
+    on_case: Callable[[Case, Outcome], None] | None = None,
     reproducible: bool = False,
 ) -> Report:
     """Solve every case of ``suite`` with ``time_limit`` seconds and ``workers`` CP-SAT
@@ -186,19 +188,19 @@ def run(
     for case in cases(suite, deals):
         try:
             result = solve(case.game, budget)
-        except InternalError as exc:
+        except InternalError:
             # Reported in the table (replay FAILED), never hidden, and the run goes on.
-            result = Result("unknown", f"internal error: {exc}", 0.0)
-            report.outcomes.append(Outcome(case, "unknown", "internal-error", 0.0, False))
+            outcome = Outcome(case, Verdict.UNKNOWN, "internal-error", 0.0, False)
         else:
             replayed = True
-            if result.verdict == "win":
-                check = verify(result.line)
+            if result.verdict == Verdict.WIN:
+                check = verify(result.winning_line)
                 replayed = check.legal and check.won
-            report.outcomes.append(Outcome(case, result.verdict, result.method, result.seconds, replayed))
+            outcome = Outcome(case, result.verdict, result.method, result.seconds, replayed)
+        report.outcomes.append(outcome)
         if on_case is not None:
-            on_case(case, result)
-        if result.method == "interrupted":
+            on_case(case, outcome)
+        if outcome.method == DecidedBy.INTERRUPTED:
             break  # Ctrl-C ends the whole run; the report covers the cases done so far
     report.groups = summarise(report.outcomes)
     return report
@@ -214,7 +216,7 @@ def summarise(outcomes: list[Outcome]) -> list[GroupSummary]:
     for group, players in keys:
         mine = [o for o in outcomes if (o.case.group, o.case.players) == (group, players)]
         times = sorted(o.seconds for o in mine)
-        verdicts: dict[str, int] = {"win": 0, "no-win": 0, "unknown": 0}
+        verdicts: dict[str, int] = dict.fromkeys(Verdict, 0)
         methods: dict[str, int] = {}
         for o in mine:
             verdicts[o.verdict] += 1
@@ -224,7 +226,7 @@ def summarise(outcomes: list[Outcome]) -> list[GroupSummary]:
                 group=group,
                 players=players,
                 count=len(mine),
-                decided=(verdicts["win"] + verdicts["no-win"]) / len(mine),
+                decided=(verdicts[Verdict.WIN] + verdicts[Verdict.NO_WIN]) / len(mine),
                 verdicts=verdicts,
                 methods=methods,
                 median=statistics.median(times),
@@ -309,7 +311,7 @@ def run_explain_suite(
             if on_step is not None:
                 on_step(f"explain {players} players, seed {seed}")
             started = time.monotonic()
-            e = explain(deal(OFFICIAL, players, seed), "spare", Budget(seconds=time_limit), critical_time)
+            e = explain(deal(OFFICIAL, players, seed), Objective.SPARE, Budget(seconds=time_limit), critical_time)
             times.append(time.monotonic() - started)
             optimal += bool(e.result.best and e.result.best.optimal)
             if e.result.best is not None:
@@ -324,7 +326,7 @@ def run_explain_suite(
             played = simulate(deal(OFFICIAL, players, seed), "greedy", seed).line
             analysis = analyze(played, Budget(seconds=analyze_time))
             positions += len(analysis.positions)
-            decided += sum(p.verdict != "unknown" for p in analysis.positions)
+            decided += sum(p.verdict != Verdict.UNKNOWN for p in analysis.positions)
         rows.append(
             ExplainRow(
                 players,
@@ -342,7 +344,8 @@ def run_explain_suite(
 
 def explain_markdown(rows: list[ExplainRow]) -> str:
     lines = [
-        "| players | deals | median explain s | best spare proven optimal | critical claims proven | analyze positions | analyze decided |",
+        "| players | deals | median explain s | best spare proven optimal | critical claims proven "
+        "| analyze positions | analyze decided |",
         "|---|---|---|---|---|---|---|",
     ]
     for r in rows:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
@@ -31,8 +32,8 @@ from .search import (
 )
 from .solve import Budget, Result, solve
 from .state import State, Status
-from .verdicts import Verdict
-from .verify import verify
+from .verdicts import Objective, Verdict
+from .verify import position_after
 
 
 class Critical(StrEnum):
@@ -86,7 +87,7 @@ class Explanation:
     result: Result
     turns: list[Turn] = field(default_factory=list)
     critical: list[Criticality] = field(default_factory=list)
-    reach: "Reach | None" = None
+    reach: Reach | None = None
     summary: dict = field(default_factory=dict)
 
     def to_json(self) -> dict:
@@ -154,10 +155,10 @@ class Reach:
 
 def explain(
     game: Deal | Line,
-    objective: str = "spare",
+    objective: Objective = Objective.SPARE,
     budget: Budget = Budget(seconds=60),
     critical_budget: float = 30.0,
-    progress=None,
+    progress: Callable[[str], None] | None = None,
     total: float | None = None,
 ) -> Explanation:
     """Solve ``game`` for ``objective`` within ``budget``; then, for a win, check the
@@ -169,6 +170,7 @@ def explain(
     result = solve(game, budget, objective=objective, progress=progress)
     out = Explanation(result)
     if result.verdict == Verdict.WIN:
+        assert result.line is not None, "a win carries its line"
         out.turns = narrate(result.line, result.prefix)
         out.critical = critical_moves(result.line, result.prefix, critical_budget, progress)
         out.summary = summarise(out.turns, result)
@@ -180,7 +182,7 @@ def explain(
         out.reach = best_reach(game, reach_budget, result.reason)
         if progress is not None:
             progress("what binds")
-        position = verify(game if isinstance(game, Line) else Line(game)).state
+        position = position_after(game if isinstance(game, Line) else Line(game))
         out.reach = replace(out.reach, binding=what_binds(position, binds_seconds))
     return out
 
@@ -343,7 +345,7 @@ def best_reach(game: Deal | Line, budget: Budget, reason: str | None) -> Reach:
     """The most cells filled before the team is stuck, by greedy playouts (best found) and
     then the complete search (proven when it covers every line in the budget)."""
     line = game if isinstance(game, Line) else Line(game)
-    state = verify(line).state
+    state = position_after(line)
     best_cells, best_line = state.filled, list(line.actions)
     rng = random.Random(0)
     until = time.monotonic() + max(1.0, budget.seconds / 4)
@@ -372,15 +374,15 @@ def fillable(state: State, live: frozenset[int]) -> int:
 
 def _deepest(state: State, deadline: Deadline) -> tuple[bool, int, list[Action]]:
     """Depth-first over every line (junk-first payments) for the most cells filled."""
-    seen: dict = {}
-    best = [state.filled, []]
+    seen: set[tuple] = set()
+    best_cells, best_path = state.filled, list[Action]()
     path: list[Action] = []
     complete = True
 
     def dfs(s: State) -> None:
-        nonlocal complete
-        if s.filled > best[0]:
-            best[0], best[1] = s.filled, list(path)
+        nonlocal complete, best_cells, best_path
+        if s.filled > best_cells:
+            best_cells, best_path = s.filled, list(path)
         if not deadline.tick():
             complete = False
             return
@@ -388,9 +390,9 @@ def _deepest(state: State, deadline: Deadline) -> tuple[bool, int, list[Action]]
         key = state_key(s, live)
         if key in seen:
             return
-        seen[key] = True
+        seen.add(key)
         # Islands that still fit bound how far this branch can go.
-        if s.filled + fillable(s, live) <= best[0]:
+        if s.filled + fillable(s, live) <= best_cells:
             return
         for action in candidate_actions(s, live):
             path.append(action)
@@ -398,4 +400,4 @@ def _deepest(state: State, deadline: Deadline) -> tuple[bool, int, list[Action]]
             path.pop()
 
     dfs(state)
-    return complete, best[0], best[1]
+    return complete, best_cells, best_path

@@ -9,11 +9,12 @@ before it is returned; a line the verifier rejects is an ``InternalError``, neve
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
+from .actions import Action
 from .deal import Deal
-from .errors import InternalError
+from .errors import BadInput, InternalError
 from .line import Line
 from .objectives import better, objective_bound, objective_value, score
 from .search import (
@@ -24,10 +25,9 @@ from .search import (
     greedy,
     refutation,
 )
-from .state import State
+from .state import State, Status
 from .verdicts import DecidedBy, Method, Objective, Verdict
-from .verify import verify
-
+from .verify import position_after, verify
 
 VERDICTS = tuple(Verdict)
 METHODS = tuple(Method)
@@ -43,8 +43,14 @@ class Result:
     line: Line | None = None
     reason: str | None = None  # for no-win: the proof in words
     stats: dict = field(default_factory=dict)
-    best: "Best | None" = None  # with --objective: the value of the line, its bound
+    best: Best | None = None  # with --objective: the value of the line, its bound
     prefix: int = 0  # actions of the line that were given (the position), before the solve's
+
+    @property
+    def winning_line(self) -> Line:
+        """The line of a win (replayed by the rules engine before it was returned)."""
+        assert self.verdict == Verdict.WIN and self.line is not None, f"a {self.verdict} has no winning line"
+        return self.line
 
     def to_json(self) -> dict:
         """The result as ``tranquility solve --json`` prints it (docs/solving.md): the
@@ -95,10 +101,7 @@ class Budget:
 def position_of(game: Deal | Line) -> tuple[Line, State]:
     """The line so far (empty for a deal) and the position it reaches."""
     line = game if isinstance(game, Line) else Line(game)
-    verdict = verify(line)
-    if not verdict.legal:
-        raise ValueError(verdict.error)
-    return line, verdict.state
+    return line, position_after(line)
 
 
 def solve(
@@ -116,10 +119,10 @@ def solve(
     result says whether its value is proven optimal. Ctrl-C ends the solve with
     ``unknown`` (or the best win so far) and the statistics gathered so far."""
     result = _decide(game, budget, method, progress)
-    if objective == "any" or result.verdict != "win":
+    if objective == Objective.ANY or result.verdict != Verdict.WIN:
         return result
     if objective not in OBJECTIVES:
-        raise ValueError(f"objective must be one of {', '.join(OBJECTIVES)}")
+        raise BadInput(f"objective must be one of {', '.join(OBJECTIVES)}")
     return _improve(result, budget, Objective(objective), progress)
 
 
@@ -128,14 +131,14 @@ def _decide(game: Deal | Line, budget: Budget, method: str, progress: Callable[[
     from .model import check_supported
 
     if method not in METHODS:
-        raise ValueError(f"method must be one of {', '.join(METHODS)}")
+        raise BadInput(f"method must be one of {', '.join(METHODS)}")
     started = time.monotonic()
     prefix, state = position_of(game)
     check_supported(state)
     stats: dict = {}
     say = progress or (lambda _: None)
 
-    def finish(verdict: str, how: str, actions=None, reason=None) -> Result:
+    def finish(verdict: Verdict, how: DecidedBy, actions: list[Action] | None = None, reason: str | None = None) -> Result:
         line = None
         if actions is not None:
             line = Line(prefix.deal, prefix.actions + tuple(actions))
@@ -151,25 +154,25 @@ def _decide(game: Deal | Line, budget: Budget, method: str, progress: Callable[[
 
     try:
         if state.won:
-            return finish("win", "replay", [])
-        if state.status == "lost":
-            return finish("no-win", "refute", reason="the seat to move has no legal action")
+            return finish(Verdict.WIN, DecidedBy.REPLAY, [])
+        if state.status == Status.LOST:
+            return finish(Verdict.NO_WIN, DecidedBy.REFUTE, reason="the seat to move has no legal action")
         # Cheap necessary conditions first (not for --method cpsat, which stays independent).
-        reason = refutation(state) if method != "cpsat" else None
+        reason = refutation(state) if method != Method.CPSAT else None
         if reason is not None:
-            return finish("no-win", "refute", reason=reason)
-        if method in ("auto", "search"):
+            return finish(Verdict.NO_WIN, DecidedBy.REFUTE, reason=reason)
+        if method in (Method.AUTO, Method.SEARCH):
             say("greedy playouts")
             search_stats = SearchStats()
             line = greedy(state, limit(0.25, budget.greedy_playouts), search_stats, budget.seed)
             stats["greedy"] = search_stats.to_json()
             if line is not None:
-                return finish("win", "greedy", line)
+                return finish(Verdict.WIN, DecidedBy.GREEDY, line)
             say("complete search")
             search_stats = SearchStats()
             # In auto mode the complete search gets a small node budget: it settles small
             # positions at once and leaves the big ones to CP-SAT.
-            if method == "search":
+            if method == Method.SEARCH:
                 deadline = limit(1.0, budget.search_nodes * 100 if budget.reproducible else None)
             else:
                 deadline = limit(0.3, budget.search_nodes)
@@ -177,22 +180,22 @@ def _decide(game: Deal | Line, budget: Budget, method: str, progress: Callable[[
                 verdict, line = exhaustive(state, deadline, search_stats)
             finally:
                 stats["exhaustive"] = search_stats.to_json()
-            if verdict == "win":
-                return finish("win", "exhaustive", line)
-            if verdict == "no-win":
-                return finish("no-win", "exhaustive", reason="the complete search tried every line; none wins")
-        if method in ("auto", "cpsat"):
+            if verdict == Verdict.WIN:
+                return finish(Verdict.WIN, DecidedBy.EXHAUSTIVE, line)
+            if verdict == Verdict.NO_WIN:
+                return finish(Verdict.NO_WIN, DecidedBy.EXHAUSTIVE, reason="the complete search tried every line; none wins")
+        if method in (Method.AUTO, Method.CPSAT):
             say("CP-SAT model")
             left = max(0.0, budget.seconds - (time.monotonic() - started))
             verdict, line, info = cpsat(state, _cpsat_limits(budget, left))
             stats["cpsat"] = info
-            if verdict == "win":
-                return finish("win", "cpsat", line)
-            if verdict == "no-win":
-                return finish("no-win", "cpsat", reason=info["reason"])
+            if verdict == Verdict.WIN:
+                return finish(Verdict.WIN, DecidedBy.CPSAT, line)
+            if verdict == Verdict.NO_WIN:
+                return finish(Verdict.NO_WIN, DecidedBy.CPSAT, reason=info["reason"])
     except KeyboardInterrupt:
-        return finish("unknown", "interrupted")
-    return finish("unknown", "timeout")
+        return finish(Verdict.UNKNOWN, DecidedBy.INTERRUPTED)
+    return finish(Verdict.UNKNOWN, DecidedBy.TIMEOUT)
 
 
 def _improve(result: Result, budget: Budget, objective: Objective, progress) -> Result:
@@ -253,6 +256,6 @@ def check_line(line: Line) -> State:
     """Replay a solver's line and return the won position; anything but a legal win is an
     internal error."""
     verdict = verify(line)
-    if not (verdict.legal and verdict.won):
+    if verdict.state is None or not (verdict.legal and verdict.won):
         raise InternalError(f"the solver's line does not replay as a win: {verdict.error or verdict.status}")
     return verdict.state

@@ -5,6 +5,7 @@ agree on every one, and every win they return must replay (issue 3, "Proof that 
 from __future__ import annotations
 
 from tranquility.solver.solve import Budget, solve
+from tranquility.solver.verdicts import Verdict
 from tranquility.solver.verify import verify
 
 from .helpers import small_deals
@@ -22,9 +23,9 @@ def test_every_method_agrees_and_both_outcomes_are_common():
         assert search.verdict != "unknown" and cpsat.verdict != "unknown", game
         assert search.verdict == cpsat.verdict, (game, search, cpsat)
         for result in (search, cpsat):
-            if result.verdict == "win":
-                check = verify(result.line)
+            if result.verdict == Verdict.WIN:
+                check = verify(result.winning_line)
                 assert check.legal and check.won
         verdicts.append(search.verdict)
-    wins = verdicts.count("win")
+    wins = verdicts.count(Verdict.WIN)
     assert wins >= 0.4 * CASES and CASES - wins >= 0.4 * CASES, f"{wins} wins of {CASES}"

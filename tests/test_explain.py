@@ -16,7 +16,8 @@ from tranquility.solver.model import RULE_GROUPS
 from tranquility.solver.rules import OFFICIAL
 from tranquility.solver.search import candidate_actions, live_islands
 from tranquility.solver.solve import Budget, solve
-from tranquility.solver.verify import verify
+from tranquility.solver.verdicts import Objective
+from tranquility.solver.verify import position_after, verify
 
 from .helpers import small_deals
 
@@ -28,19 +29,19 @@ LOSSES = [g for g in SMALL if solve(g, FAST, method="search").verdict == "no-win
 
 def test_explained_lines_replay_and_only_moves_hold():
     for game in WINS:
-        e = explain(game, objective="spare", budget=FAST, critical_budget=5)
-        check = verify(e.result.line)
+        e = explain(game, objective=Objective.SPARE, budget=FAST, critical_budget=5)
+        check = verify(e.result.winning_line)
         assert check.legal and check.won
-        assert [t.number for t in e.turns] == list(range(1, len(e.result.line.actions) + 1))
-        state = verify(Line(game)).state
-        for turn, c in zip(e.turns, e.critical):
+        assert [t.number for t in e.turns] == list(range(1, len(e.result.winning_line.actions) + 1))
+        state = position_after(Line(game))
+        for turn, c in zip(e.turns, e.critical, strict=True):
             if c.kind == Critical.ONLY and c.proven:
                 # Every other choice must lose: check each with the complete search.
                 live = live_islands(state)
                 for action in candidate_actions(state, live):
                     if str(_choice(action)) == c.choice:
                         continue
-                    after = Line(game, e.result.line.actions[: turn.number - 1] + (action,))
+                    after = Line(game, e.result.winning_line.actions[: turn.number - 1] + (action,))
                     assert solve(after, FAST, method="search").verdict == "no-win"
             if c.kind == Critical.FORCED:
                 assert len(list(state.legal_choices())) == 1
@@ -59,7 +60,7 @@ def test_unwinnable_deals_report_their_reach():
         assert e.result.verdict == "no-win" and e.reach is not None
         assert 0 <= e.reach.cells <= game.rules.cells
         assert verify(e.reach.line).legal
-        assert verify(e.reach.line).state.filled == e.reach.cells
+        assert position_after(e.reach.line).filled == e.reach.cells
         # What binds comes from the model; when proven, its groups hold the loss together.
         b = e.reach.binding
         assert b is not None and b.status in ("proven", "unknown")
@@ -71,8 +72,8 @@ def test_unwinnable_deals_report_their_reach():
 def test_analyze_finds_a_planted_losing_move():
     planted = 0
     for game in WINS:
-        won = solve(game, FAST, method="search").line
-        state = verify(Line(game)).state
+        won = solve(game, FAST, method="search").winning_line
+        state = position_after(Line(game))
         for turn, played in enumerate(won.actions):
             for action in candidate_actions(state, live_islands(state)):
                 prefix = won.actions[:turn] + (action,)
@@ -92,7 +93,8 @@ def test_analyze_finds_a_planted_losing_move():
 
 def test_explain_and_analyze_commands(tmp_path):
     runner = CliRunner()
-    result = runner.invoke(main, ["explain", "--seed", "1", "--players", "3", "--time-limit", "10", "--critical-time", "5", "--json"])
+    args = ["explain", "--seed", "1", "--players", "3", "--time-limit", "10", "--critical-time", "5", "--json"]
+    result = runner.invoke(main, args)
     assert result.exit_code == 0, result.output
     data = json.loads(result.stdout)
     assert data["verdict"] == "win" and data["turns"] and data["summary"]["turns"] == len(data["turns"])
@@ -100,7 +102,7 @@ def test_explain_and_analyze_commands(tmp_path):
     assert text.exit_code == 0 and "Best reach" in text.stdout
     game = WINS[0]
     path = tmp_path / "played.json"
-    path.write_text(json.dumps(line_to_json(Line(game, solve(game, FAST).line.actions[:3]))))
+    path.write_text(json.dumps(line_to_json(Line(game, solve(game, FAST).winning_line.actions[:3]))))
     out = runner.invoke(main, ["analyze", str(path), "--time-limit", "5", "--json"])
     assert out.exit_code == 0, out.output
     report = json.loads(out.stdout)
@@ -108,7 +110,7 @@ def test_explain_and_analyze_commands(tmp_path):
 
 
 def test_explanation_json_of_an_official_deal_names_every_turn():
-    e = explain(deal(OFFICIAL, 4, 2), objective="turns", budget=Budget(seconds=10), critical_budget=3)
+    e = explain(deal(OFFICIAL, 4, 2), objective=Objective.TURNS, budget=Budget(seconds=10), critical_budget=3)
     data = e.to_json()
-    assert len(data["turns"]) == len(e.result.line.actions)
+    assert len(data["turns"]) == len(e.result.winning_line.actions)
     assert data["objective"]["name"] == "turns"

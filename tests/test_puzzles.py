@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -22,8 +23,8 @@ from tranquility.puzzles.grade import (
     grade_of,
     score_range,
 )
+from tranquility.puzzles.shipped import catalogue, puzzle, solution
 from tranquility.solver.deal import deal
-from tranquility.solver.files import read_game_file
 from tranquility.solver.formats import deal_from_json, line_from_json
 from tranquility.solver.rules import OFFICIAL, Rules
 from tranquility.solver.verify import verify
@@ -43,10 +44,11 @@ def test_puzzle_ids_are_stable_and_readable():
 def test_grading_is_deterministic_and_backed_by_a_replayed_win():
     game = deal(OFFICIAL, 3, 4)
     first, second = grade(game), grade(game)
-    assert first.to_json() == second.to_json()
+    assert first.to_json(game) == second.to_json(game)
     assert first.verdict == "win" and first.grade in GRADES
+    assert first.solution is not None and first.metrics is not None
     check = verify(first.solution)
-    assert check.legal and check.won
+    assert check.legal and check.won and check.state is not None
     assert first.metrics.spare == check.state.cards_left <= first.metrics.spare_bound
 
 
@@ -102,7 +104,8 @@ def test_generate_finds_puzzles_of_the_grade_asked(tmp_path):
 def test_cli_generate_and_grade_agree(tmp_path):
     runner = CliRunner()
     out = tmp_path / "found"
-    result = runner.invoke(main, ["generate", "--players", "3", "--grade", "1", "--start-seed", "200", "--out", str(out), "--with-solutions"])
+    args = ["generate", "--players", "3", "--grade", "1", "--start-seed", "200", "--out", str(out), "--with-solutions"]
+    result = runner.invoke(main, args)
     assert result.exit_code == 0, result.output
     files = sorted(p for p in out.glob("*.json") if not p.name.endswith(".solution.json"))
     assert len(files) == 1
@@ -133,31 +136,25 @@ def test_cli_grade_errors(tmp_path):
 # -- the shipped catalogue -------------------------------------------------------------------
 
 
-def catalogue_entries() -> list[dict]:
-    return json.loads((CATALOGUE / "index.json").read_text())["puzzles"]
-
 
 def test_the_catalogue_holds_twenty_per_grade_and_player_count():
-    counts = {}
-    for e in catalogue_entries():
-        counts[e["players"], e["grade"]] = counts.get((e["players"], e["grade"]), 0) + 1
+    counts = Counter((e.players, e.grade) for e in catalogue())
     assert counts == {(p, g): PER_GRADE for p in range(1, 6) for g in GRADES}
 
 
 def test_every_catalogue_puzzle_is_its_seeded_deal_and_its_solution_wins():
-    for e in catalogue_entries():
-        game = read_game_file(CATALOGUE / e["file"])
-        assert game == deal(OFFICIAL, e["players"], e["seed"]) and puzzle_id(game) == e["id"]
-        solution = read_game_file(CATALOGUE / e["solution"])
-        assert solution.deal == game
-        check = verify(solution)
-        assert check.legal and check.won, e["id"]
+    for e in catalogue():
+        game = puzzle(e.id)
+        assert game == deal(OFFICIAL, e.players, e.seed) and puzzle_id(game) == e.id
+        won = solution(e.id)
+        assert won.deal == game
+        check = verify(won)
+        assert check.legal and check.won, e.id
 
 
 def test_a_sample_of_the_catalogue_regrades_the_same():
-    entries = catalogue_entries()
-    for e in random.Random(5).sample(entries, 10):
-        data = json.loads((CATALOGUE / e["file"]).read_text())
-        graded = grade(deal(OFFICIAL, e["players"], e["seed"]), with_silent=False)
-        assert graded.grade == data["puzzle"]["grade"] == e["grade"]
+    for e in random.Random(5).sample(catalogue(), 10):
+        data = json.loads((CATALOGUE / e.file).read_text())
+        graded = grade(deal(OFFICIAL, e.players, e.seed), with_silent=False)
+        assert graded.grade == data["puzzle"]["grade"] == e.grade and graded.metrics is not None
         assert graded.metrics.to_json() == data["puzzle"]["metrics"]

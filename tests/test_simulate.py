@@ -13,6 +13,7 @@ import sys
 from dataclasses import replace
 from pathlib import Path
 
+import click
 import pytest
 from tranquility.cli.main import simulate as simulate_command
 from tranquility.solver.actions import PlayStart
@@ -315,7 +316,8 @@ def test_unknown_policy_names_the_known_ones():
 
 def test_cli_policy_names_match_the_library():
     policy = next(p for p in simulate_command.params if p.name == "policy")
-    assert policy.type.choices == tuple(POLICIES)  # imported from the library, not copied
+    assert isinstance(policy.type, click.Choice)
+    assert tuple(policy.type.choices) == tuple(POLICIES)  # imported from the library, not copied
 
 
 def test_simulate_continues_a_line():

@@ -12,7 +12,7 @@ from tranquility.solver.deal import deal
 from tranquility.solver.formats import line_to_json
 from tranquility.solver.line import Line
 from tranquility.solver.model import UnsupportedRules, horizon
-from tranquility.solver.rules import OFFICIAL, Rules
+from tranquility.solver.rules import OFFICIAL, Rocks, Rules
 from tranquility.solver.search import least_total_cost, refutation
 from tranquility.solver.solve import Budget, solve
 from tranquility.solver.state import State
@@ -29,7 +29,7 @@ def test_official_multiplayer_deals_are_won_with_replayed_lines():
     for players in (2, 3, 4, 5):
         result = solve(deal(OFFICIAL, players, 1), Budget(seconds=20))
         assert result.verdict == "win"
-        check = verify(result.line)
+        check = verify(result.winning_line)
         assert check.legal and check.won
 
 
@@ -38,11 +38,11 @@ def test_a_lost_solo_deal_is_proven_by_cpsat():
     # proves it infeasible in well under a second of search).
     result = solve(deal(OFFICIAL, 1, 6), Budget(seconds=60, workers=2), method="cpsat")
     assert result.verdict == "no-win" and result.method == "cpsat"
-    assert "proven bound" in result.reason
+    assert "proven bound" in str(result.reason)
 
 
 def test_monsters_and_rocks_are_refused():
-    for rules in (Rules(monsters=3), Rules(rocks="auto")):
+    for rules in (Rules(monsters=3), Rules(rocks=Rocks.AUTO)):
         with pytest.raises(UnsupportedRules):
             solve(deal(rules, 2, 1), Budget(seconds=1))
 
@@ -50,12 +50,12 @@ def test_monsters_and_rocks_are_refused():
 @pytest.mark.parametrize("index", range(len(WON)))
 def test_every_prefix_of_a_winning_line_is_still_a_win(index):
     game, result = WON[index]
-    actions = result.line.actions
+    actions = result.winning_line.actions
     for cut in range(len(actions)):
         sub = solve(Line(game, actions[:cut]), REPRO, method="search")
         assert sub.verdict == "win", cut
-        assert sub.line.actions[:cut] == actions[:cut]
-        assert verify(sub.line).won
+        assert sub.winning_line.actions[:cut] == actions[:cut]
+        assert verify(sub.winning_line).won
 
 
 def test_verdict_does_not_depend_on_workers():
@@ -79,11 +79,11 @@ def test_refutations_never_refute_a_winnable_position(game, cut):
     if won.verdict != "win":
         return
     state = State.initial(game)
-    for action in won.line.actions[: min(cut, len(won.line.actions))]:
+    for action in won.winning_line.actions[: min(cut, len(won.winning_line.actions))]:
         state = state.apply(action)
     assert refutation(state) is None
     # The horizon bound covers the rest of the winning line.
-    assert len(won.line.actions) - min(cut, len(won.line.actions)) <= horizon(state)
+    assert len(won.winning_line.actions) - min(cut, len(won.winning_line.actions)) <= horizon(state)
     assert least_total_cost(state) >= 0
 
 
@@ -104,7 +104,7 @@ def test_solve_json_shape_and_line_verifies(tmp_path):
 
 def test_solve_a_position_file_returns_the_whole_line(tmp_path):
     game, result = WON[0]
-    prefix = Line(game, result.line.actions[:2])
+    prefix = Line(game, result.winning_line.actions[:2])
     path = tmp_path / "position.json"
     path.write_text(json.dumps(line_to_json(prefix)))
     out = run("solve", path, "--json", "--reproducible", "--method", "search")
