@@ -113,12 +113,6 @@ def write_out(path: str, data, force: bool) -> None:
         raise input_error(path, exc) from None
 
 
-def refuse_existing(path: str | None, force: bool) -> None:
-    """Fail before long work when --out would overwrite a file without --force."""
-    if path is not None and not force and Path(path).exists():
-        raise input_error(path, FileExistsError(f"{path} already exists (use --force to overwrite it)"))
-
-
 def run_with_status(label: str, file: str | None, work: Callable[[Callable[[str], None]], Any]) -> Any:
     """Run a solver task with a spinner on stderr that shows its phase. Input errors name
     the file (exit 2); anything else goes on to ``exits.Group`` (a bug is exit 3)."""
@@ -356,7 +350,6 @@ def solve(
     from tranquility.solver.solve import solve as run_solve
 
     game = game_of(source, file)
-    refuse_existing(out, force)
     budget = limits.budget()
     result = run_with_status(
         "solving", file, lambda progress: run_solve(game, budget, method, progress=progress, objective=objective)
@@ -414,7 +407,10 @@ docs/explain.md.
     help="Seconds of --time-limit for the critical-move checks [default: a third of --time-limit; 30 with --reproducible].",
 )
 @click.option("--every-turn", is_flag=True, help="Draw the grid after every turn, not only when it matters.")
-@output_options("Also write a self-contained HTML replay here.", flag="--html", dest="html_out")
+@output_options(
+    "Write the explanation here, as --json prints it.",
+    also=(("--html", "html_out", "Also write a self-contained HTML replay here."),),
+)
 @json_option
 def explain(
     source: DealSource,
@@ -423,6 +419,7 @@ def explain(
     limits: Limits,
     critical_time: float | None,
     every_turn: bool,
+    out: str | None,
     html_out: str | None,
     force: bool,
     as_json: bool,
@@ -442,7 +439,6 @@ def explain(
     line_seconds = None if total is None else total - critical_time
     budget = Limits(line_seconds, limits.workers, limits.reproducible).budget()
     game = game_of(source, file)
-    refuse_existing(html_out, force)
     explained = run_with_status(
         "explaining",
         file,
@@ -456,18 +452,21 @@ def explain(
         ),
     )
     data = explained.to_json()
+    if out is not None:
+        write_out(out, data, force)
+        click.echo(f"wrote {out}", err=True)
     if html_out is not None:
         from .html import replay_html
 
         line = explained.result.line or (explained.reach.line if explained.reach else None)
-        if line is None:
-            raise InputError(f"{html_out} not written: no line was found in the time limit (verdict unknown)")
-        refuse_existing(html_out, force)
-        try:
-            Path(html_out).write_text(replay_html(line, data), encoding="utf-8")
-        except OSError as exc:
-            raise input_error(html_out, exc) from None
-        click.echo(f"wrote {html_out}", err=True)
+        if line is None:  # as solve --out without a win: said, and the command still succeeds
+            click.echo(f"{html_out} not written: no line was found in the time limit ({explained.result.verdict})", err=True)
+        else:
+            try:
+                Path(html_out).write_text(replay_html(line, data), encoding="utf-8")
+            except OSError as exc:
+                raise input_error(html_out, exc) from None
+            click.echo(f"wrote {html_out}", err=True)
     if as_json:
         click.echo(dump_json(data))
     else:
@@ -494,8 +493,9 @@ lost, later ones are marked no-win by "implied" without another solve.
     reproducible="Every position's verdict the same on every run and machine: the solve of "
     "solve --reproducible for each, in place of --time-limit and --workers.",
 )
+@output_options("Write the analysis here, as --json prints it.")
 @json_option
-def analyze(file: str, limits: Limits, as_json: bool) -> None:
+def analyze(file: str, limits: Limits, out: str | None, force: bool, as_json: bool) -> None:
     """Find the action in a played game (a line FILE, won or lost) after which a winnable
     position became unwinnable, and a move that would have kept the win."""
     from tranquility.solver.analyze import analyze as run_analyze
@@ -504,6 +504,9 @@ def analyze(file: str, limits: Limits, as_json: bool) -> None:
     line = game if isinstance(game, Line) else Line(game)
     budget = limits.budget()
     analysis = run_with_status("analysing", file, lambda progress: run_analyze(line, budget, progress=progress))
+    if out is not None:
+        write_out(out, analysis.to_json(), force)
+        click.echo(f"wrote {out}", err=True)
     if as_json:
         click.echo(dump_json(analysis.to_json()))
     else:
@@ -584,7 +587,6 @@ def bench(
             {"workers": "--workers", "reproducible": "--reproducible"},
             "not taken by --suite explain: it measures explain with its own defaults (2 threads, budgets in seconds)",
         )
-    refuse_existing(out, force)
     seconds = limits.seconds
     assert seconds is not None  # bench's --time-limit has a default
     if suite == EXPLAIN_SUITE:
@@ -743,7 +745,6 @@ def simulate(
             render_win_rate(make_console(), stats)
         return
     game = game_of(source, file)
-    refuse_existing(out, force)
     try:
         result = run_simulate(game, policy, sim_seed)
     except BadInput as exc:
@@ -786,8 +787,9 @@ Definition and calibration: docs/puzzles.md.
     "so the grade is the same on every run and machine.",
     workers="CP-SAT threads of the proving solve (only with --time-limit).",
 )
+@output_options("Write the grading here, as --json prints it (written also when the deal is not graded).")
 @json_option
-def grade(source: DealSource, file: str | None, limits: Limits, as_json: bool) -> None:
+def grade(source: DealSource, file: str | None, limits: Limits, out: str | None, force: bool, as_json: bool) -> None:
     """Grade a deal as a puzzle, 1 (easy) to 5 (expert), with every metric behind it.
 
     The grade measures how precise the winning play must be under perfect information
@@ -808,6 +810,9 @@ def grade(source: DealSource, file: str | None, limits: Limits, as_json: bool) -
     playable(game, file)
     proof = limits.budget(PROOF_BUDGET)
     grading = run_with_status("grading", file, lambda progress: run_grade(game, proof=proof))
+    if out is not None:
+        write_out(out, grading.to_json(game), force)
+        click.echo(f"wrote {out}", err=True)
     if as_json:
         click.echo(dump_json(grading.to_json(game)))
     else:

@@ -12,7 +12,10 @@ Only parsing lives here; every rule of the game is the engine's (``solver``).
 
 from __future__ import annotations
 
+import errno
 import functools
+import os
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -87,22 +90,83 @@ def output_options(
     dest: str = "out",
     directory: bool = False,
     overwrite: str = "an existing file",
+    also: Sequence[tuple[str, str, str]] = (),
 ) -> Callable[[Callable], Callable]:
     """``--out PATH`` (or ``flag``), where to write ``what``, and ``--force`` to overwrite
-    ``overwrite``; ``--force`` without ``--out`` is rejected."""
+    ``overwrite``; ``also`` adds more outputs, as (flag, dest, what), under the same
+    ``--force``. ``--force`` without any of them is rejected. Every path given is checked
+    (``check_output``) before the command starts its work, so that a path that cannot be
+    written is exit 2 at once, not after a long solve."""
+    outputs = ((flag, dest, what), *also)
+    flags = " or ".join(f for f, _, _ in outputs)
 
     def decorate(f: Callable) -> Callable:
         @functools.wraps(f)
         def wrapper(*args, **kwargs):
-            if kwargs["force"] and kwargs[dest] is None:
-                raise usage_error(f"--force only says that {flag} may overwrite {overwrite}: give {flag} too")
+            force = kwargs["force"]
+            if force and all(kwargs[d] is None for _, d, _ in outputs):
+                raise usage_error(f"--force only says that {flags} may overwrite {overwrite}: give {flags} too")
+            for _, d, _ in outputs:
+                check_output(kwargs[d], force, directory=directory)
             return f(*args, **kwargs)
 
         path_type = click.Path(file_okay=False) if directory else click.Path(dir_okay=False)
-        wrapper = click.option("--force", is_flag=True, help=f"Let {flag} overwrite {overwrite}.")(wrapper)
-        return click.option(flag, dest, type=path_type, metavar="DIR" if directory else "PATH", help=what)(wrapper)
+        names = " and ".join(f for f, _, _ in outputs)
+        wrapper = click.option("--force", is_flag=True, help=f"Let {names} overwrite {overwrite}.")(wrapper)
+        for option_flag, option_dest, option_what in reversed(outputs):
+            metavar = "DIR" if directory else "PATH"
+            wrapper = click.option(option_flag, option_dest, type=path_type, metavar=metavar, help=option_what)(wrapper)
+        return wrapper
 
     return decorate
+
+
+def check_output(path: str | None, force: bool, directory: bool = False) -> None:
+    """An InputError (exit 2) unless ``path`` can be written: its folder exists and takes
+    a new file, it is not a folder (or, ``directory``, it is one or can be created), and
+    an existing file is only overwritten with ``force``. Nothing is created or changed:
+    the folder is probed with a temporary file that is removed at once."""
+    if path is None:
+        return
+    target = Path(path)
+    if directory:
+        if target.exists() and not target.is_dir():
+            raise input_error(path, NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR)))
+        folder = target
+        while not folder.exists() and folder != folder.parent:
+            folder = folder.parent  # generate creates the missing folders: the first that exists must take them
+        _probe(path, folder)
+        return
+    if target.is_dir():
+        raise input_error(path, IsADirectoryError(errno.EISDIR, os.strerror(errno.EISDIR)))
+    if target.exists():
+        if not force:
+            raise input_error(path, FileExistsError(f"{path} already exists (use --force to overwrite it)"))
+        try:
+            with open(target, "ab"):
+                pass  # opened for writing, nothing written
+        except OSError as exc:
+            raise input_error(path, exc) from None
+        return
+    folder = target.parent
+    if not folder.exists():
+        raise input_error(path, FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT)))
+    if not folder.is_dir():
+        raise input_error(path, NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR)))
+    _probe(path, folder)
+
+
+def _probe(path: str, folder: Path) -> None:
+    """Create and remove a temporary file in ``folder``: the one test of writing that holds
+    for every user (root included) and every file system (read-only ones included)."""
+    if not folder.is_dir():
+        raise input_error(path, NotADirectoryError(errno.ENOTDIR, os.strerror(errno.ENOTDIR)))
+    try:
+        handle, probe = tempfile.mkstemp(dir=folder, prefix=".tranquility-check-")
+    except OSError as exc:
+        raise input_error(path, exc) from None
+    os.close(handle)
+    os.unlink(probe)
 
 
 # -- solver budgets ---------------------------------------------------------------------

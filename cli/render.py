@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import statistics
 from collections.abc import Iterable
 from typing import Any
@@ -14,19 +15,29 @@ from tranquility.solver.cards import FINISH, MONSTER, START, Card, sorted_cards
 from tranquility.solver.deal import Deal
 from tranquility.solver.line import Line
 from tranquility.solver.rules import EXPLANATIONS, OFFICIAL, PRESETS, Rules
-from tranquility.solver.ruleset import rules_diff, rules_label
+from tranquility.solver.ruleset import nearest_preset, rules_diff, rules_name
 
 CARD_STYLES: dict[Card, str] = {START: "bold green", FINISH: "bold magenta", MONSTER: "bold red"}
 LEGEND = "S = Start, F = Finish, M = Sea Monster"
 
 
+# The width of stdout when it is not a terminal: wide enough that no line is ever wrapped.
+UNWRAPPED = 10_000
+
+
 def make_console(stderr: bool = False, min_width: int | None = None) -> Console:
-    """A console for this run (width from the terminal, or COLUMNS, or 80 when piped;
-    at least ``min_width`` for wide tables). No markup: file names and engine messages
-    are printed exactly as they are."""
+    """A console for this run: as wide as the terminal (or COLUMNS); when stdout is not a
+    terminal and COLUMNS is not set, lines are not wrapped at all, so piped text is one
+    line per line; at least ``min_width`` for wide tables. No markup: file names and
+    engine messages are printed exactly as they are."""
     console = Console(stderr=stderr, highlight=False, markup=False)
-    if min_width is not None and console.width < min_width:
-        console = Console(stderr=stderr, highlight=False, markup=False, width=min_width)
+    width = None
+    if not stderr and not console.is_terminal and not os.environ.get("COLUMNS", "").isdigit():
+        width = UNWRAPPED
+    elif min_width is not None and console.width < min_width:
+        width = min_width
+    if width is not None:
+        console = Console(stderr=stderr, highlight=False, markup=False, width=width)
     return console
 
 
@@ -53,20 +64,25 @@ _CORE_KEYS = ("rows", "cols", "islands", "finish", "hand")
 
 
 def rules_line(rules: Rules) -> str:
-    """The rule set in one line: label, the grid and cards, then every other key that
-    differs from the official rules."""
+    """The rule set in one line: its name (the nearest preset and the keys that differ
+    from it), the grid and cards, then every other key that differs from the official
+    rules and the name does not already give."""
+    _, changes = nearest_preset(rules)
     text = (
-        f"{rules_label(rules)}: {rules.rows}x{rules.cols} grid, islands 1..{rules.islands}, "
+        f"{rules_name(rules)}: {rules.rows}x{rules.cols} grid, islands 1..{rules.islands}, "
         f"{rules.finish} Finish, hand {rules.hand}"
     )
     others = {k: v for k, v in rules_diff(rules).items() if k not in _CORE_KEYS}
-    if others:
-        return text + "; " + " ".join(f"{k}={v}" for k, v in others.items())
-    return text + "; other options official"
+    if not others:
+        return text + "; other options official"
+    unnamed = {k: v for k, v in others.items() if k not in changes}
+    if unnamed:
+        return text + "; " + " ".join(f"{k}={v}" for k, v in unnamed.items())
+    return text
 
 
 def render_rules(console: Console, rules: Rules) -> None:
-    console.print(Text("Rules in force: ", style="bold") + Text(rules_label(rules)))
+    console.print(Text("Rules in force: ", style="bold") + Text(rules_name(rules)))
     table = Table(show_header=True, header_style="bold", expand=False)
     table.add_column("Key", no_wrap=True)
     table.add_column("Value", no_wrap=True)
@@ -284,7 +300,9 @@ def render_solve(console: Console, result, prefix_turns: int) -> None:
         console.print("The time limit ran out before a win was found or ruled out; try a longer --time-limit.")
     if result.line is not None:
         actions = result.line.actions
-        if prefix_turns:
+        if result.method == "replay":
+            console.print(f"Already won: the line given won at turn {len(actions)}; nothing is left to play.", style="bold")
+        elif prefix_turns:
             console.print(f"Winning continuation from turn {prefix_turns + 1}:", style="bold")
         else:
             console.print("Winning line:", style="bold")
@@ -397,6 +415,11 @@ def render_explanation(console: Console, e, every_turn: bool = False) -> None:
     head = Text(result.verdict.upper(), style=VERDICT_STYLES[result.verdict])
     head.append(f"  by {result.method} in {result.seconds:.2f} s")
     console.print(head)
+    if e.already_won:
+        console.print(
+            f"Already won: the line given won at turn {len(e.turns)}; here it is as played, with its critical moves.",
+            soft_wrap=True,
+        )
     if result.best is not None:
         console.print(f"Best line by {result.best.objective}: {best_text(result.best)}", soft_wrap=True)
     if result.verdict == "no-win":

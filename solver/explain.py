@@ -32,7 +32,7 @@ from .search import (
 )
 from .solve import Budget, Result, solve
 from .state import State, Status
-from .verdicts import Objective, Verdict
+from .verdicts import DecidedBy, Objective, Verdict
 from .verify import position_after
 
 
@@ -90,6 +90,11 @@ class Explanation:
     reach: Reach | None = None
     summary: dict = field(default_factory=dict)
 
+    @property
+    def already_won(self) -> bool:
+        """The line given had already won: its turns are narrated as played, from the deal."""
+        return self.result.verdict == Verdict.WIN and self.result.method == DecidedBy.REPLAY
+
     def to_json(self) -> dict:
         """The explanation as ``tranquility explain --json`` prints it (docs/explain.md)."""
         from .formats import action_to_json, line_to_json
@@ -101,6 +106,7 @@ class Explanation:
             "method": self.result.method,
             "seconds": round(self.result.seconds, 3),
             "reason": self.result.reason,
+            "already_won": self.already_won,
             "objective": self.result.best.to_json() if self.result.best else None,
             "line": line_to_json(self.result.line) if self.result.line else None,
             "turns": turns,
@@ -170,9 +176,12 @@ def explain(
     result = solve(game, budget, objective=objective, progress=progress)
     out = Explanation(result)
     if result.verdict == Verdict.WIN:
-        assert result.line is not None, "a win carries its line"
-        out.turns = narrate(result.line, result.prefix)
-        out.critical = critical_moves(result.line, result.prefix, critical_budget, progress)
+        line = result.winning_line
+        # A line that has already won is narrated as it was played, from the deal, and
+        # its own turns get the critical-move checks; otherwise the solver's continuation.
+        start = 0 if out.already_won else result.prefix
+        out.turns = narrate(line, start)
+        out.critical = critical_moves(line, start, critical_budget, progress)
         out.summary = summarise(out.turns, result)
     elif result.verdict == Verdict.NO_WIN:
         reach_budget, binds_seconds = budget, min(30.0, max(5.0, budget.seconds / 2))

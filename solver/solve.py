@@ -116,13 +116,16 @@ def solve(
     ``method``: auto (the portfolio), search (greedy then the complete search only) or
     cpsat (the CP-SAT model only). With an ``objective`` other than ``any``, a win is
     then improved by CP-SAT (warm-started from it) for the rest of the time, and the
-    result says whether its value is proven optimal. Ctrl-C ends the solve with
+    result says whether its value is proven optimal (a line that has already won is
+    returned as it is, by ``replay``, with no objective value). Ctrl-C ends the solve with
     ``unknown`` (or the best win so far) and the statistics gathered so far."""
+    if objective not in OBJECTIVES:
+        raise BadInput(f"objective must be one of {', '.join(OBJECTIVES)}")
     result = _decide(game, budget, method, progress)
     if objective == Objective.ANY or result.verdict != Verdict.WIN:
         return result
-    if objective not in OBJECTIVES:
-        raise BadInput(f"objective must be one of {', '.join(OBJECTIVES)}")
+    if result.method == DecidedBy.REPLAY:
+        return result  # the line given has already won: nothing is left to play or improve
     return _improve(result, budget, Objective(objective), progress)
 
 

@@ -581,16 +581,83 @@ def test_solver_commands_share_the_budget_options(command):
     assert params["workers"].default == 2 and params["reproducible"].is_flag
 
 
-@pytest.mark.parametrize(
-    "command, flag",
-    [
-        ("deal", "--out"), ("solve", "--out"), ("simulate", "--out"), ("bench", "--out"), ("generate", "--out"),
-        ("explain", "--html"),
-    ],
-)
-def test_output_commands_share_out_and_force(command, flag):
+WRITERS = {
+    "deal": "--out PATH",
+    "solve": "--out PATH",
+    "simulate": "--out PATH",
+    "bench": "--out PATH",
+    "generate": "--out DIR",
+    "explain": "--out PATH",
+    "analyze": "--out PATH",
+    "grade": "--out PATH",
+}
+
+
+@pytest.mark.parametrize("command", sorted(WRITERS))
+def test_output_commands_share_out_and_force(command):
+    """Every command that produces a result can write it with --out (issue: explain had
+    --force but no --out; analyze and grade could not write their result)."""
     text = flat(run(command, "--help").output)
-    assert flag in text and f"--force Let {flag} overwrite" in text
+    assert WRITERS[command] in text and "--force Let --out" in text
+    if command == "explain":
+        assert "--html PATH" in text and "--force Let --out and --html overwrite" in text
+
+
+def test_the_commands_that_write_are_the_ones_listed():
+    writers = {name for name, command in main_group.commands.items() if any(p.name == "force" for p in command.params)}
+    assert writers == set(WRITERS)
+
+
+def _not_called(name: str):
+    def fail(*args, **kwargs):
+        raise AssertionError(f"{name} ran before its output path was checked")
+
+    return fail
+
+
+# (command line, the library function that does the long work)
+WORK: dict[str, tuple[list[object], str]] = {
+    "solve": (["solve", "--seed", 1, "--players", 2], "tranquility.solver.solve.solve"),
+    "explain": (["explain", "--seed", 1, "--players", 2], "tranquility.solver.explain.explain"),
+    "analyze": (["analyze", "LINE"], "tranquility.solver.analyze.analyze"),
+    "grade": (["grade", "--seed", 1, "--players", 2], "tranquility.puzzles.grade.grade"),
+    "simulate": (["simulate", "--seed", 1, "--players", 2], "tranquility.solver.simulate.simulate"),
+    "bench": (["bench", "--deals", 1], "tranquility.solver.bench.run"),
+    "generate": (["generate", "--players", 1, "--grade", 1], "tranquility.puzzles.generate.generate"),
+}
+
+
+def _unwritable(tmp_path: Path) -> list[tuple[Path, str]]:
+    """Paths no command can write, and the reason each error gives."""
+    a_file = write(tmp_path / "a-file", "x")
+    paths = [(tmp_path / "no-such-folder" / "out.json", "No such file or directory"), (a_file / "out.json", "Not a directory")]
+    if Path("/sys").is_dir():  # read-only even for root
+        paths.append((Path("/sys/tranquility-out.json"), "Permission denied"))
+    return paths
+
+
+@pytest.mark.parametrize("command", sorted(WORK))
+def test_every_output_path_is_checked_before_the_work_starts(tmp_path, monkeypatch, command):
+    """Issue: `explain --html /nonexistent/x.html` ran the whole solve, then died with a
+    traceback. Every path a command writes is checked first: exit 2, one line, no work."""
+    args, work = WORK[command]
+    line = write(tmp_path / "line.json", line_to_json(random_line(seeded(1, 2), 4)))
+    args = [line if a == "LINE" else a for a in args]
+    monkeypatch.setattr(work, _not_called(work))
+    flags = ["--out", "--html"] if command == "explain" else ["--out"]
+    for flag in flags:
+        for path, reason in _unwritable(tmp_path):
+            if command == "generate" and reason == "No such file or directory":
+                continue  # generate creates its --out DIR, missing folders included
+            result = run(*args, flag, path)
+            assert result.exit_code == 2, (flag, path, result.output)
+            assert result.stderr == f"Error: {path}: {reason}\n", (flag, path)
+    if command != "generate":
+        taken = write(tmp_path / "taken.json", "{}")
+        result = run(*args, "--out", taken)
+        assert result.exit_code == 2 and "already exists (use --force to overwrite it)" in result.stderr
+        assert taken.read_text() == "{}"
+    assert not list(tmp_path.glob(".tranquility-check-*")), "the probe left a file behind"
 
 
 def test_every_command_with_output_takes_json():
@@ -654,7 +721,8 @@ WORKERS_AND_REPRODUCIBLE = "--workers is not taken with --reproducible"
         (["grade", "--seed", 1, "--players", 2, "--reproducible", "--time-limit", 5], TIME_AND_REPRODUCIBLE),
         (["deal", "--seed", 1, "--players", 2, "--force"], "--force only says that --out may overwrite"),
         (["solve", "--seed", 1, "--players", 2, "--force"], "give --out too"),
-        (["explain", "--seed", 1, "--players", 2, "--force"], "--force only says that --html may overwrite"),
+        (["explain", "--seed", 1, "--players", 2, "--force"], "--force only says that --out or --html may overwrite"),
+        (["analyze", "x.json", "--force"], "--force only says that --out may overwrite"),
         (["generate", "--players", 1, "--grade", 1, "--with-solutions"], "--with-solutions writes each solution beside"),
         (["solve", "--seed", 1, "--players", 2, "--time-limit", 0], "'--time-limit'"),
     ],

@@ -114,3 +114,54 @@ def test_explanation_json_of_an_official_deal_names_every_turn():
     data = e.to_json()
     assert len(data["turns"]) == len(e.result.winning_line.actions)
     assert data["objective"]["name"] == "turns"
+
+
+# -- a line that has already won ---------------------------------------------------------
+
+
+def test_explaining_a_line_that_has_already_won_narrates_it_as_played():
+    """Issue: `explain played.json` on a won game was an internal error (CP-SAT asked to
+    improve a finished game). It narrates the given line from the deal, checks its critical
+    moves and says it is already won."""
+    for game in WINS[:2]:
+        won = solve(game, FAST, method="search").winning_line
+        for objective in Objective:
+            e = explain(won, objective=objective, budget=FAST, critical_budget=2)
+            assert e.result.verdict == "win" and e.result.method == "replay" and e.already_won
+            assert e.result.winning_line == won
+            assert [t.action for t in e.turns] == list(won.actions)
+            assert [c.number for c in e.critical] == list(range(1, len(won.actions) + 1))
+            data = e.to_json()
+            assert data["already_won"] is True and len(data["turns"]) == len(won.actions)
+            assert data["summary"]["turns"] == len(won.actions)
+    fresh = explain(WINS[0], budget=FAST, critical_budget=2)
+    assert not fresh.already_won and fresh.to_json()["already_won"] is False
+
+
+def test_solving_a_line_that_has_already_won_keeps_it_for_every_objective():
+    won = solve(WINS[0], FAST, method="search").winning_line
+    for objective in Objective:
+        result = solve(won, FAST, objective=objective)
+        assert (result.verdict, result.method, result.line, result.best) == ("win", "replay", won, None)
+
+
+def test_explain_command_on_a_won_game(tmp_path):
+    won = solve(WINS[0], FAST, method="search").winning_line
+    path = tmp_path / "played.json"
+    path.write_text(json.dumps(line_to_json(won)))
+    runner = CliRunner()
+    data = runner.invoke(main, ["explain", str(path), "--time-limit", "6", "--json"])
+    assert data.exit_code == 0, data.output
+    report = json.loads(data.stdout)
+    assert report["already_won"] is True and report["method"] == "replay"
+    assert [t["turn"] for t in report["turns"]] == list(range(1, len(won.actions) + 1))
+    text = runner.invoke(main, ["explain", str(path), "--time-limit", "6"])
+    assert text.exit_code == 0, text.output
+    assert f"Already won: the line given won at turn {len(won.actions)}" in text.stdout
+    html = tmp_path / "replay.html"
+    page = runner.invoke(main, ["explain", str(path), "--time-limit", "6", "--html", str(html)])
+    assert page.exit_code == 0, page.output
+    assert "Already won" in html.read_text()
+    solved = runner.invoke(main, ["solve", str(path), "--objective", "spare"])
+    assert solved.exit_code == 0, solved.output
+    assert "Already won" in solved.stdout
