@@ -235,18 +235,31 @@ names it) or N is beyond the end of the line."""
 )
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--turn", type=click.IntRange(min=0), metavar="N", help="Show the position after N actions (from 0).")
+@click.option(
+    "--hide-piles",
+    is_flag=True,
+    help="Show how many cards each pile holds, not the cards (for the table, where the piles lie face down).",
+)
 @json_option
-def show(file: str, turn: int | None, as_json: bool) -> None:
-    """Draw a deal, position or line FILE: grid, hands, piles, whose turn, status.
+def show(file: str, turn: int | None, hide_piles: bool, as_json: bool) -> None:
+    """Draw a deal, position, line or puzzle FILE: grid, every hand and pile (top first),
+    whose turn, status; a puzzle's id and grade in the header.
 
     --json prints {"turn", "seat", "status", "grid", "hands", "piles",
     "start_played", "discarded"}: grid = one entry per cell (row x cols + col,
     null when empty), piles = cards each seat still has to draw, seat = the
     seat to move, status = open, won or lost.
     """
+    from tranquility.puzzles.puzzle_file import read_puzzle_header
     from tranquility.solver.verify import verify as run_verify
 
+    if hide_piles and as_json:
+        raise usage_error("--hide-piles hides the piles' cards in the drawing; --json gives only their counts")
     game = read_game(file)
+    try:
+        puzzle = read_puzzle_header(file)
+    except INPUT_ERRORS as exc:
+        raise input_error(file, exc) from None
     line = game if isinstance(game, Line) else Line(game)
     total = len(line.actions)
     if turn is None:
@@ -259,7 +272,7 @@ def show(file: str, turn: int | None, as_json: bool) -> None:
     if as_json:
         click.echo(dump_json(position_json(verdict.state, turn)))
     else:
-        render_show(make_console(), file, game, verdict.state, turn)
+        render_show(make_console(), file, game, verdict.state, turn, piles=not hide_piles, puzzle=puzzle)
 
 
 @main.command(

@@ -156,16 +156,21 @@ def grid_table(state) -> Table:
     return table
 
 
-def render_position(console: Console, state) -> None:
-    """Grid, hands and what each seat still has to draw."""
+def render_position(console: Console, state, piles: bool = False) -> None:
+    """Grid, hands and what each seat still has to draw: with ``piles``, every card of
+    each pile, top first, and how many; else only how many."""
     console.print(grid_table(state))
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-    table.add_column("Seat", justify="right")
+    table.add_column("Seat", justify="right", no_wrap=True)
     table.add_column("Hand")
-    table.add_column("Pile", justify="right")
+    if piles:
+        table.add_column("Pile (top first)")
+    table.add_column("Pile" if not piles else "Cards", justify="right", no_wrap=True)
     for seat, hand in enumerate(state.hands):
         marker = " <" if seat == state.seat and not state.won else ""
-        table.add_row(f"{seat}{marker}", cards_text(hand), str(len(state.pile(seat))))
+        pile = state.pile(seat)
+        shown = [cards_text(pile)] if piles else []
+        table.add_row(f"{seat}{marker}", cards_text(hand), *shown, str(len(pile)))
     console.print(table)
     start = "played" if state.start_played else "not yet played"
     rocks = "; # = Jagged Rocks" if state.rocks_row is not None else ""
@@ -247,13 +252,24 @@ def _status_text(state) -> Text:
     return text
 
 
-def render_show(console: Console, path: str, game: Deal | Line, state, turn: int) -> None:
-    """A deal, position or line at ``turn``: what led there, the table, what comes next."""
+def puzzle_text(puzzle) -> str:
+    """A puzzle file's own words about itself: ``puzzle ID, grade G of 5``."""
+    return f"puzzle {puzzle.id}, grade {puzzle.grade} of 5"
+
+
+def render_show(
+    console: Console, path: str, game: Deal | Line, state, turn: int, piles: bool = True, puzzle=None
+) -> None:
+    """A deal, position or line at ``turn``: what led there, the table (every pile's cards,
+    top first, unless ``piles`` is False), what comes next. ``puzzle`` is the puzzle
+    file's header (its id and grade), when the deal is a puzzle."""
     from tranquility.solver.actions import describe
 
     line = game if isinstance(game, Line) else Line(game)
     total = len(line.actions)
     what = f"line of {total} action(s)" if isinstance(game, Line) else "deal"
+    if puzzle is not None:
+        what = f"{what} on {puzzle_text(puzzle)}" if isinstance(game, Line) else puzzle_text(puzzle)
     console.print(Text(f"{path}: {what}, {line.deal.players} player(s)", style="bold"), soft_wrap=True)
     console.print(f"Rules: {rules_line(line.deal.rules)}", soft_wrap=True)
     if turn == 0:
@@ -261,7 +277,7 @@ def render_show(console: Console, path: str, game: Deal | Line, state, turn: int
     else:
         head = Text(f"After turn {turn} of {total}: ", style="bold") + Text(describe(line.actions[turn - 1]))
         console.print(head, soft_wrap=True)
-    render_position(console, state)
+    render_position(console, state, piles=piles)
     console.print(Text("Discarded: ") + cards_text(state.discarded, empty="none"), soft_wrap=True)
     if state.gone:
         console.print(Text("Out of the game (monsters and sunk islands): ") + cards_text(state.gone), soft_wrap=True)

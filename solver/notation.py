@@ -31,6 +31,7 @@ from .deal import Deal, DealError, deal
 from .formats import FormatError, game_from_json, read_json, read_text
 from .line import Line
 from .rules import MAX_PLAYERS, PRESETS, Rules, RulesError, parse_rule_value
+from .ruleset import nearest_preset
 
 HEADER_HINT = "the header 'deal SEED PLAYERS [rules PRESET] [rule KEY=VALUE ...]' or 'deal-file PATH'"
 ACTION_HINT = "an action: ISLAND@CELL[-COST,...], S/CARDS|CARDS|..., F, xA,B or M@CELL"
@@ -264,15 +265,11 @@ def seeded_header(game: Deal) -> str | None:
             return None
     except DealError:
         return None
-    wanted = game.rules.to_dict()
-    diffs = {
-        name: {k: v for k, v in wanted.items() if preset.to_dict()[k] != v} for name, preset in PRESETS.items()
-    }
-    name = min(diffs, key=lambda n: len(diffs[n]))  # official first on a tie
+    name, changes = nearest_preset(game.rules)  # official first on a tie
     words = ["deal", str(game.seed), str(game.players)]
     if name != "official":
         words += ["rules", name]
-    words += [f"rule {k}={v}" for k, v in diffs[name].items()]
+    words += [f"rule {k}={v}" for k, v in changes.items()]
     return " ".join(words)
 
 

@@ -6,6 +6,10 @@ import json
 import random
 
 import pytest
+from click.testing import CliRunner
+from tranquility.cli.main import main
+from tranquility.puzzles.shipped import catalogue, catalogue_root
+from tranquility.solver.cards import sorted_cards
 from tranquility.solver.deal import deal
 from tranquility.solver.formats import deal_to_json, line_to_json
 from tranquility.solver.line import Line
@@ -13,7 +17,7 @@ from tranquility.solver.notation import parse_notation
 from tranquility.solver.rules import Rocks, Rules
 from tranquility.solver.state import State, replay
 
-from .helpers import SMALL, WON, random_game, run, write
+from .helpers import ENV, SMALL, WON, random_game, run, write
 
 KEYS = ("turn", "seat", "status", "grid", "hands", "piles", "start_played", "discarded")
 
@@ -72,7 +76,7 @@ def test_text_at_the_start_middle_and_end(won_game):
     assert start.exit_code == 0, start.output
     out = start.stdout
     assert f"{won_game}: line of 8 action(s), 1 player(s)" in out
-    assert "Rules: custom: 2x3 grid, islands 1..12, 1 Finish, hand 3; start_discards=2" in out
+    assert "Rules: official + rows=2 cols=3 islands=12 finish=1 hand=3 start_discards=2: 2x3 grid, islands 1..12" in out
     assert "Starting position (turn 0 of 8)" in out
     assert "Start not yet played; 0/6 cells filled" in out
     assert "Discarded: none" in out and "Status: open, seat 0 to move" in out
@@ -166,3 +170,119 @@ def test_a_deal_that_breaks_a_rule_exit_2(tmp_path):
         result = run("show", path, *extra)
         assert result.exit_code == 2 and result.stdout == ""
         assert result.stderr == f"Error: {path}: deal: island {card} is dealt 2 times, expected 1 (cannot show turn 0)\n"
+
+
+# -- every card face up: hands and piles, and a puzzle's own header ---------------------------
+
+
+def piped(*args):
+    """The command as a pipe sees it: no terminal and no COLUMNS, so nothing is wrapped."""
+    return CliRunner(env={**ENV, "COLUMNS": None}).invoke(main, [str(a) for a in args], catch_exceptions=False)
+
+
+def seat_rows(text: str) -> dict[int, str]:
+    """Each seat's row of the (first) hands table, by seat."""
+    lines = text.splitlines()
+    first = next(i for i, row in enumerate(lines) if row.startswith("Seat "))
+    rows = {}
+    for row in lines[first + 1 :]:
+        words = row.split()
+        if not words or not words[0].isdigit():
+            break
+        rows[int(words[0])] = row
+    return rows
+
+
+def shown(row: str) -> list[str]:
+    """A hands-table row's words after the seat (and its ``<``): hand, pile, count."""
+    words = row.split()[1:]
+    return words[1:] if words[:1] == ["<"] else words
+
+
+def face_up(hand, pile) -> list[str]:
+    return [*map(str, hand), *map(str, pile), str(len(pile))]
+
+
+def shipped_puzzle(tmp_path, players: int = 4):
+    """A shipped puzzle file copied out of the catalogue, and its catalogue entry."""
+    entry = next(e for e in catalogue() if e.players == players)
+    text = catalogue_root().joinpath(*entry.file.split("/")).read_text(encoding="utf-8")
+    return write(tmp_path / "puzzle.json", text), entry
+
+
+def test_a_puzzle_file_shows_its_id_grade_rules_and_every_card(tmp_path):
+    path, entry = shipped_puzzle(tmp_path)
+    result = piped("show", path)
+    assert result.exit_code == 0, result.output
+    head, rules = result.stdout.splitlines()[:2]
+    assert head == f"{path}: puzzle {entry.id}, grade {entry.grade} of 5, 4 player(s)"
+    assert rules == "Rules: official: 6x6 grid, islands 1..80, 5 Finish, hand 5; other options official"
+    game = json.loads(path.read_text())
+    rows = seat_rows(result.stdout.split("Starting position")[1])
+    assert sorted(rows) == [0, 1, 2, 3]
+    for seat, pile in enumerate(game["piles"]):
+        assert shown(rows[seat]) == face_up(sorted_cards(pile[:5]), pile[5:]), seat  # the whole pile, top first
+
+
+def test_every_pile_along_a_line_top_first(won_game):
+    line = parse_notation(won_game.read_text())
+    for turn in (0, 3, 5):
+        state = replay(line.deal, line.actions[:turn])
+        text = piped("show", won_game, "--turn", turn).stdout
+        assert "Pile (top first)" in text
+        row = seat_rows(text.split("Starting position" if turn == 0 else f"After turn {turn}")[1])[0]
+        assert shown(row) == face_up(state.hands[0], state.pile(0)), turn
+
+
+def test_a_deal_file_shows_every_pile(tmp_path):
+    game = deal(Rules(), 3, 5)
+    path = write(tmp_path / "deal.json", deal_to_json(game))
+    rows = seat_rows(piped("show", path).stdout.split("Starting position")[1])
+    for seat, pile in enumerate(game.piles):
+        assert shown(rows[seat]) == face_up(sorted_cards(pile[:5]), pile[5:]), seat
+
+
+def test_hide_piles_shows_only_the_counts(tmp_path):
+    path, _ = shipped_puzzle(tmp_path)
+    game = json.loads(path.read_text())
+    result = piped("show", path, "--hide-piles")
+    assert result.exit_code == 0, result.output
+    assert "Pile (top first)" not in result.stdout and " S " not in result.stdout
+    rows = seat_rows(result.stdout.split("Starting position")[1])
+    for seat, pile in enumerate(game["piles"]):
+        assert shown(rows[seat]) == [*map(str, sorted_cards(pile[:5])), str(len(pile) - 5)]
+    assert "puzzle tq1-4p-" in result.stdout  # the header stays
+    rejected = run("show", path, "--hide-piles", "--json")
+    assert rejected.exit_code == 2 and "--hide-piles" in rejected.stderr and rejected.stdout == ""
+
+
+def test_a_line_on_a_puzzle_names_the_puzzle(tmp_path):
+    _, entry = shipped_puzzle(tmp_path, players=1)
+    game = write(tmp_path / "game.tq", "deal-file puzzle.json\n")
+    head = piped("show", game).stdout.splitlines()[0]
+    assert head == f"{game}: line of 0 action(s) on puzzle {entry.id}, grade {entry.grade} of 5, 1 player(s)"
+
+
+def test_a_deal_without_a_puzzle_block_has_no_puzzle_header(tmp_path):
+    path = write(tmp_path / "deal.json", deal_to_json(deal(Rules(), 2, 1)))
+    assert piped("show", path).stdout.splitlines()[0] == f"{path}: deal, 2 player(s)"
+
+
+@pytest.mark.parametrize(
+    "block, message",
+    [([1], "deal.puzzle: must be a JSON object"), ({"grade": 2}, "deal.puzzle.id: must be a non-empty string"),
+     ({"id": "p", "grade": 9}, "deal.puzzle.grade: must be an integer 1..5, got 9")],
+)
+def test_a_broken_puzzle_block_exit_2(tmp_path, block, message):
+    path = write(tmp_path / "puzzle.json", {**deal_to_json(deal(Rules(), 2, 1)), "puzzle": block})
+    result = run("show", path)
+    assert result.exit_code == 2 and result.stdout == ""
+    assert result.stderr == f"Error: {path}: {message}" + result.stderr.split(message)[1]
+    assert result.stderr.count("\n") == 1
+
+
+def test_the_rules_name_the_nearest_preset_and_the_changes(tmp_path):
+    game = deal(Rules(order="grid", adjacency="orthogonal", finish=1, monsters=4), 2, 3)
+    path = write(tmp_path / "deal.json", deal_to_json(game))
+    text = piped("show", path).stdout
+    assert "Rules: hungarian + monsters=4: 6x6 grid, islands 1..80, 1 Finish, hand 5; order=grid adjacency=orthogonal\n" in text

@@ -1,0 +1,60 @@
+"""The ``puzzle`` block of a puzzle file (docs/puzzles.md): a deal file with the puzzle's id,
+grade and grader beside the deal. Reading a game ignores the block (the deal is what is
+played); this reads it, for the commands that show it. Engine imports only."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from tranquility.solver.formats import DEAL_FORMAT, FormatError, parse_json, read_text
+from tranquility.solver.notation import looks_like_notation, notation_deal_file
+
+
+@dataclass(frozen=True)
+class PuzzleHeader:
+    """What a puzzle file says about itself (``Puzzle.to_json`` writes it)."""
+
+    id: str
+    grade: int
+    score: float | None = None
+    grader: str | None = None
+
+
+def puzzle_header(data: Any, where: str = "deal") -> PuzzleHeader | None:
+    """The ``puzzle`` block of a deal file's JSON, or None when it has none; a block that is
+    there but malformed is a FormatError naming the key."""
+    if not isinstance(data, dict) or "puzzle" not in data:
+        return None
+    block = data["puzzle"]
+    if not isinstance(block, dict):
+        raise FormatError(f"{where}.puzzle: must be a JSON object")
+    ident, grade = block.get("id"), block.get("grade")
+    if not isinstance(ident, str) or not ident:
+        raise FormatError(f"{where}.puzzle.id: must be a non-empty string, got {ident!r}")
+    if not isinstance(grade, int) or isinstance(grade, bool) or not 1 <= grade <= 5:
+        raise FormatError(f"{where}.puzzle.grade: must be an integer 1..5, got {grade!r}")
+    score, grader = block.get("score"), block.get("grader")
+    return PuzzleHeader(
+        id=ident,
+        grade=grade,
+        score=float(score) if isinstance(score, (int, float)) and not isinstance(score, bool) else None,
+        grader=grader if isinstance(grader, str) else None,
+    )
+
+
+def read_puzzle_header(path: str | Path) -> PuzzleHeader | None:
+    """The puzzle block of a JSON deal file, or of the deal file a notation file names
+    (``deal-file PATH``); None for any other game file. Errors name the file."""
+    text = read_text(path)
+    if looks_like_notation(text):
+        deal_file = notation_deal_file(path)
+        return None if deal_file is None else read_puzzle_header(deal_file)
+    data = parse_json(text, path)
+    if not isinstance(data, dict) or data.get("format") != DEAL_FORMAT:
+        return None
+    try:
+        return puzzle_header(data)
+    except FormatError as exc:
+        raise FormatError(f"{path}: {exc}") from None
