@@ -138,7 +138,7 @@ def test_deal_text_with_modules():
     result = run("deal", "--seed", 3, "--players", 2, "--rules", "rocks", "--rule", "monsters=4", "--rule", "removed=6")
     assert result.exit_code == 0, result.output
     game = seeded(3, 2, Rules(rocks=Rocks.AUTO, monsters=4, removed=6))
-    assert "custom: 6x6 grid" in result.stdout and "monsters=4 rocks=auto removed=6" in result.stdout
+    assert "Rules: monsters + rocks=auto removed=6: 6x6 grid, islands 1..80, 5 Finish, hand 5; monsters=4\n" in result.stdout
     assert "Removed islands: " + ", ".join(map(str, game.removed_islands)) in result.stdout
     assert f"Jagged Rocks: auto, starting on row {game.rocks_row}" in result.stdout
 
