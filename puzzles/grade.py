@@ -211,7 +211,7 @@ def measure(game: Deal, proof: Budget = PROOF_BUDGET) -> tuple[Verdict, Metrics 
 
 def check_gradable(game: Deal) -> None:
     """Raise ``UnsupportedRules`` for rule sets the solver cannot prove (modules)."""
-    from tranquility.solver.model import check_supported
+    from tranquility.solver.supported import check_supported
 
     check_supported(State.initial(game))
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import StrEnum
+from functools import cache
 from typing import assert_never
 
 from .cards import FINISH, MONSTER, START, Card, card_name, sorted_cards
@@ -119,6 +120,12 @@ class Choice:
                 return "discard two"
             case _:
                 assert_never(self.kind)
+
+
+@cache
+def island_choice(card: int, cell: int) -> Choice:
+    """The choice to play ``card`` at ``cell`` (one shared value each: positions list many)."""
+    return Choice(ChoiceKind.ISLAND, card, cell)
 
 
 def choice_of(action: Action) -> Choice:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
+from functools import cached_property
 
 from .cards import FINISH, MONSTER, START, Card, card_label, is_island
 from .errors import BadInput
@@ -39,6 +40,10 @@ class Deal:
 
     def check(self) -> None:
         """Raise DealError unless every card of the rules is dealt exactly once, legally."""
+        self._valid  # noqa: B018  # a deal is immutable: checked once, on first use
+
+    @cached_property
+    def _valid(self) -> bool:
         rules = self.rules
         if not 1 <= self.players <= MAX_PLAYERS:
             raise DealError(f"a deal has 1 to {MAX_PLAYERS} piles (seats), got {self.players}")
@@ -96,6 +101,7 @@ class Deal:
             raise DealError(f"rocks_row must be a row of 0..{rules.rows - 1} when rule 'rocks' is on")
         if any(r < 0 for r in self.rocks_rolls):
             raise DealError("rocks_rolls must be non-negative integers")
+        return True
 
 
 def pile_sizes(total: int, players: int) -> list[int]:

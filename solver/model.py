@@ -25,24 +25,12 @@ from dataclasses import dataclass
 from ortools.sat.python import cp_model
 
 from .cards import FINISH, START, Card, is_island
-from .errors import BadInput
-from .rules import Adjacency, OneCard, Order, Rocks, Rules
+from .rules import Adjacency, OneCard, Order, Rules
 from .state import State
+from .supported import check_supported
 
 IntVar = cp_model.IntVar
 Expr = cp_model.LinearExpr | int  # an IntVar is a LinearExpr
-
-
-class UnsupportedRules(BadInput):
-    """The model does not cover this rule set (modules that change the board)."""
-
-
-def check_supported(state: State) -> None:
-    rules = state.rules
-    if rules.monsters:
-        raise UnsupportedRules("the Sea Monsters module (monsters > 0) is not supported by the solver yet")
-    if rules.rocks != Rocks.OFF:
-        raise UnsupportedRules("the Jagged Rocks module (rocks on) is not supported by the solver yet")
 
 
 # -- the geometry, written again apart from the rules engine's -------------------------------

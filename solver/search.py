@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import random
 import time
+from bisect import bisect_left
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
@@ -66,7 +67,7 @@ def live_islands(state: State) -> frozenset[int]:
     """Islands that fit at least one empty cell (ignoring the rocks: not solved here).
 
     A card that fits nowhere now never fits again: cells only fill up."""
-    intervals = [state.island_bounds(cell) for cell, v in enumerate(state.grid) if v is None]
+    intervals = state.empty_bounds
     live: set[int] = set()
     for low, high in intervals:
         live.update(range(low + 1, high))
@@ -405,8 +406,9 @@ class _Room:
         self.state = state
         self.strict = state.rules.order == Order.SEQUENCE
         in_play = [c for h in state.hands for c in h] + [c for s in range(state.players) for c in state.pile(s)]
-        self.available = sorted(c for c in in_play if is_island(c) and c in live)
+        self.available = sorted(c for c in in_play if c in live)  # live holds islands only
         self.runs: dict[int, tuple[int, int, int, int]] = {}  # cell: (first, last, low, high)
+        self.pools: dict[tuple[int, int], list[int]] = {}  # (low, high): the available islands between
         grid, cell = state.grid, 0
         while cell < len(grid):
             if grid[cell] is None:
@@ -418,13 +420,14 @@ class _Room:
                 high = (grid[cell] or 0) if cell < len(grid) else state.rules.islands + 1
                 for k in range(start, cell):
                     self.runs[k] = (start, cell - 1, low, high)
+                self.pools[low, high] = [c for c in self.available if low < c < high]
             else:
                 cell += 1
 
     def misplacement(self, card: int, cell: int) -> float | None:
         first, last, low, high = self.runs[cell]
-        pool = [c for c in self.available if low < c < high]
-        rank = sum(1 for c in pool if c < card)
+        pool = self.pools[low, high]
+        rank = bisect_left(pool, card)
         left, right = cell - first, last - cell
         if not low < card < high or rank < left or len(pool) - rank - 1 < right:
             return None if self.strict else self.OFF_PLAN
@@ -440,8 +443,7 @@ def _usefulness(state: State, card: Card, live: frozenset[int]) -> float:
         return 50.0
     if not is_island(card) or card not in live:
         return -1.0
-    costs = [state.island_cost(card, cell) for cell, v in enumerate(state.grid) if v is None]
-    best = min((c for c in costs if c is not None), default=None)
+    best = state.cheapest_cost(card)
     return -1.0 if best is None else 40.0 - best
 
 

@@ -26,6 +26,7 @@ from .search import (
     refutation,
 )
 from .state import State, Status
+from .supported import check_supported
 from .verdicts import DecidedBy, Method, Objective, Verdict
 from .verify import position_after, verify
 
@@ -130,9 +131,6 @@ def solve(
 
 
 def _decide(game: Deal | Line, budget: Budget, method: str, progress: Callable[[str], None] | None) -> Result:
-    from .cpsat import cpsat
-    from .model import check_supported
-
     if method not in METHODS:
         raise BadInput(f"method must be one of {', '.join(METHODS)}")
     started = time.monotonic()
@@ -188,6 +186,8 @@ def _decide(game: Deal | Line, budget: Budget, method: str, progress: Callable[[
             if verdict == Verdict.NO_WIN:
                 return finish(Verdict.NO_WIN, DecidedBy.EXHAUSTIVE, reason="the complete search tried every line; none wins")
         if method in (Method.AUTO, Method.CPSAT):
+            from .cpsat import cpsat  # OR-Tools loads only when CP-SAT runs
+
             say("CP-SAT model")
             left = max(0.0, budget.seconds - (time.monotonic() - started))
             verdict, line, info = cpsat(state, _cpsat_limits(budget, left))

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from functools import cache
+from functools import cache, cached_property
 from itertools import combinations
 from typing import NamedTuple, assert_never
 
@@ -25,6 +25,7 @@ from .actions import (
     PlayMonster,
     PlayStart,
     RocksMove,
+    island_choice,
 )
 from .cards import (
     FINISH,
@@ -215,26 +216,30 @@ class State:
 
     def legal_choices(self) -> Iterator[Choice]:
         """Every choice (an action without its payment) that some legal action makes."""
+        return iter(self._choices)
+
+    @cached_property
+    def _choices(self) -> tuple[Choice, ...]:
+        # Worked out once per position: the players, the search and the status all ask.
         if self.won or self._out_of_cards():
-            return
+            return ()
         if self.must_play_start():
-            if self.start_rounds() is not None:
-                yield Choice(ChoiceKind.START, START)
-            return
+            return (Choice(ChoiceKind.START, START),) if self.start_rounds() is not None else ()
         hand = self.hand
+        found = []
+        costs = self._costs
         for card in sorted({c for c in hand if is_island(c)}):
-            for cell in range(self.rules.cells):
-                cost = self.island_cost(card, cell)
-                if cost is not None and cost <= len(hand) - 1:
-                    yield Choice(ChoiceKind.ISLAND, card, cell)
+            for cell in self._cells_for(card):
+                cost = costs[card, cell] = self._gap(card, cell)
+                if cost <= len(hand) - 1:
+                    found.append(island_choice(card, cell))
         if FINISH in hand and self.finish_allowed():
-            yield Choice(ChoiceKind.FINISH, FINISH)
+            found.append(Choice(ChoiceKind.FINISH, FINISH))
         if MONSTER in hand:
-            for cell, value in enumerate(self.grid):
-                if value is not None:
-                    yield Choice(ChoiceKind.MONSTER, MONSTER, cell)
+            found.extend(Choice(ChoiceKind.MONSTER, MONSTER, cell) for cell, v in enumerate(self.grid) if v is not None)
         if len(hand) >= 2:
-            yield Choice(ChoiceKind.DISCARD)
+            found.append(Choice(ChoiceKind.DISCARD))
+        return tuple(found)
 
     def legal_actions(self) -> Iterator[Action]:
         """Every legal action, with every distinct payment (can be many for a Start)."""
@@ -286,29 +291,107 @@ class State:
             return None
         if self.rocks_row is not None and cell // self.rules.cols == self.rocks_row:
             return None
-        geo = geometry_of(self.rules)
-        for c in geo.before[cell]:
-            v = grid[c]
-            if v is not None and v >= card:
-                return None
-        for c in geo.after[cell]:
-            v = grid[c]
-            if v is not None and v <= card:
-                return None
-        # Cost: the smallest difference to an already placed neighbour, 0 if none.
-        gaps = [abs(card - v) for c in geo.neighbours[cell] if (v := grid[c]) is not None]
-        return min(gaps) if gaps else 0
+        # One cell's bounds and neighbours (a replay asks once per turn), unless the tables
+        # for every cell are worked out already (legal_choices asks for them all).
+        if "_bounds" in self.__dict__:
+            (low, high), near = self._bounds[cell], self._near[cell]
+        else:
+            (low, high), near = self._cell_bounds(cell), self._cell_near(cell)
+        if not low < card < high:
+            return None
+        return _smallest_gap(card, near)
+
+    def _gap(self, card: int, cell: int) -> int:
+        return _smallest_gap(card, self._near[cell])
+
+    def _cell_near(self, cell: int) -> tuple[int, ...]:
+        """The cards on the cell's neighbours (rule ``adjacency``)."""
+        grid = self.grid
+        return tuple(v for c in geometry_of(self.rules).neighbours[cell] if (v := grid[c]) is not None)
+
+    @cached_property
+    def _near(self) -> tuple[tuple[int, ...], ...]:
+        # Only empty cells take a card, so only theirs are asked for.
+        grid = self.grid
+        return tuple(
+            tuple(x for c in near if (x := grid[c]) is not None) if v is None else ()
+            for v, near in zip(grid, geometry_of(self.rules).neighbours, strict=True)
+        )
+
+    @cached_property
+    def _costs(self) -> dict[tuple[int, int], int]:
+        """(card, cell): cost, as legal_choices found them (cost_of reads them back)."""
+        return {}
+
+    def cheapest_cost(self, card: int) -> int | None:
+        """The least cost of a legal placement of ``card`` now, or None if it fits nowhere."""
+        return min((self._gap(card, cell) for cell in self._cells_for(card)), default=None)
+
+    def _cells_for(self, card: int) -> list[int]:
+        """The open cells ``card`` may go to by the order, ascending."""
+        cells = [c for (low, high), group in self._open_groups if low < card < high for c in group]
+        if self.rules.order != Order.SEQUENCE:
+            cells.sort()  # groups of equal bounds interleave on a grid; along one sequence they are runs
+        return cells
+
+    @cached_property
+    def _open_groups(self) -> tuple[tuple[tuple[int, int], tuple[int, ...]], ...]:
+        """The open cells grouped by their bounds, in order of their first cell: along the
+        sequence order these are the runs of empty cells, so a card is checked once per run."""
+        groups: dict[tuple[int, int], list[int]] = {}
+        table = self._bounds
+        for cell in self._open_cells:
+            groups.setdefault(table[cell], []).append(cell)
+        return tuple((bounds, tuple(cells)) for bounds, cells in groups.items())
+
+    @cached_property
+    def empty_bounds(self) -> frozenset[tuple[int, int]]:
+        """The distinct ``island_bounds`` of the empty cells (the rocks aside)."""
+        table = self._bounds
+        return frozenset(table[cell] for cell, v in enumerate(self.grid) if v is None)
 
     def island_bounds(self, cell: int) -> tuple[int, int]:
         """The open interval (low, high) of island numbers that the order lets ``cell`` hold
-        now (the rocks aside)."""
+        now (the rocks aside): above every card that must be smaller, below every card that
+        must be larger."""
+        return self._bounds[cell]
+
+    def _cell_bounds(self, cell: int) -> tuple[int, int]:
         geo, grid = geometry_of(self.rules), self.grid
         low = max((v for c in geo.before[cell] if (v := grid[c]) is not None), default=0)
         high = min((v for c in geo.after[cell] if (v := grid[c]) is not None), default=self.rules.islands + 1)
         return low, high
 
+    @cached_property
+    def _bounds(self) -> tuple[tuple[int, int], ...]:
+        # Once per position, for every cell: each legal choice and greedy move asks.
+        grid, top = self.grid, self.rules.islands + 1
+        if self.rules.order == Order.SEQUENCE:
+            # The cells before a cell are all earlier ones: running maxima and minima.
+            lows, low = [], 0
+            for v in grid:
+                lows.append(low)
+                if v is not None:
+                    low = max(low, v)
+            highs, high = [], top
+            for v in reversed(grid):
+                highs.append(high)
+                if v is not None:
+                    high = min(high, v)
+            return tuple(zip(lows, reversed(highs), strict=True))
+        return tuple(self._cell_bounds(cell) for cell in range(len(grid)))
+
+    @cached_property
+    def _open_cells(self) -> tuple[int, ...]:
+        """Empty cells outside the rocks' row."""
+        cols, rocks = self.rules.cols, self.rocks_row
+        return tuple(c for c, v in enumerate(self.grid) if v is None and (rocks is None or c // cols != rocks))
+
     def cost_of(self, choice: Choice) -> int:
         """The cost of a legal island choice."""
+        known = self._costs.get((choice.island, choice.target))
+        if known is not None:
+            return known
         cost = self.island_cost(choice.island, choice.target)
         assert cost is not None, f"{choice} is not a legal choice here"
         return cost
@@ -575,6 +658,16 @@ class State:
         except IllegalAction as exc:
             return str(exc)
         return None
+
+
+def _smallest_gap(card: int, near: tuple[int, ...]) -> int:
+    """Placement cost: the smallest difference to a card on a neighbouring cell, 0 if none."""
+    best = None
+    for v in near:  # a loop: this is the engine's innermost step
+        gap = card - v if card > v else v - card
+        if best is None or gap < best:
+            best = gap
+    return 0 if best is None else best
 
 
 def sub_multisets(cards: tuple[Card, ...], k: int) -> Iterator[tuple[Card, ...]]:

@@ -11,11 +11,12 @@ from hypothesis import strategies as st
 from tranquility.solver.deal import deal
 from tranquility.solver.formats import line_to_json
 from tranquility.solver.line import Line
-from tranquility.solver.model import UnsupportedRules, horizon
+from tranquility.solver.model import horizon
 from tranquility.solver.rules import OFFICIAL, Rocks, Rules
 from tranquility.solver.search import least_total_cost, refutation
 from tranquility.solver.solve import Budget, solve
 from tranquility.solver.state import State
+from tranquility.solver.supported import UnsupportedRules
 from tranquility.solver.verify import verify
 
 from .helpers import run, small_deals
