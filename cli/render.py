@@ -544,10 +544,16 @@ def render_analysis(console: Console, analysis) -> None:
     console.print(table)
     if analysis.lost_at is not None:
         lost = actions[analysis.lost_at - 1]
-        console.print(
-            Text(f"Lost the win at turn {analysis.lost_at}: {describe(lost)}; ", style="bold red")
-            + Text(f"{analysis.kept_by()} kept it.")
-        )
+        console.print(Text(f"Lost the win at turn {analysis.lost_at}: {describe(lost)}.", style="bold red"), soft_wrap=True)
+        if analysis.kept_by() is not None:
+            console.print(
+                f"This would have kept it: {analysis.kept_by()} (the first action of a winning line from before turn "
+                f"{analysis.lost_at}).",
+                soft_wrap=True,
+            )
+        after = analysis.after_loss()
+        if after is not None and after.reason:
+            console.print(f"Why the position after it is lost (proven by {after.method}): {after.reason}.", soft_wrap=True)
     elif analysis.lost_between is not None:
         a, b = analysis.lost_between
         console.print(f"The win was lost between turns {a} and {b} (the positions in between were not decided).")

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from .actions import choice_of, describe
+from .actions import Action, describe
 from .line import Line
 from .solve import Budget, Result, solve
 from .verdicts import DecidedBy, Verdict
@@ -24,8 +24,13 @@ class Position:
     verdict: Verdict
     method: DecidedBy
     seconds: float
-    reason: str | None
-    alternative: str | None  # first move of a winning line from here (for win positions)
+    reason: str | None  # for a no-win: the proof, in words
+    winning: Action | None = None  # for a win: the first action of a winning line from here, payment included
+
+    @property
+    def alternative(self) -> str | None:
+        """The winning action in words (``describe``), payment included."""
+        return None if self.winning is None else describe(self.winning)
 
 
 @dataclass(frozen=True)
@@ -40,12 +45,18 @@ class Analysis:
         return self.positions[0].verdict
 
     def to_json(self) -> dict:
+        from .formats import action_to_json
+
+        kept = self.kept_action()
+        after = self.after_loss()
         return {
             "deal_verdict": self.deal_verdict,
             "lost_at": self.lost_at,
             "lost_between": list(self.lost_between) if self.lost_between else None,
             "lost_action": describe(self.line.actions[self.lost_at - 1]) if self.lost_at else None,
             "kept_by": self.kept_by(),
+            "kept_by_action": None if kept is None else action_to_json(kept),
+            "lost_proof": None if after is None else {"method": after.method, "reason": after.reason},
             "positions": [
                 {
                     "before_turn": p.index + 1,
@@ -54,16 +65,30 @@ class Analysis:
                     "seconds": round(p.seconds, 3),
                     "reason": p.reason,
                     "winning_move": p.alternative,
+                    "winning_action": None if p.winning is None else action_to_json(p.winning),
                 }
                 for p in self.positions
             ],
         }
 
-    def kept_by(self) -> str | None:
-        """A move that would have kept the win at the losing turn."""
+    def kept_action(self) -> Action | None:
+        """An action (with its payment) that would have kept the win at the losing turn:
+        the first action of the winning line found from the position before it."""
         if self.lost_at is None:
             return None
-        return self.positions[self.lost_at - 1].alternative
+        return self.positions[self.lost_at - 1].winning
+
+    def kept_by(self) -> str | None:
+        """``kept_action`` in words."""
+        kept = self.kept_action()
+        return None if kept is None else describe(kept)
+
+    def after_loss(self) -> Position | None:
+        """The position right after the losing action, whose solve proved it lost (its
+        ``reason`` says why)."""
+        if self.lost_at is None:
+            return None
+        return self.positions[self.lost_at]
 
 
 def analyze(
@@ -82,18 +107,18 @@ def analyze(
             positions.append(Position(index, Verdict.NO_WIN, DecidedBy.IMPLIED, 0.0, why, None))
             continue
         result = solve(Line(line.deal, line.actions[:index]), budget)
-        position = Position(index, result.verdict, result.method, result.seconds, result.reason, _first_move(result, index))
+        position = Position(index, result.verdict, result.method, result.seconds, result.reason, _first_action(result, index))
         positions.append(position)
         if result.verdict == Verdict.NO_WIN:
             lost_from = position
     return Analysis(line, tuple(positions), *_where_lost(positions))
 
 
-def _first_move(result: Result, index: int) -> str | None:
+def _first_action(result: Result, index: int) -> Action | None:
+    """The action the winning line plays from the position before action ``index``."""
     if result.verdict != Verdict.WIN or result.line is None or len(result.line.actions) <= index:
         return None
-    action = result.line.actions[index]
-    return str(choice_of(action))
+    return result.line.actions[index]
 
 
 def _where_lost(positions: list[Position]) -> tuple[int | None, tuple[int, int] | None]:

@@ -72,7 +72,7 @@ class Criticality:
     kind: Critical
     winning_alternatives: int  # alternatives shown to win (stops counting at 3)
     undecided: int  # alternatives neither shown to win nor proven lost in the budget
-    example: str | None  # a winning alternative, when one was found
+    example: str | None  # a winning alternative (the whole action, payment included), when one was found
 
     @property
     def proven(self) -> bool:
@@ -298,10 +298,11 @@ def _classify(line: Line, done: int, state: State, chosen: Choice, number: int, 
         if left <= 0:
             undecided += 1
             continue
-        outcome = _choice_outcome(line, done, state, choice, live, left, lost)
+        outcome, winning = _choice_outcome(line, done, state, choice, live, left, lost)
         if outcome == Verdict.WIN:
             winners += 1
-            example = example or str(choice)
+            if example is None and winning is not None:
+                example = describe(winning)  # the whole action, payment included
             if winners >= 3:
                 break
         elif outcome == Verdict.UNKNOWN:
@@ -315,8 +316,11 @@ def _classify(line: Line, done: int, state: State, chosen: Choice, number: int, 
     return Criticality(number, str(chosen), kind, winners, undecided, example)
 
 
-def _choice_outcome(line: Line, done: int, state: State, choice: Choice, live, seconds: float, lost: set) -> str:
-    """win if some payment of the choice keeps a win; no-win if every one is proven lost."""
+def _choice_outcome(
+    line: Line, done: int, state: State, choice: Choice, live, seconds: float, lost: set
+) -> tuple[Verdict, Action | None]:
+    """win, with the payment (the action) that keeps it, if some payment of the choice
+    keeps a win; no-win if every one is proven lost; else unknown."""
     until = time.monotonic() + seconds
     unknown = False
     for action in choice_actions(state, choice, live):
@@ -324,16 +328,16 @@ def _choice_outcome(line: Line, done: int, state: State, choice: Choice, live, s
         if refutation(after) is not None or after.status == Status.LOST:
             continue
         if after.won:
-            return Verdict.WIN
+            return Verdict.WIN, action
         # A few greedy playouts first: most alternatives in a winnable game still win.
         rng = random.Random(0)
         for playout in range(8):
             _, end = greedy_playout(after, rng, Style.draw(rng, playout))
             if end.won:
-                return Verdict.WIN
+                return Verdict.WIN, action
         left = until - time.monotonic()
         if left <= 0:
-            return Verdict.UNKNOWN
+            return Verdict.UNKNOWN, None
         # The complete search shares its table of lost positions with every other
         # re-solve of this pass (the work reused between re-solves), then CP-SAT.
         verdict, _ = exhaustive(after, Deadline(seconds=left / 2), SearchStats(), lost)
@@ -341,10 +345,10 @@ def _choice_outcome(line: Line, done: int, state: State, choice: Choice, live, s
             position = Line(line.deal, line.actions[:done] + (action,))
             verdict = solve(position, Budget(seconds=until - time.monotonic(), workers=1), method="cpsat").verdict
         if verdict == Verdict.WIN:
-            return Verdict.WIN
+            return Verdict.WIN, action
         if verdict == Verdict.UNKNOWN:
             unknown = True
-    return Verdict.UNKNOWN if unknown else Verdict.NO_WIN
+    return (Verdict.UNKNOWN if unknown else Verdict.NO_WIN), None
 
 
 # -- unwinnable positions ------------------------------------------------------------------

@@ -7,10 +7,11 @@ import json
 
 from click.testing import CliRunner
 from tranquility.cli.main import main
+from tranquility.solver.actions import describe
 from tranquility.solver.analyze import analyze
 from tranquility.solver.deal import deal
 from tranquility.solver.explain import Critical, explain
-from tranquility.solver.formats import line_to_json
+from tranquility.solver.formats import action_to_json, line_to_json
 from tranquility.solver.line import Line
 from tranquility.solver.model import RULE_GROUPS
 from tranquility.solver.rules import OFFICIAL
@@ -45,6 +46,9 @@ def test_explained_lines_replay_and_only_moves_hold():
                     assert solve(after, FAST, method="search").verdict == "no-win"
             if c.kind == Critical.FORCED:
                 assert len(list(state.legal_choices())) == 1
+            if c.example is not None:  # a whole legal action, payment included, not a bare choice
+                assert c.example in {describe(a) for a in state.legal_actions()}
+                assert c.example != describe(turn.action)
             state = state.apply(turn.action)
 
 
@@ -81,7 +85,19 @@ def test_analyze_finds_a_planted_losing_move():
                     analysis = analyze(Line(game, prefix), FAST)
                     assert analysis.deal_verdict == "win"
                     assert analysis.lost_at == turn + 1
-                    assert analysis.kept_by() is not None
+                    # What kept the win is a whole action, payment included: played as
+                    # written from the position before the mistake, it keeps a win.
+                    kept = analysis.kept_action()
+                    assert kept is not None and analysis.kept_by() == describe(kept)
+                    instead = Line(game, won.actions[:turn] + (kept,))
+                    assert verify(instead).legal
+                    assert solve(instead, FAST).verdict == "win"
+                    # The position after the mistake is lost, and the analysis says why.
+                    after = analysis.after_loss()
+                    assert after is not None and after.verdict == "no-win" and after.reason
+                    data = analysis.to_json()
+                    assert data["kept_by"] == describe(kept) and data["kept_by_action"] == action_to_json(kept)
+                    assert data["lost_proof"] == {"method": after.method, "reason": after.reason}
                     planted += 1
                     break
             else:
@@ -165,3 +181,22 @@ def test_explain_command_on_a_won_game(tmp_path):
     solved = runner.invoke(main, ["solve", str(path), "--objective", "spare"])
     assert solved.exit_code == 0, solved.output
     assert "Already won" in solved.stdout
+
+
+def test_analyze_text_gives_the_whole_action_that_kept_the_win_and_why_the_loss(tmp_path):
+    """Issue: analyze said "18 at cell 7 kept it" for a move that costs 1 (typed as
+    written, illegal). It gives the whole action with its payment, and the proof that the
+    position after the mistake is lost."""
+    from tranquility.solver.simulate import simulate
+
+    played = simulate(deal(OFFICIAL, 3, 3), "cautious", 0).line
+    analysis = analyze(played, Budget(reproducible=True, workers=1))
+    assert analysis.lost_at is not None
+    kept, after = analysis.kept_action(), analysis.after_loss()
+    assert kept is not None and after is not None and after.reason
+    path = tmp_path / "played.json"
+    path.write_text(json.dumps(line_to_json(played)))
+    text = CliRunner(env={"COLUMNS": "200"}).invoke(main, ["analyze", str(path), "--reproducible"])
+    assert text.exit_code == 0, text.output
+    assert f"This would have kept it: {describe(kept)}" in text.stdout
+    assert f"Why the position after it is lost (proven by {after.method}): {after.reason}." in text.stdout
