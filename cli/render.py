@@ -347,7 +347,8 @@ def render_bench(console: Console, report) -> None:
     console.print(f"Machine: {report.machine}", style="dim")
     table = Table(show_header=True, header_style="bold")
     columns = (
-        "group", "players", "cases", "decided", "win", "no-win", "unknown", "decided by", "median s", "p90 s", "max s", "replay"
+        "group", "players", "cases", "decided", "win", "no-win", "unknown", "decided by", "median s", "p90 s", "max s",
+        "solve/replay", "replay",
     )
     for name in columns:
         table.add_column(name, justify="left" if name in ("group", "decided by") else "right", no_wrap=True)
@@ -365,6 +366,7 @@ def render_bench(console: Console, report) -> None:
             f"{g.median:.3f}",
             f"{g.p90:.3f}",
             f"{g.max:.3f}",
+            "-" if g.solve_per_replay is None else f"{g.solve_per_replay:.1f}",
             "ok" if g.replay_ok else "FAILED",
         )
     console.print(table)

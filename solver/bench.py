@@ -9,7 +9,7 @@ import platform
 import statistics
 import time
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .actions import Action, ChoiceKind
 from .deal import Deal, deal
@@ -54,6 +54,7 @@ class Outcome:
     method: str  # a DecidedBy, or "internal-error" when the solve raised one
     seconds: float
     replayed: bool  # a win's line replays as a win (always checked)
+    replay_seconds: float | None = None  # a win's: the time that replay took, in this process
 
 
 @dataclass
@@ -68,6 +69,7 @@ class GroupSummary:
     p90: float
     max: float
     replay_ok: bool
+    solve_per_replay: float | None = None  # the wins' median of solve seconds / their line's replay seconds
 
     def to_json(self) -> dict:
         return self.__dict__.copy()
@@ -104,6 +106,7 @@ class Report:
                 "method": o.method,
                 "seconds": round(o.seconds, 4),
                 "replayed": o.replayed,
+                "replay_seconds": None if o.replay_seconds is None else round(o.replay_seconds, 6),
             }
             for o in self.outcomes
         ]
@@ -192,11 +195,16 @@ def run(
             # Reported in the table (replay FAILED), never hidden, and the run goes on.
             outcome = Outcome(case, Verdict.UNKNOWN, "internal-error", 0.0, False)
         else:
-            replayed = True
+            replayed, replay_seconds = True, None
             if result.verdict == Verdict.WIN:
-                check = verify(result.winning_line)
+                # Timed as a verifier that receives the line replays it: its deal checked too
+                # (a fresh copy: the solve's own deal has been checked once already).
+                line = result.winning_line
+                started = time.perf_counter()
+                check = verify(Line(replace(line.deal), line.actions))
+                replay_seconds = time.perf_counter() - started
                 replayed = check.legal and check.won
-            outcome = Outcome(case, result.verdict, result.method, result.seconds, replayed)
+            outcome = Outcome(case, result.verdict, result.method, result.seconds, replayed, replay_seconds)
         report.outcomes.append(outcome)
         if on_case is not None:
             on_case(case, outcome)
@@ -216,6 +224,7 @@ def summarise(outcomes: list[Outcome]) -> list[GroupSummary]:
     for group, players in keys:
         mine = [o for o in outcomes if (o.case.group, o.case.players) == (group, players)]
         times = sorted(o.seconds for o in mine)
+        ratios = [o.seconds / o.replay_seconds for o in mine if o.replay_seconds]
         verdicts: dict[str, int] = dict.fromkeys(Verdict, 0)
         methods: dict[str, int] = {}
         for o in mine:
@@ -233,6 +242,7 @@ def summarise(outcomes: list[Outcome]) -> list[GroupSummary]:
                 p90=times[max(0, math.ceil(0.9 * len(times)) - 1)],
                 max=times[-1],
                 replay_ok=all(o.replayed for o in mine),
+                solve_per_replay=statistics.median(ratios) if ratios else None,
             )
         )
     return groups
@@ -240,16 +250,23 @@ def summarise(outcomes: list[Outcome]) -> list[GroupSummary]:
 
 def markdown_table(report: Report) -> str:
     """The summary as a Markdown table (for docs/performance.md)."""
-    head = "| group | players | cases | decided | win | no-win | unknown | decided by | median s | p90 s | max s | replay |"
-    rows = [head, "|" + "---|" * 12]
+    head = (
+        "| group | players | cases | decided | win | no-win | unknown | decided by | median s | p90 s | max s "
+        "| solve/replay | replay |"
+    )
+    rows = [head, "|" + "---|" * 13]
     for g in report.groups:
         methods = ", ".join(f"{k} {v}" for k, v in sorted(g.methods.items()))
         rows.append(
             f"| {g.group} | {g.players} | {g.count} | {100 * g.decided:.1f}% | {g.verdicts['win']} | "
             f"{g.verdicts['no-win']} | {g.verdicts['unknown']} | {methods} | {g.median:.3f} | "
-            f"{g.p90:.3f} | {g.max:.3f} | {'ok' if g.replay_ok else 'FAILED'} |"
+            f"{g.p90:.3f} | {g.max:.3f} | {_ratio(g.solve_per_replay)} | {'ok' if g.replay_ok else 'FAILED'} |"
         )
     return "\n".join(rows)
+
+
+def _ratio(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1f}"
 
 
 def machine_description() -> str:
