@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import random
 import time
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 
@@ -405,8 +405,9 @@ class _Room:
     def __init__(self, state: State, live: frozenset[int]):
         self.state = state
         self.strict = state.rules.order == Order.SEQUENCE
-        in_play = [c for h in state.hands for c in h] + [c for s in range(state.players) for c in state.pile(s)]
-        self.available = sorted(c for c in in_play if c in live)  # live holds islands only
+        # Every island is in a hand or a pile, or else on the grid, discarded, gone or removed.
+        out = {*state.grid, *state.discarded, *state.gone, *state.deal.removed_islands}
+        self.available = sorted(live - out)
         self.runs: dict[int, tuple[int, int, int, int]] = {}  # cell: (first, last, low, high)
         self.pools: dict[tuple[int, int], list[int]] = {}  # (low, high): the available islands between
         grid, cell = state.grid, 0
@@ -420,7 +421,7 @@ class _Room:
                 high = (grid[cell] or 0) if cell < len(grid) else state.rules.islands + 1
                 for k in range(start, cell):
                     self.runs[k] = (start, cell - 1, low, high)
-                self.pools[low, high] = [c for c in self.available if low < c < high]
+                self.pools[low, high] = self.available[bisect_right(self.available, low) : bisect_left(self.available, high)]
             else:
                 cell += 1
 

@@ -310,13 +310,13 @@ class State:
         return tuple(v for c in geometry_of(self.rules).neighbours[cell] if (v := grid[c]) is not None)
 
     @cached_property
-    def _near(self) -> tuple[tuple[int, ...], ...]:
-        # Only empty cells take a card, so only theirs are asked for.
-        grid = self.grid
-        return tuple(
-            tuple(x for c in near if (x := grid[c]) is not None) if v is None else ()
-            for v, near in zip(grid, geometry_of(self.rules).neighbours, strict=True)
-        )
+    def _near(self) -> list[tuple[int, ...]]:
+        # Only the open cells take a card, so only theirs are asked for.
+        grid, neighbours = self.grid, geometry_of(self.rules).neighbours
+        near: list[tuple[int, ...]] = [()] * len(grid)
+        for cell in self._open_cells:
+            near[cell] = tuple(v for c in neighbours[cell] if (v := grid[c]) is not None)
+        return near
 
     @cached_property
     def _costs(self) -> dict[tuple[int, int], int]:
