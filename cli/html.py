@@ -1,8 +1,10 @@
 """``tranquility explain --html``: one self-contained HTML page that replays a line.
 
 Every position is computed here, in Python, by the rules engine (``State.initial`` and
-``State.apply``) and embedded as JSON in a ``<script type="application/json">`` tag; the
-page's script only draws the step it is asked for. Nothing is loaded from the network: the
+``State.apply``) and embedded as JSON in a ``<script type="application/json">`` tag, face
+up: every hand and every pile (top first), and for each step the cards it paid, sent out of
+the game and drew; the page's script only draws the step it is asked for, marking those
+cards. The header says what the solve found in the players' words. Nothing is loaded from the network: the
 CSS and the script are inline and the page uses the browser's own fonts.
 
 The step shown can be picked with the buttons, the slider, the arrow keys (Home / End for
@@ -13,9 +15,11 @@ from __future__ import annotations
 
 import html
 import json
+from collections import Counter
 from typing import Any
 
 from tranquility.solver.actions import PlayIsland, PlayMonster, choice_of, describe
+from tranquility.solver.cards import sorted_cards
 from tranquility.solver.line import Line
 from tranquility.solver.state import State
 
@@ -32,22 +36,30 @@ CRITICAL_TEXT = {
 
 def replay_steps(line: Line, data: dict) -> list[dict[str, Any]]:
     """Step 0 is the starting position; step k the position after the line's k-th action,
-    with that action in words and, for a turn the explanation covers, its critical label."""
+    with that action in words, the cards it paid and drew and, for a turn the explanation
+    covers, its critical label."""
     turns = {t["turn"]: t for t in data.get("turns") or []}
     state = State.initial(line.deal)
-    steps = [_position(state, 0, None, None, None)]
+    steps = [_position(state, None, 0, None, None, None)]
     for number, action in enumerate(line.actions, start=1):
-        state = state.apply(action)
-        steps.append(_position(state, number, action, turns.get(number), data))
+        before, state = state, state.apply(action)
+        steps.append(_position(state, before, number, action, turns.get(number), data))
     return steps
 
 
-def _position(state: State, number: int, action, turn: dict | None, data: dict | None) -> dict[str, Any]:
+def _new(after: tuple, before: tuple) -> list:
+    """The cards of ``after`` that ``before`` did not hold (multisets), sorted."""
+    return list(sorted_cards((Counter(after) - Counter(before)).elements()))
+
+
+def _position(
+    state: State, before: State | None, number: int, action, turn: dict | None, data: dict | None
+) -> dict[str, Any]:
     step: dict[str, Any] = {
         "step": number,
         "grid": list(state.grid),
         "hands": [list(h) for h in state.hands],
-        "piles": [len(state.pile(s)) for s in range(state.players)],
+        "piles": [list(state.pile(s)) for s in range(state.players)],  # top first
         "seat": state.seat,
         "status": state.status,
         "start_played": state.start_played,
@@ -56,7 +68,7 @@ def _position(state: State, number: int, action, turn: dict | None, data: dict |
         "rocks_row": state.rocks_row,
         "action": None,
     }
-    if action is None:
+    if action is None or before is None:
         return step
     critical = None if turn is None else turn.get("critical")
     step["action"] = {
@@ -64,9 +76,14 @@ def _position(state: State, number: int, action, turn: dict | None, data: dict |
         "text": describe(action) if turn is None else turn["text"],
         "cell": action.cell if isinstance(action, (PlayIsland, PlayMonster)) else None,
         "choice": str(choice_of(action)),
+        # What the step moved: the cards paid or discarded (face down on the discard pile),
+        # the cards that left the game (a Sea Monster and the island it sank), and the cards
+        # each seat drew from its pile, in the order drawn.
+        "paid": _new(state.discarded, before.discarded),
+        "gone": _new(state.gone, before.gone),
+        "drawn": [list(state.deal.piles[s][before.drawn[s] : state.drawn[s]]) for s in range(state.players)],
         # A turn of the given position (before the solve took over) is not explained.
         "given": bool(data and data.get("turns")) and turn is None,
-        "drawn": [] if turn is None else list(turn["drawn"]),
         "moments": [] if turn is None else list(turn["moments"]),
         "critical": None if critical is None else dict(critical),
     }
@@ -82,40 +99,83 @@ def embed_json(value: Any) -> str:
     return text
 
 
+# -- the header, in the players' words ------------------------------------------------------
+
+# How each part of the solver decided, said for players (the JSON's "method" names them).
+FOUND_BY = {
+    "greedy": "by playing the deal through many times, always taking a cheap play",
+    "exhaustive": "by trying every line of play",
+    "cpsat": "by a constraint solver (CP-SAT) that reasons about every line at once",
+}
+PROVEN_BY = {
+    "refute": "proven at once by a simple check, given below",
+    "exhaustive": "proven by trying every line of play",
+    "cpsat": "proven by a constraint solver (CP-SAT) that reasons about every line at once",
+    "implied": "an earlier position of the line was already lost",
+}
+
+
+def _seconds(data: dict) -> str:
+    seconds = data.get("seconds")
+    return f" in {seconds:.1f} s" if isinstance(seconds, (int, float)) and not isinstance(seconds, bool) else ""
+
+
+def verdict_text(data: dict, what: str = "this deal") -> str:
+    """What the solve found, as a sentence for players: never just "by greedy"."""
+    verdict, method = data.get("verdict"), str(data.get("method") or "")
+    if verdict == "win":
+        if method == "replay" or data.get("already_won"):
+            return "Won: the line given had already won the game; the replay shows it as it was played."
+        how = FOUND_BY.get(method, "by the solver")
+        return f"The team can win {what}. Here is a winning line, found{_seconds(data)} {how}."
+    if verdict == "no-win":
+        how = PROVEN_BY.get(method, "proven by the solver")
+        return f"The team cannot win {what}, however it plays ({how}{_seconds(data)})."
+    if method == "interrupted":
+        return f"Not decided: the solve was interrupted before a win was found or ruled out for {what}."
+    return f"Not decided: the time limit ran out before a win was found or ruled out for {what}."
+
+
 def _objective_text(objective: dict | None) -> str:
     if not objective:
         return ""
-    what = {
-        "spare": "cards left at the win",
-        "turns": "turns to the win",
-        "cost": "cards paid as costs",
-        "any": "first win found",
-    }.get(str(objective.get("name")), str(objective.get("name")))
-    if objective.get("optimal"):
-        how = "proven optimal"
-    elif objective.get("bound") is None:
-        how = "best found in the time limit; no bound proven"
+    name, value, bound, optimal = (objective.get(k) for k in ("name", "value", "bound", "optimal"))
+    if name == "spare":
+        text = f"This line leaves {value} cards in hands and piles at the win"
+        best, limit = "no line leaves more", f"no line can leave more than {bound}"
+    elif name == "turns":
+        text = f"This line wins in {value} turns"
+        best, limit = "no line wins in fewer", f"no line can win in fewer than {bound}"
+    elif name == "cost":
+        text = f"This line pays {value} cards as placement costs"
+        best, limit = "no line pays fewer", f"no line can pay fewer than {bound}"
+    elif name == "any":
+        return "This is the first winning line found (no best line was asked for)."
     else:
-        how = f"best found in the time limit; bound {objective['bound']}"
-    return f"Best line by {objective.get('name')}: {what} {objective.get('value')} ({how})"
+        return f"Best line by {name}: {value}."
+    if optimal:
+        return f"{text}: {best} (proven)."
+    if bound is None:
+        return f"{text}: the best found in the time limit (no limit was proven)."
+    return f"{text}: the best found in the time limit ({limit})."
 
 
 def _summary_text(summary: dict | None) -> str:
     if not summary:
         return ""
     return (
-        f"{summary.get('turns')} turns; costs paid {summary.get('costs_paid')}; "
-        f"discard-two {summary.get('discard_two_cards')} cards; "
-        f"Start event {summary.get('start_discards')} cards; "
-        f"{summary.get('spare_cards')} cards left in hands and piles at the win"
+        f"{summary.get('turns')} turns; {summary.get('costs_paid')} cards paid as placement costs, "
+        f"{summary.get('discard_two_cards')} discarded two at a time, "
+        f"{summary.get('start_discards')} discarded for the Start card; "
+        f"{summary.get('spare_cards')} cards left in hands and piles at the win."
     )
 
 
 def _reach_text(reach: dict | None) -> str:
     if not reach:
         return ""
-    how = "proven" if reach.get("proven") else "best found in the time limit"
-    text = f"Best reach: {reach.get('cells')} of {reach.get('of')} cells filled before the team is stuck ({how})."
+    how = "proven" if reach.get("proven") else "the best found in the time limit"
+    text = f"The furthest the team can get: {reach.get('cells')} of {reach.get('of')} cells filled before it is stuck ({how})."
     if reach.get("cells") == reach.get("of"):
         text += " The grid can be filled, but no Finish card can be played."
     return text + " The replay below follows that line."
@@ -133,18 +193,15 @@ def _critical_counts(data: dict) -> str:
 
 
 def replay_html(line: Line, data: dict) -> str:
-    """The page: a header (verdict, objective, summary), then the replay of ``line``."""
+    """The page: a header (what the solve found, the line's value, a summary), then the
+    replay of ``line``."""
     deal = line.deal
     rules = deal.rules
     steps = replay_steps(line, data)
     seed = "no seed" if deal.seed is None else f"seed {deal.seed}"
     title = f"Tranquility replay: {seed}, {deal.players} player{'s' if deal.players != 1 else ''}"
     verdict = str(data.get("verdict") or "unknown")
-    head_bits = []
-    if data.get("method"):
-        head_bits.append(f"by {data['method']}")
-    if isinstance(data.get("seconds"), (int, float)):
-        head_bits.append(f"in {data['seconds']:.2f} s")
+    given = sum(1 for s in steps if s["action"] and s["action"]["given"])
     payload = {
         "title": title,
         "rows": rules.rows,
@@ -167,11 +224,10 @@ def replay_html(line: Line, data: dict) -> str:
         ("critical-counts", _critical_counts(data)),
         ("reach", _reach_text(data.get("reach"))),
         ("binds", f"What binds: {binds}" if binds and binds != data.get("reason") else ""),
-        ("reason", f"Proof: {data['reason']}" if data.get("reason") and verdict == "no-win" else ""),
+        ("reason", f"Why: {data['reason']}" if data.get("reason") and verdict == "no-win" else ""),
     ):
         if text:
             lines_of_head.append(f'<p id="{ident}">{e(text)}</p>')
-    given = sum(1 for s in steps if s["action"] and s["action"]["given"])
     if given:
         lines_of_head.append(
             f'<p id="prefix-note">Turns 1-{given} are the position that was given; the solver played from turn {given + 1}.</p>'
@@ -180,9 +236,11 @@ def replay_html(line: Line, data: dict) -> str:
         title=e(title),
         verdict=e(verdict),
         verdict_class=e({"win": "win", "no-win": "nowin"}.get(verdict, "unknown")),
-        verdict_by=e(" ".join(head_bits)),
+        verdict_by=e(verdict_text(data, "this position" if given else "this deal")),
         head="\n    ".join(lines_of_head),
         last=len(steps) - 1,
+        cols=rules.cols,
+        rows=rules.rows,
         data=embed_json(payload),
         style=_STYLE,
         script=_SCRIPT,
@@ -191,40 +249,53 @@ def replay_html(line: Line, data: dict) -> str:
 
 _STYLE = """
   :root { --fg: #1d2330; --dim: #6b7385; --line: #d5d9e2; --sea: #eaf3fb; --card: #ffffff;
-          --accent: #1f6fb2; --only: #c62828; --win: #2e7d32; --warn: #b26a00; }
+          --accent: #1f6fb2; --only: #c62828; --win: #2e7d32; --warn: #b26a00;
+          --paid: #fde7e7; --drawn: #e3f4e4; }
   * { box-sizing: border-box; }
   body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
          color: var(--fg); margin: 0; background: #f6f7f9; }
-  header { background: #fff; border-bottom: 1px solid var(--line); padding: 14px 24px 10px; }
+  header { background: #fff; border-bottom: 1px solid var(--line); padding: 12px 24px 8px; }
   h1 { font-size: 20px; margin: 0 0 6px; }
   header p { margin: 2px 0; }
   #rules, #prefix-note { color: var(--dim); font-size: 13px; }
   .verdict { font-weight: 700; padding: 1px 8px; border-radius: 4px; color: #fff; text-transform: uppercase; }
   .verdict.win { background: var(--win); } .verdict.nowin { background: var(--only); }
   .verdict.unknown { background: var(--warn); }
-  main { display: flex; gap: 24px; padding: 16px 24px; align-items: flex-start; flex-wrap: wrap; }
-  #board { flex: 1 1 560px; min-width: 0; }
-  #turns-panel { flex: 0 1 380px; max-height: 80vh; overflow: auto; background: #fff;
-                 border: 1px solid var(--line); border-radius: 6px; }
-  #controls { display: flex; align-items: center; gap: 6px; margin-bottom: 10px; flex-wrap: wrap; }
+  main { display: flex; gap: 20px; padding: 14px 20px; align-items: flex-start; }
+  #board { flex: 1 1 auto; min-width: 0; }
+  #turns-panel { flex: 0 0 300px; max-height: 88vh; overflow: auto; background: #fff;
+                 border: 1px solid var(--line); border-radius: 6px; position: sticky; top: 10px; }
+  @media (max-width: 900px) {
+    main { flex-direction: column; }
+    #turns-panel { flex: none; width: 100%; max-height: 40vh; position: static; }
+  }
+  #controls { display: flex; align-items: center; gap: 6px; margin-bottom: 8px; flex-wrap: wrap; }
   #controls button { font: inherit; padding: 4px 12px; border: 1px solid var(--line); background: #fff;
                      border-radius: 4px; cursor: pointer; }
   #controls button:hover:not(:disabled) { border-color: var(--accent); }
   #controls button:disabled { color: var(--dim); cursor: default; }
   #slider { flex: 1 1 200px; }
   #step-label { font-weight: 700; font-size: 17px; margin: 4px 0; }
-  #action-text { min-height: 1.5em; margin: 2px 0 4px; }
-  #drawn-text, #moments-text { color: var(--dim); font-size: 13px; margin: 0; min-height: 1.45em; }
+  #action-text { min-height: 1.5em; margin: 2px 0 4px; font-size: 16px; }
+  #moved, #moments-text { color: var(--dim); font-size: 13px; margin: 0; min-height: 1.6em; }
+  #moved > span { margin-right: 14px; }
   .critical { display: inline-block; margin: 4px 0; padding: 2px 8px; border-radius: 4px;
               background: #eef0f4; font-size: 13px; line-height: 22px; }
   .critical.only { background: var(--only); color: #fff; font-weight: 700; font-size: 15px; }
   .critical.few { background: #fff3dc; color: var(--warn); }
   .critical.empty { visibility: hidden; }  /* keeps its place: the grid does not jump between steps */
-  #grid { border-collapse: separate; border-spacing: 4px; margin: 10px 0; }
+  /* The grid takes what the window gives it: each cell as wide as the board's width allows
+     and as tall as leaves the hands in view below, from 44 to 112 px. */
+  #grid { --by-width: calc((100vw - 420px) / (var(--cols) + 0.5));
+          --by-height: calc((100vh - 520px) / (var(--rows) * 0.8 + 0.5));
+          --cell: clamp(44px, min(var(--by-width), var(--by-height)), 112px);
+          border-collapse: separate; border-spacing: 5px; margin: 8px 0; }
+  @media (max-width: 900px) { #grid { --by-width: calc((100vw - 70px) / (var(--cols) + 0.5)); } }
   #grid th { color: var(--dim); font-weight: 400; font-size: 12px; padding: 0 4px; }
-  #grid td { width: 54px; height: 48px; text-align: center; vertical-align: middle; position: relative;
-             background: var(--sea); border: 1px solid #c9dcee; border-radius: 5px; font-size: 19px;
-             font-weight: 600; font-variant-numeric: tabular-nums; }
+  #grid td { width: var(--cell); min-width: var(--cell); height: calc(var(--cell) * 0.8); text-align: center;
+             vertical-align: middle; position: relative; background: var(--sea); border: 1px solid #c9dcee;
+             border-radius: 6px; font-size: calc(var(--cell) * 0.32); font-weight: 600;
+             font-variant-numeric: tabular-nums; }
   #grid td.filled { background: var(--card); border-color: #9fb4c8; }
   #grid td.rocks { background: #e7e1da; border-color: #a58f78; color: #7a5b3c; }
   #grid td.played { outline: 3px solid var(--accent); outline-offset: 0; }
@@ -232,18 +303,24 @@ _STYLE = """
   #grid td .idx { position: absolute; top: 1px; left: 4px; font-size: 10px; font-weight: 400; color: var(--dim); }
   #grid td .val.empty { color: #9fb0c2; font-weight: 400; }
   #state-line { color: var(--dim); font-size: 13px; margin: 4px 0 10px; }
-  #hands { border-collapse: collapse; min-width: 420px; }
-  #hands td.seat { width: 150px; white-space: nowrap; }
-  #hands th, #hands td { text-align: left; padding: 4px 10px 4px 0; border-bottom: 1px solid var(--line); }
+  #hands { border-collapse: collapse; width: 100%; }
+  #hands td.seat { width: 130px; white-space: nowrap; }
+  #hands td.hand { white-space: nowrap; }
+  #hands th, #hands td { text-align: left; padding: 4px 10px 4px 0; border-bottom: 1px solid var(--line);
+                         vertical-align: top; }
   #hands th { font-size: 13px; color: var(--dim); font-weight: 400; }
-  #hands th.pile { text-align: right; }
+  #hands th.count, #hands td.count { text-align: right; font-variant-numeric: tabular-nums; }
   #hands tr.to-move td { background: #eef5fc; }
-  #hands td.pile { text-align: right; font-variant-numeric: tabular-nums; }
   .cardchip { display: inline-block; min-width: 28px; padding: 1px 5px; margin: 1px 2px; text-align: center;
               border: 1px solid var(--line); border-radius: 4px; background: #fff; font-variant-numeric: tabular-nums; }
   .cardchip.S { color: var(--win); font-weight: 700; border-color: var(--win); }
   .cardchip.F { color: #8e24aa; font-weight: 700; border-color: #8e24aa; }
   .cardchip.M { color: var(--only); font-weight: 700; border-color: var(--only); }
+  .cardchip.drawn { background: var(--drawn); border-color: var(--win); box-shadow: 0 0 0 1px var(--win); }
+  .cardchip.paid { background: var(--paid); border-color: var(--only); text-decoration: line-through; }
+  .cardchip.gone { background: #eee; color: var(--dim); text-decoration: line-through; }
+  td.pile .cardchip { min-width: 22px; font-size: 12px; padding: 0 3px; margin: 1px; color: var(--dim); }
+  td.pile .cardchip.S, td.pile .cardchip.F, td.pile .cardchip.M { color: inherit; }
   .none { color: var(--dim); }
   #turn-list { list-style: none; margin: 0; padding: 0; font-size: 13px; }
   #turn-list li { display: flex; padding: 3px 10px 3px 0; border-bottom: 1px solid #eef0f4; cursor: pointer; }
@@ -256,7 +333,7 @@ _STYLE = """
                     white-space: nowrap; }
   #turn-list .tag.only { background: var(--only); color: #fff; font-weight: 700; }
   #turn-list .tag.few { background: #fff3dc; color: var(--warn); }
-  .help { color: var(--dim); font-size: 12px; }
+  .help { color: var(--dim); font-size: 12px; margin: 0 0 4px; }
 """
 
 _SCRIPT = r"""
@@ -272,11 +349,16 @@ _SCRIPT = r"""
     if (text !== undefined && text !== null) node.textContent = String(text);
     return node;
   }
-  function chip(card) {
+  function chip(card, extra, why) {
     var node = el("span", "cardchip", card);
     if (typeof card === "string") node.classList.add(card);
-    node.title = { S: "Start", F: "Finish", M: "Sea Monster" }[card] || ("island " + card);
+    if (extra) node.classList.add(extra);
+    var name = { S: "Start", F: "Finish", M: "Sea Monster" }[card] || ("island " + card);
+    node.title = why ? name + ", " + why : name;
     return node;
+  }
+  function chips(parent, cards, extra, why) {
+    cards.forEach(function (card) { parent.appendChild(chip(card, extra, why)); });
   }
 
   function drawGrid(step) {
@@ -313,7 +395,7 @@ _SCRIPT = r"""
   }
 
   function drawHands(step) {
-    var body = $("hands-body");
+    var body = $("hands-body"), action = step.action;
     body.textContent = "";
     for (var s = 0; s < step.hands.length; s++) {
       var tr = el("tr");
@@ -324,11 +406,44 @@ _SCRIPT = r"""
       var hand = el("td", "hand");
       hand.id = "hand-" + s;
       if (step.hands[s].length === 0) hand.appendChild(el("span", "none", "empty"));
-      step.hands[s].forEach(function (card) { hand.appendChild(chip(card)); });
+      // The cards this seat has just drawn are marked in its hand (a multiset: one mark per card drawn).
+      var fresh = {};
+      (action ? action.drawn[s] : []).forEach(function (card) { fresh[card] = (fresh[card] || 0) + 1; });
+      step.hands[s].forEach(function (card) {
+        var isNew = fresh[card] > 0;
+        if (isNew) fresh[card] -= 1;
+        hand.appendChild(chip(card, isNew ? "drawn" : null, isNew ? "just drawn" : null));
+      });
       tr.appendChild(hand);
-      tr.appendChild(el("td", "pile", step.piles[s])).id = "pile-" + s;
+      var pile = el("td", "pile");
+      pile.id = "pile-" + s;
+      if (step.piles[s].length === 0) pile.appendChild(el("span", "none", "empty"));
+      chips(pile, step.piles[s]);
+      tr.appendChild(pile);
+      tr.appendChild(el("td", "count", step.piles[s].length)).id = "count-" + s;
       body.appendChild(tr);
     }
+  }
+
+  function drawMoved(step) {
+    var action = step.action;
+    var paid = $("paid-text"), gone = $("gone-text"), drawn = $("drawn-text");
+    paid.textContent = gone.textContent = drawn.textContent = "";
+    if (!action) return;
+    if (action.paid.length) {
+      paid.appendChild(document.createTextNode("Paid: "));
+      chips(paid, action.paid, "paid", "paid this turn");
+    }
+    if (action.gone.length) {
+      gone.appendChild(document.createTextNode("Out of the game: "));
+      chips(gone, action.gone, "gone", "out of the game");
+    }
+    var seats = [];
+    action.drawn.forEach(function (cards, s) { if (cards.length) seats.push(s); });
+    seats.forEach(function (s, i) {
+      drawn.appendChild(document.createTextNode((i ? "; " : "") + "Seat " + s + " draws "));
+      chips(drawn, action.drawn[s], "drawn", "just drawn");
+    });
   }
 
   function statusText(step) {
@@ -347,7 +462,7 @@ _SCRIPT = r"""
     $("action-text").textContent = action
       ? (action.text.charAt(0).toUpperCase() + action.text.slice(1)) + "."
       : "Opening hands dealt; seat 0 moves first.";
-    $("drawn-text").textContent = action && action.drawn.length ? "Drawn afterwards: " + action.drawn.join(" ") : "";
+    drawMoved(step);
     var why = { start: "the Start event is done", end: "the grid is complete and the game is won" };
     $("moments-text").textContent = action && action.moments.length
       ? "Moment: " + action.moments.map(function (m) {
@@ -454,17 +569,18 @@ _PAGE = """<!DOCTYPE html>
       <button id="next" type="button" title="Next step (right arrow)">Next &#x25b6;</button>
       <button id="last" type="button" title="Last step (End)">Last &#xbb;</button>
     </div>
-    <p class="help">Left / right arrow keys step through the line; add <code>#step=N</code> to the address to open at step N.</p>
+    <p class="help">Left / right arrow keys step through the line; add <code>#step=N</code> to the address to open at step N.
+      Every card is face up: each pile is shown top first.</p>
     <p id="step-label">Step 0 of {last}</p>
     <p id="action-text"></p>
+    <p id="moved"><span id="paid-text"></span><span id="gone-text"></span><span id="drawn-text"></span></p>
     <div id="critical" class="critical empty"></div>
-    <p id="drawn-text"></p>
     <p id="moments-text"></p>
-    <table id="grid" aria-label="Grid, top row first, row 0 at the bottom"></table>
+    <table id="grid" style="--cols: {cols}; --rows: {rows}" aria-label="Grid, top row first, row 0 at the bottom"></table>
     <p id="state-line"><span id="status-text"></span>; Start <span id="start-text"></span>;
       cells filled <span id="filled-text"></span>; cards discarded <span id="discarded-text"></span></p>
     <table id="hands">
-      <thead><tr><th>Seat</th><th>Hand</th><th class="pile">Pile</th></tr></thead>
+      <thead><tr><th>Seat</th><th>Hand</th><th>Pile (top first)</th><th class="count">Cards</th></tr></thead>
       <tbody id="hands-body"></tbody>
     </table>
     <noscript><p>This replay needs JavaScript to draw the positions.</p></noscript>

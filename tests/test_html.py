@@ -14,18 +14,21 @@ import select
 import shutil
 import subprocess
 import time
+from collections import Counter
 from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
-from tranquility.cli.html import replay_html
-from tranquility.solver.actions import describe
+from tranquility.cli.html import replay_html, verdict_text
+from tranquility.solver.actions import PlayFinish, PlayIsland, PlayStart, describe
+from tranquility.solver.cards import FINISH, START
 from tranquility.solver.deal import deal
 from tranquility.solver.explain import explain
 from tranquility.solver.line import Line
 from tranquility.solver.rules import Rules
 from tranquility.solver.solve import Budget
 from tranquility.solver.state import State
+from tranquility.solver.verdicts import DecidedBy, Verdict
 
 from .helpers import run
 
@@ -64,6 +67,7 @@ class Page(HTMLParser):
         self.scripts: dict[str, str] = {}
         self.values: dict[int, str] = {}  # grid cell index -> the number or mark drawn in it
         self.chips: dict[str, list[str]] = {}  # element id -> the cards drawn inside it
+        self.marks: dict[str, list[tuple[str, set[str]]]] = {}  # element id -> (card, the chip's classes)
         self._open: list[tuple[str, str | None, str]] = []  # (tag, id, class)
         self._script: str | None = None
 
@@ -100,6 +104,7 @@ class Page(HTMLParser):
             self.values[int(inner[5:])] = data.strip()
         if "cardchip" in classes and inner:
             self.chips.setdefault(inner, []).append(data.strip())
+            self.marks.setdefault(inner, []).append((data.strip(), set(classes)))
 
 
 def parse(text: str) -> Page:
@@ -151,7 +156,7 @@ def test_embeds_every_position_replayed(won):
         assert step["step"] == k
         assert step["grid"] == list(state.grid)
         assert step["hands"] == [list(h) for h in state.hands]
-        assert step["piles"] == [len(state.pile(s)) for s in range(state.players)]
+        assert step["piles"] == [list(state.pile(s)) for s in range(state.players)]  # every pile, top first
         assert step["seat"] == state.seat and step["start_played"] == state.start_played
     assert steps[0]["action"] is None
     assert steps[-1]["status"] == "won" and None not in steps[-1]["grid"]
@@ -162,15 +167,68 @@ def test_embeds_every_position_replayed(won):
         assert not action["given"]
 
 
+def test_each_step_names_the_cards_paid_and_drawn(won):
+    """What a step moved, from the positions before and after it: every card is accounted
+    for (hands + drawn + cells emptied = hands + paid + cells filled + out of the game +
+    the Start or Finish card played)."""
+    line, _, text = won
+    steps = embedded(text)["steps"]
+    states = positions(line)
+    for k, action in enumerate(line.actions, start=1):
+        before, after, moved = states[k - 1], states[k], steps[k]["action"]
+        assert moved["drawn"] == [list(line.deal.piles[s][before.drawn[s] : after.drawn[s]]) for s in range(2)]
+        if isinstance(action, PlayIsland):
+            assert moved["paid"] == list(action.discard)
+            assert moved["drawn"][action.seat] == list(before.pile(action.seat)[: len(action.discard) + 1])
+        if isinstance(action, PlayStart):
+            assert not Counter(c for d in action.team_discard for c in d) - Counter(moved["paid"])
+        played = [START] if isinstance(action, PlayStart) else [FINISH] if isinstance(action, PlayFinish) else []
+        cells = list(zip(before.grid, after.grid, strict=True))
+        left = Counter(c for h in before.hands for c in h) + Counter(c for d in moved["drawn"] for c in d)
+        left += Counter(b for b, a in cells if b is not None and a != b)
+        right = Counter(c for h in after.hands for c in h) + Counter(moved["paid"]) + Counter(moved["gone"])
+        right += Counter(a for b, a in cells if a is not None and a != b) + Counter(played)
+        assert left == right, k
+    paid = [s["action"]["paid"] for s in steps[1:]]
+    assert any(paid) and any(not p for p in paid)  # the line pays on some turns, not on others
+
+
 def test_header_shows_verdict_objective_summary(won):
     _, data, text = won
     page = parse(text)
     assert page.text["verdict"].strip() == "win"
     objective = data["objective"]
-    assert f"spare: cards left at the win {objective['value']}" in page.text["objective"]
-    assert ("proven optimal" in page.text["objective"]) == objective["optimal"]
+    assert f"This line leaves {objective['value']} cards in hands and piles at the win" in page.text["objective"]
+    assert ("(proven)" in page.text["objective"]) == objective["optimal"]
     assert f"{data['summary']['spare_cards']} cards left" in page.text["summary"]
-    assert "Rules: custom: 2x4 grid" in page.text["rules"]
+    assert "Rules: official + rows=2 cols=4 islands=12 hand=3 start_discards=2: 2x4 grid" in page.text["rules"]
+    said = page.text["verdict-by"]
+    assert said.startswith("The team can win this deal. Here is a winning line, found in ")
+    assert f"by {data['method']}" not in said
+
+
+DECIDES = {
+    Verdict.WIN: (DecidedBy.GREEDY, DecidedBy.EXHAUSTIVE, DecidedBy.CPSAT, DecidedBy.REPLAY),
+    Verdict.NO_WIN: (DecidedBy.REFUTE, DecidedBy.EXHAUSTIVE, DecidedBy.CPSAT, DecidedBy.IMPLIED),
+    Verdict.UNKNOWN: (DecidedBy.TIMEOUT, DecidedBy.INTERRUPTED),
+}
+
+
+def test_every_way_of_deciding_is_covered():
+    assert {m for ms in DECIDES.values() for m in ms} == set(DecidedBy)
+
+
+@pytest.mark.parametrize("verdict, method", [(v.value, m.value) for v, ms in DECIDES.items() for m in ms])
+def test_what_happened_is_said_in_player_words(verdict, method):
+    """The header never says just "by greedy": each way the solver decides is put in words."""
+    said = verdict_text({"verdict": verdict, "method": method, "seconds": 1.25})
+    assert said.endswith(".") and f"by {method}" not in said and "the solver" not in said
+    if verdict == "win":
+        assert said.startswith("Won: " if method == "replay" else "The team can win this deal.")
+    elif verdict == "no-win":
+        assert said.startswith("The team cannot win this deal, however it plays")
+    else:
+        assert said.startswith("Not decided")
 
 
 def test_embedded_text_cannot_break_out(won):
@@ -196,7 +254,8 @@ def test_no_win_replays_the_best_reach():
     assert steps[-1]["filled"] == data["reach"]["cells"]
     assert [s["action"]["text"] for s in steps[1:]] == [describe(a) for a in line.actions]
     assert page.text["verdict"].strip() == "no-win"
-    assert f"Best reach: {data['reach']['cells']} of 8 cells" in page.text["reach"]
+    assert f"The furthest the team can get: {data['reach']['cells']} of 8 cells filled" in page.text["reach"]
+    assert page.text["verdict-by"].startswith("The team cannot win this deal, however it plays (proven ")
 
 
 def test_a_given_position_is_marked(won):
@@ -274,7 +333,8 @@ def test_browser_draws_the_first_step(won, page_file, tmp_path):
     for seat, hand in enumerate(State.initial(line.deal).hands):
         assert dom.text[f"seat-{seat}"].startswith(f"Seat {seat}")
         assert dom.chips[f"hand-{seat}"] == [str(c) for c in hand]
-        assert dom.text[f"pile-{seat}"] == str(len(line.deal.piles[seat]) - RULES.hand)
+        assert dom.chips[f"pile-{seat}"] == [str(c) for c in line.deal.piles[seat][RULES.hand :]]  # top first
+        assert dom.text[f"count-{seat}"] == str(len(line.deal.piles[seat]) - RULES.hand)
     assert "Seat 0 to move" in dom.text["status-text"]
     assert len(re.findall(r'<li id="turn-\d+"', dom_text)) == last + 1
 
@@ -443,5 +503,40 @@ def test_browser_steps_with_keys_buttons_and_slider(won, page_file, tmp_path):
         requests = [e["params"]["request"]["url"] for e in browser.events if e["method"] == "Network.requestWillBeSent"]
         assert page_file.resolve().as_uri() in requests  # the recording works
         assert all(url.startswith("file:") for url in requests), requests  # and nothing else was fetched
+    finally:
+        browser.close()
+
+
+@needs_browser
+def test_browser_marks_the_cards_paid_and_drawn(won, page_file, tmp_path):
+    text = won[2]
+    steps = embedded(text)["steps"]
+    k = next(k for k, s in enumerate(steps) if s["action"] and s["action"]["paid"] and any(s["action"]["drawn"]))
+    moved = steps[k]["action"]
+    dom = parse(browse(page_file, tmp_path, f"#step={k}"))
+    assert dom.marks["paid-text"] == [(str(c), {"cardchip", "paid", *([c] if isinstance(c, str) else [])}) for c in moved["paid"]]
+    assert dom.chips["drawn-text"] == [str(c) for d in moved["drawn"] for c in d]
+    assert dom.text["drawn-text"].startswith(f"Seat {moved['seat']} draws ")
+    for seat, drawn in enumerate(moved["drawn"]):
+        marked = [card for card, classes in dom.marks.get(f"hand-{seat}", []) if "drawn" in classes]
+        assert sorted(marked) == sorted(str(c) for c in drawn if c in steps[k]["hands"][seat]), seat
+        assert dom.chips.get(f"pile-{seat}", []) == [str(c) for c in steps[k]["piles"][seat]]
+    # The starting position moved nothing.
+    start = parse(browse(page_file, tmp_path))
+    assert "paid-text" not in start.marks and "drawn-text" not in start.chips
+
+
+@needs_browser
+def test_browser_gives_the_grid_most_of_the_board(page_file, tmp_path):
+    """In a 1200 x 900 window each cell of the 2 x 4 grid is over 100 px wide (it was 54 px)
+    and the grid spans more than a third of the window; the hands stay below it."""
+    browser = DevTools(page_file.resolve().as_uri(), tmp_path / "profile")
+    try:
+        cell = browser.js("document.getElementById('cell-0').getBoundingClientRect().width")
+        grid = browser.js("document.getElementById('grid').getBoundingClientRect().width")
+        window = browser.js("window.innerWidth")
+        assert cell > 100 and grid > window / 3, (cell, grid, window)
+        hands_top = browser.js("document.getElementById('hands').getBoundingClientRect().top")
+        assert hands_top < browser.js("window.innerHeight"), "the hands are still in view"
     finally:
         browser.close()

@@ -14,7 +14,7 @@ from tranquility.solver.deal import deal
 from tranquility.solver.formats import deal_to_json, line_to_json
 from tranquility.solver.line import Line
 from tranquility.solver.notation import parse_notation
-from tranquility.solver.rules import Rocks, Rules
+from tranquility.solver.rules import Adjacency, Order, Rocks, Rules
 from tranquility.solver.state import State, replay
 
 from .helpers import ENV, SMALL, WON, random_game, run, write
@@ -282,7 +282,7 @@ def test_a_broken_puzzle_block_exit_2(tmp_path, block, message):
 
 
 def test_the_rules_name_the_nearest_preset_and_the_changes(tmp_path):
-    game = deal(Rules(order="grid", adjacency="orthogonal", finish=1, monsters=4), 2, 3)
+    game = deal(Rules(order=Order.GRID, adjacency=Adjacency.ORTHOGONAL, finish=1, monsters=4), 2, 3)
     path = write(tmp_path / "deal.json", deal_to_json(game))
     text = piped("show", path).stdout
     assert "Rules: hungarian + monsters=4: 6x6 grid, islands 1..80, 1 Finish, hand 5; order=grid adjacency=orthogonal\n" in text
