@@ -466,8 +466,8 @@ _SCRIPT = r"""
     var why = { start: "the Start event is done", end: "the grid is complete and the game is won" };
     $("moments-text").textContent = action && action.moments.length
       ? "Moment: " + action.moments.map(function (m) {
-          var rows = /^row (\d+)$/.exec(m);  // "row N": N rows are complete now
-          return why[m] || (rows ? rows[1] + (rows[1] === "1" ? " row" : " rows") + " complete" : m);
+          var row = /^row (\d+)$/.exec(m);  // "row R": row R (0 = the bottom row) has just been completed
+          return why[m] || (row ? "row " + row[1] + (row[1] === "0" ? " (the bottom row)" : "") + " is complete" : m);
         }).join(", ")
       : (action && action.given ? "Part of the given position (not explained)." : "");
     var crit = $("critical"), info = action && action.critical;

@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import click
-from rich.progress import Progress
 from tranquility.solver import __version__
 from tranquility.solver.deal import Deal
 from tranquility.solver.errors import BadInput
@@ -40,6 +39,7 @@ from .options import (
     solver_options,
     usage_error,
 )
+from .progress import activity, progress_bar
 from .render import (
     dump_json,
     make_console,
@@ -113,15 +113,18 @@ def write_out(path: str, data, force: bool) -> None:
         raise input_error(path, exc) from None
 
 
-def run_with_status(label: str, file: str | None, work: Callable[[Callable[[str], None]], Any]) -> Any:
-    """Run a solver task with a spinner on stderr that shows its phase. Input errors name
-    the file (exit 2); anything else goes on to ``exits.Group`` (a bug is exit 3)."""
-    from tranquility.solver.model import UnsupportedRules
+def run_with_status(
+    label: str, file: str | None, work: Callable[[Callable[[Any], None]], Any], quiet: bool, total: float | None = None
+) -> Any:
+    """Run a solver task with a status line on stderr (on a terminal, without --json): the
+    phase the library reports, what it has found so far and the time left (``total``:
+    the command's seconds). Input errors name the file (exit 2); anything else goes on to
+    ``exits.Group`` (a bug is exit 3)."""
+    from tranquility.solver.supported import UnsupportedRules
 
-    console = make_console(stderr=True)
     try:
-        with console.status(label, spinner="dots") as status:
-            return work(lambda phase: status.update(f"{label}: {phase}"))
+        with activity(make_console(stderr=True), label, quiet, total) as progress:
+            return work(progress)
     except UnsupportedRules as exc:
         raise InputError(f"unsupported rules: {exc}") from None
     except BadInput as exc:
@@ -343,6 +346,7 @@ unknown (or the win found so far) and exit 0. docs/solving.md.
 )
 @output_options("Write the winning line here (tranquility-line/1); nothing is written without a win.")
 @json_option
+@click.option("--verbose", "-v", is_flag=True, help="Also print the solver's counters (always in --json, as \"stats\").")
 def solve(
     source: DealSource,
     file: str | None,
@@ -352,6 +356,7 @@ def solve(
     out: str | None,
     force: bool,
     as_json: bool,
+    verbose: bool,
 ) -> None:
     """Decide whether a deal (or the position a line FILE reaches) can still be won.
 
@@ -365,7 +370,11 @@ def solve(
     game = game_of(source, file)
     budget = limits.budget()
     result = run_with_status(
-        "solving", file, lambda progress: run_solve(game, budget, method, progress=progress, objective=objective)
+        "solving",
+        file,
+        lambda progress: run_solve(game, budget, method, progress=progress, objective=objective),
+        quiet=as_json,
+        total=None if budget.reproducible else budget.seconds,
     )
     if out is not None:
         if result.line is not None:
@@ -376,7 +385,7 @@ def solve(
     if as_json:
         click.echo(dump_json(result.to_json()))
     else:
-        render_solve(make_console(), result, prefix_of(game))
+        render_solve(make_console(), result, prefix_of(game), verbose)
 
 
 @main.command(
@@ -463,6 +472,8 @@ def explain(
             progress=progress,
             total=total,
         ),
+        quiet=as_json,
+        total=total,
     )
     data = explained.to_json()
     if out is not None:
@@ -516,7 +527,9 @@ def analyze(file: str, limits: Limits, out: str | None, force: bool, as_json: bo
     game = playable(read_game(file), file)
     line = game if isinstance(game, Line) else Line(game)
     budget = limits.budget()
-    analysis = run_with_status("analysing", file, lambda progress: run_analyze(line, budget, progress=progress))
+    analysis = run_with_status(
+        "analysing", file, lambda progress: run_analyze(line, budget, progress=progress), quiet=as_json
+    )
     if out is not None:
         write_out(out, analysis.to_json(), force)
         click.echo(f"wrote {out}", err=True)
@@ -609,17 +622,16 @@ def bench(
         _bench_puzzles(deals, out, force, markdown, as_json)
         return
     total = sum(1 for _ in cases(suite, deals))
-    console = make_console(stderr=True)
-    with Progress(console=console, transient=True, disable=as_json and not console.is_terminal) as progress:
+    with progress_bar(make_console(stderr=True), as_json) as progress:
         task = progress.add_task(f"bench {suite}", total=total)
-        report = run(
-            suite,
-            deals,
-            seconds,
-            limits.workers,
-            on_case=lambda case, result: progress.advance(task),
-            reproducible=limits.reproducible,
-        )
+        decided = [0]
+
+        def on_case(case, outcome) -> None:
+            decided[0] += outcome.verdict != "unknown"
+            said = f"{case.group} {case.players}p seed {case.seed}: {outcome.verdict} by {outcome.method}"
+            progress.update(task, advance=1, description=f"bench {suite}: {decided[0]} decided; last {said}")
+
+        report = run(suite, deals, seconds, limits.workers, on_case=on_case, reproducible=limits.reproducible)
     if out is not None:
         write_out(out, report.to_json(), force)
     if as_json:
@@ -637,9 +649,10 @@ def _bench_explain(deals: int | None, time_limit: float, out: str | None, force:
 
     from .render import render_explain_bench
 
-    console = make_console(stderr=True)
-    with console.status("bench explain", spinner="dots") as status:
-        rows = run_explain_suite(deals, time_limit, time_limit / 2, 10.0, on_step=status.update)
+    per_count = (deals or 50) + min(deals or 20, 20)  # explains, then analyzes, per player count 2-5
+    with progress_bar(make_console(stderr=True), as_json) as progress:
+        on_step = _stepper(progress, "bench explain", 4 * per_count)
+        rows = run_explain_suite(deals, time_limit, time_limit / 2, 10.0, on_step=on_step)
     report = SuiteReport(EXPLAIN_SUITE, rows, time_limit)
     _report(report, lambda: explain_markdown(rows), render_explain_bench, out, force, markdown, as_json)
 
@@ -651,11 +664,23 @@ def _bench_puzzles(deals: int | None, out: str | None, force: bool, markdown: bo
 
     from .render import render_puzzle_bench
 
-    console = make_console(stderr=True)
-    with console.status("bench puzzles", spinner="dots") as status:
-        rows = run_puzzle_suite(deals or 50, on_step=status.update)
+    with progress_bar(make_console(stderr=True), as_json) as progress:
+        rows = run_puzzle_suite(deals or 50, on_step=_stepper(progress, "bench puzzles", 5 * (deals or 50)))
     report = SuiteReport(PUZZLES_SUITE, rows)
     _report(report, lambda: puzzle_markdown(rows), render_puzzle_bench, out, force, markdown, as_json)
+
+
+def _stepper(progress, label: str, total: int):
+    """An ``on_step`` for a suite that names each step as it starts: the bar counts the
+    steps done and shows the one under way."""
+    task = progress.add_task(label, total=total)
+    started = [0]
+
+    def on_step(text: str) -> None:
+        progress.update(task, completed=started[0], description=f"{label}: {text}")
+        started[0] += 1
+
+    return on_step
 
 
 def _report(report, markdown_text, render, out: str | None, force: bool, markdown: bool, as_json: bool) -> None:
@@ -748,8 +773,7 @@ def simulate(
             check_players(rules, source.players)
         except DealError as exc:
             raise usage_error(f"cannot deal: {exc}") from None
-        console = make_console(stderr=True)
-        with Progress(console=console, transient=True, disable=as_json and not console.is_terminal) as progress:
+        with progress_bar(make_console(stderr=True), as_json) as progress:
             task = progress.add_task(f"simulate {policy}", total=deals)
             stats = win_rate(rules, source.players, deals, policy, sim_seed, on_deal=lambda n, r: progress.advance(task))
         if as_json:
@@ -822,7 +846,7 @@ def grade(source: DealSource, file: str | None, limits: Limits, out: str | None,
         raise InputError(f"{file}: grade takes a deal or puzzle file, not a line file (a puzzle starts from a deal)")
     playable(game, file)
     proof = limits.budget(PROOF_BUDGET)
-    grading = run_with_status("grading", file, lambda progress: run_grade(game, proof=proof))
+    grading = run_with_status("grading", file, lambda progress: run_grade(game, proof=proof), quiet=as_json)
     if out is not None:
         write_out(out, grading.to_json(game), force)
         click.echo(f"wrote {out}", err=True)
@@ -888,7 +912,7 @@ def generate(
     from tranquility.solver.deal import DealError
     from tranquility.solver.deal import deal as seeded_deal
     from tranquility.solver.formats import line_to_json
-    from tranquility.solver.model import UnsupportedRules
+    from tranquility.solver.supported import UnsupportedRules
 
     if with_solutions and out is None and not as_json:
         raise usage_error("--with-solutions writes each solution beside its puzzle: give --out DIR (or --json)")
@@ -906,12 +930,13 @@ def generate(
         except OSError as exc:
             raise input_error(out, exc) from None
     found = []
-    console = make_console(stderr=True)
-    with Progress(console=console, transient=True, disable=as_json and not console.is_terminal) as progress:
+    with progress_bar(make_console(stderr=True), as_json) as progress:
         task = progress.add_task(f"grade {wanted}, {players}p: seed {start_seed}", total=count)
 
         def on_seed(seed: int, graded) -> None:
-            progress.update(task, description=f"grade {wanted}, {players}p: seed {seed} (grade {graded.grade or '-'})")
+            tried = seed - start_seed + 1
+            said = f"grade {wanted}, {players}p: seed {seed} graded {graded.grade or '-'}; {tried} of {max_seeds} seeds tried"
+            progress.update(task, description=f"{said}; puzzles found")
 
         for puzzle in run_generate(rules, players, {wanted}, count, start_seed, max_seeds, on_seed):
             found.append(puzzle)

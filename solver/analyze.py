@@ -7,12 +7,12 @@ one is lost "by implication" without another solve."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import time
 from dataclasses import dataclass
 
 from .actions import Action, describe
 from .line import Line
-from .solve import Budget, Result, solve
+from .solve import Budget, Progress, Result, Step, solve
 from .verdicts import DecidedBy, Verdict
 
 
@@ -94,14 +94,19 @@ class Analysis:
 def analyze(
     line: Line,
     budget: Budget = Budget(seconds=10),
-    progress: Callable[[str], None] | None = None,
+    progress: Progress | None = None,
 ) -> Analysis:
-    """Solve the position before each action (and after the last), ``budget`` each."""
+    """Solve the position before each action (and after the last), ``budget`` each.
+    ``progress`` hears each position (a ``Step``: which, when its budget ends, the last
+    position shown winnable so far)."""
     positions: list[Position] = []
     lost_from: Position | None = None
     for index in range(len(line.actions) + 1):
-        if progress is not None:
-            progress(f"position before turn {index + 1} of {len(line.actions) + 1}")
+        if progress is not None and lost_from is None:
+            last_win = max((p.index + 1 for p in positions if p.verdict == Verdict.WIN), default=None)
+            found = f"{index} solved" + (f"; winnable before turn {last_win}" if last_win is not None else "")
+            until = None if budget.reproducible else time.monotonic() + budget.seconds
+            progress(Step(f"position before turn {index + 1} of {len(line.actions) + 1}", until, found))
         if lost_from is not None:
             why = f"the position before turn {lost_from.index + 1} is already lost"
             positions.append(Position(index, Verdict.NO_WIN, DecidedBy.IMPLIED, 0.0, why, None))

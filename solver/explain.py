@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import random
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
@@ -30,10 +29,12 @@ from .search import (
     refutation,
     state_key,
 )
-from .solve import Budget, Result, solve
+from .solve import Budget, Phase, Progress, Result, Step, solve
 from .state import State, Status
 from .verdicts import DecidedBy, Objective, Verdict
 from .verify import position_after
+
+CRITICAL_PHASE, REACH_PHASE, BINDS_PHASE = "critical moves", "best reach", "what binds"  # explain's own phases
 
 
 class Critical(StrEnum):
@@ -59,7 +60,7 @@ class Turn:
     drawn: tuple[Card, ...]  # cards the seat (every seat, after a Start) drew afterwards
     hands: tuple[int, ...]  # cards in each seat's hand after the turn
     piles: tuple[int, ...]  # cards left in each seat's pile after the turn
-    moments: tuple[str, ...]  # why the grid is worth drawing here: start, row N, end
+    moments: tuple[str, ...]  # why the grid is worth drawing here: start, row R (row R, 0 = the bottom row, is now complete), end
     state: State  # the position after the turn
 
 
@@ -89,6 +90,8 @@ class Explanation:
     critical: list[Criticality] = field(default_factory=list)
     reach: Reach | None = None
     summary: dict = field(default_factory=dict)
+    phases: tuple[Phase, ...] = ()  # the solve's phases, then the critical moves or the reach and what binds
+    seconds: float = 0.0  # the whole explanation (the solve's own seconds are result.seconds)
 
     @property
     def already_won(self) -> bool:
@@ -105,6 +108,8 @@ class Explanation:
             "verdict": self.result.verdict,
             "method": self.result.method,
             "seconds": round(self.result.seconds, 3),
+            "total_seconds": round(self.seconds, 3),
+            "phases": [p.to_json() for p in self.phases],
             "reason": self.result.reason,
             "already_won": self.already_won,
             "objective": self.result.best.to_json() if self.result.best else None,
@@ -164,17 +169,27 @@ def explain(
     objective: Objective = Objective.SPARE,
     budget: Budget = Budget(seconds=60),
     critical_budget: float = 30.0,
-    progress: Callable[[str], None] | None = None,
+    progress: Progress | None = None,
     total: float | None = None,
 ) -> Explanation:
     """Solve ``game`` for ``objective`` within ``budget``; then, for a win, check the
     critical moves within ``critical_budget`` seconds; for a no-win, find the best reach
     and what binds. With ``total``, those last two share what the solve left of ``total``
     seconds (3/5 and 2/5), so that the whole explanation keeps within about ``total``;
-    without, they take 3/4 and 1/2 (at most 30 s) of ``budget.seconds``."""
+    without, they take 3/4 and 1/2 (at most 30 s) of ``budget.seconds``. ``progress``
+    hears each phase (``Step``); ``Explanation.phases`` times each part that ran."""
     started = time.monotonic()
     result = solve(game, budget, objective=objective, progress=progress)
     out = Explanation(result)
+    phases = list(result.phases)
+    mark = time.monotonic()
+
+    def ran(name: str, how: str, found: str) -> None:
+        nonlocal mark
+        now = time.monotonic()
+        phases.append(Phase(name, how, now - mark, found))
+        mark = now
+
     if result.verdict == Verdict.WIN:
         line = result.winning_line
         # A line that has already won is narrated as it was played, from the deal, and
@@ -182,30 +197,43 @@ def explain(
         start = 0 if out.already_won else result.prefix
         out.turns = narrate(line, start)
         out.critical = critical_moves(line, start, critical_budget, progress)
+        ran(CRITICAL_PHASE, "re-solves", _checked(out.critical))
         out.summary = summarise(out.turns, result)
     elif result.verdict == Verdict.NO_WIN:
         reach_budget, binds_seconds = budget, min(30.0, max(5.0, budget.seconds / 2))
         if total is not None:
             left = max(0.0, total - (time.monotonic() - started))
             reach_budget, binds_seconds = replace(budget, seconds=0.8 * left), 0.4 * left
-        out.reach = best_reach(game, reach_budget, result.reason)
         if progress is not None:
-            progress("what binds")
+            progress(Step(REACH_PHASE, None if budget.reproducible else time.monotonic() + 0.75 * reach_budget.seconds))
+        out.reach = best_reach(game, reach_budget, result.reason)
+        of = out.reach.line.deal.rules.cells
+        ran(REACH_PHASE, "greedy, exhaustive", f"{out.reach.cells} of {of} cells{' (proven)' if out.reach.proven else ''}")
+        if progress is not None:
+            progress(Step(BINDS_PHASE, time.monotonic() + binds_seconds, f"best reach {out.reach.cells} of {of} cells"))
         position = position_after(game if isinstance(game, Line) else Line(game))
         out.reach = replace(out.reach, binding=what_binds(position, binds_seconds))
+        ran(BINDS_PHASE, DecidedBy.CPSAT, str(out.reach.binding.status if out.reach.binding else "unknown"))
+    out.phases = tuple(phases)
+    out.seconds = time.monotonic() - started
     return out
+
+
+def _checked(critical: list[Criticality]) -> str:
+    """The critical-move phase's ``found``: turns checked, and what they are."""
+    only = sum(c.kind == Critical.ONLY for c in critical)
+    unchecked = sum(c.kind == Critical.UNCHECKED for c in critical)
+    return f"{len(critical) - unchecked} of {len(critical)} turns checked, {only} only move(s)"
 
 
 def narrate(line: Line, prefix: int = 0) -> list[Turn]:
     """Replay the line and record each turn of the continuation after ``prefix`` actions."""
     state = State.initial(line.deal)
     turns = []
-    rows_done = 0
     for number, action in enumerate(line.actions, start=1):
         before = state
         state = state.apply(action)
         if number <= prefix:
-            rows_done = state.complete_rows
             continue
         drawn: list[Card] = []
         for seat in range(state.players):
@@ -213,10 +241,8 @@ def narrate(line: Line, prefix: int = 0) -> list[Turn]:
         moments = []
         if isinstance(action, PlayStart):
             moments.append("start")
-        rows = state.complete_rows
-        if rows > rows_done:
-            moments.append(f"row {rows}")
-            rows_done = rows
+        done = _full_rows(before)
+        moments += [f"row {row}" for row in sorted(_full_rows(state) - done)]
         if state.won:
             moments.append("end")
         cost = len(action.discard) if isinstance(action, PlayIsland) else 0
@@ -238,6 +264,12 @@ def narrate(line: Line, prefix: int = 0) -> list[Turn]:
 
 
 
+def _full_rows(state: State) -> set[int]:
+    """The rows (by index, 0 = the bottom row) whose every cell is filled."""
+    cols = state.rules.cols
+    return {r for r in range(state.rules.rows) if all(v is not None for v in state.grid[r * cols : (r + 1) * cols])}
+
+
 def summarise(turns: list[Turn], result: Result) -> dict:
     from .actions import DiscardTwo
 
@@ -257,7 +289,7 @@ def summarise(turns: list[Turn], result: Result) -> dict:
 # -- critical moves ------------------------------------------------------------------------
 
 
-def critical_moves(line: Line, prefix: int, seconds: float, progress=None) -> list[Criticality]:
+def critical_moves(line: Line, prefix: int, seconds: float, progress: Progress | None = None) -> list[Criticality]:
     """For each turn of the continuation: was its choice the only one that kept the win?
 
     Each alternative choice is tried with every payment worth trying (junk first, the
@@ -268,13 +300,15 @@ def critical_moves(line: Line, prefix: int, seconds: float, progress=None) -> li
     state = State.initial(line.deal)
     for action in line.actions[:prefix]:
         state = state.apply(action)
-    out = []
+    out: list[Criticality] = []
     lost: set = set()  # lost canonical states, shared by every re-solve of this pass
     continuation = line.actions[prefix:]
     for index, action in enumerate(continuation):
         number = prefix + index + 1
         if progress is not None:
-            progress(f"critical moves: turn {number}")
+            only = sum(c.kind == Critical.ONLY for c in out)
+            found = f"turn {number} of {len(line.actions)}; {index} checked, {only} only move(s) so far"
+            progress(Step(CRITICAL_PHASE, deadline, found))
         chosen = choice_of(action)
         left = deadline - time.monotonic()
         turns_left = len(continuation) - index

@@ -263,7 +263,10 @@ def parse_json(text: str, path: str | Path) -> Any:
     try:
         return json.loads(text)
     except json.JSONDecodeError as exc:
-        raise FormatError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {exc.msg})") from None
+        # Some of json's messages end in " at", waiting for a position: the position is
+        # given first, so the message says "here" (e.g. "Unterminated string starting here").
+        msg = exc.msg[: -len(" at")] + " here" if exc.msg.endswith(" at") else exc.msg
+        raise FormatError(f"{path}: not valid JSON (line {exc.lineno}, column {exc.colno}: {msg})") from None
     except RecursionError:
         raise FormatError(f"{path}: JSON nested too deeply to read") from None
 

@@ -34,6 +34,42 @@ VERDICTS = tuple(Verdict)
 METHODS = tuple(Method)
 OBJECTIVES = tuple(Objective)
 IMPROVING_PLAYOUTS = 200  # greedy playouts tried before CP-SAT optimises (about 2 s)
+DECIDE, IMPROVE = "decide", "improve"  # the phases of a solve (Phase.name)
+# What a decide phase found (Phase.found).
+FOUND_WIN, FOUND_NO_WIN, FOUND_NOTHING, FOUND_INTERRUPTED = "win", "no win", "nothing", "nothing (interrupted)"
+
+
+@dataclass(frozen=True)
+class Step:
+    """What a long computation is doing now, for a progress display: the phase, when its
+    budget ends (a ``time.monotonic()`` instant; None when it has no clock) and what it
+    has found so far (the best line's value, the turns checked...). ``str`` gives the
+    phase and what was found, for a callback that only shows text."""
+
+    phase: str
+    until: float | None = None
+    found: str | None = None
+
+    def __str__(self) -> str:
+        return self.phase if self.found is None else f"{self.phase} ({self.found})"
+
+
+Progress = Callable[[Step], None]
+
+
+@dataclass(frozen=True)
+class Phase:
+    """One part of the work as it happened: ``name`` (decide, improve; explain adds its
+    own), the ``method`` that ran, its ``seconds``, and what it ``found``: for decide,
+    win, no win or nothing; for improve, the objective's value before and after."""
+
+    name: str
+    method: str
+    seconds: float
+    found: str
+
+    def to_json(self) -> dict:
+        return {"phase": self.name, "method": self.method, "seconds": round(self.seconds, 4), "found": self.found}
 
 
 @dataclass
@@ -46,6 +82,7 @@ class Result:
     stats: dict = field(default_factory=dict)
     best: Best | None = None  # with --objective: the value of the line, its bound
     prefix: int = 0  # actions of the line that were given (the position), before the solve's
+    phases: tuple[Phase, ...] = ()  # each part of the portfolio that ran, in order, timed
 
     @property
     def winning_line(self) -> Line:
@@ -64,6 +101,7 @@ class Result:
             "seconds": round(self.seconds, 4),
             "line": None if self.line is None else line_to_json(self.line),
             "reason": self.reason,
+            "phases": [p.to_json() for p in self.phases],
             "stats": self.stats,
         }
         if self.best is not None:
@@ -109,7 +147,7 @@ def solve(
     game: Deal | Line,
     budget: Budget = Budget(),
     method: str = "auto",
-    progress: Callable[[str], None] | None = None,
+    progress: Progress | None = None,
     objective: str = "any",
 ) -> Result:
     """Decide whether the team can still win from the position ``game`` reaches.
@@ -119,7 +157,9 @@ def solve(
     then improved by CP-SAT (warm-started from it) for the rest of the time, and the
     result says whether its value is proven optimal (a line that has already won is
     returned as it is, by ``replay``, with no objective value). Ctrl-C ends the solve with
-    ``unknown`` (or the best win so far) and the statistics gathered so far."""
+    ``unknown`` (or the best win so far) and the statistics gathered so far. ``progress``
+    hears each phase (a ``Step``: its name, when the budget ends, the value found so far);
+    ``Result.phases`` times each part that ran."""
     if objective not in OBJECTIVES:
         raise BadInput(f"objective must be one of {', '.join(OBJECTIVES)}")
     result = _decide(game, budget, method, progress)
@@ -130,21 +170,37 @@ def solve(
     return _improve(result, budget, Objective(objective), progress)
 
 
-def _decide(game: Deal | Line, budget: Budget, method: str, progress: Callable[[str], None] | None) -> Result:
+def _decide(game: Deal | Line, budget: Budget, method: str, progress: Progress | None) -> Result:
     if method not in METHODS:
         raise BadInput(f"method must be one of {', '.join(METHODS)}")
     started = time.monotonic()
     prefix, state = position_of(game)
     check_supported(state)
     stats: dict = {}
-    say = progress or (lambda _: None)
+    until = None if budget.reproducible else started + budget.seconds
+    phases: list[Phase] = []
+
+    running = [DecidedBy.REFUTE]  # the part of the portfolio at work (for an interrupt)
+
+    def say(phase: str, how: DecidedBy) -> None:
+        running[0] = how
+        if progress is not None:
+            progress(Step(phase, until))
+
+    def ran(how: str, found: str) -> None:
+        """Time the part of the portfolio that just ended (from the end of the one before)."""
+        now = time.monotonic()
+        phases.append(Phase(DECIDE, how, now - (started + sum(p.seconds for p in phases)), found))
 
     def finish(verdict: Verdict, how: DecidedBy, actions: list[Action] | None = None, reason: str | None = None) -> Result:
         line = None
         if actions is not None:
             line = Line(prefix.deal, prefix.actions + tuple(actions))
             check_line(line)
-        return Result(verdict, how, time.monotonic() - started, line, reason, stats, prefix=len(prefix.actions))
+        if how in (DecidedBy.REPLAY, DecidedBy.REFUTE):
+            ran(how, FOUND_WIN if verdict == Verdict.WIN else FOUND_NO_WIN)
+        seconds = time.monotonic() - started
+        return Result(verdict, how, seconds, line, reason, stats, prefix=len(prefix.actions), phases=tuple(phases))
 
     def limit(share: float, nodes: int | None) -> Deadline:
         """A share of the time left (ignored when reproducible) and a node budget."""
@@ -163,13 +219,14 @@ def _decide(game: Deal | Line, budget: Budget, method: str, progress: Callable[[
         if reason is not None:
             return finish(Verdict.NO_WIN, DecidedBy.REFUTE, reason=reason)
         if method in (Method.AUTO, Method.SEARCH):
-            say("greedy playouts")
+            say("greedy playouts", DecidedBy.GREEDY)
             search_stats = SearchStats()
             line = greedy(state, limit(0.25, budget.greedy_playouts), search_stats, budget.seed)
             stats["greedy"] = search_stats.to_json()
+            ran(DecidedBy.GREEDY, FOUND_NOTHING if line is None else FOUND_WIN)
             if line is not None:
                 return finish(Verdict.WIN, DecidedBy.GREEDY, line)
-            say("complete search")
+            say("complete search", DecidedBy.EXHAUSTIVE)
             search_stats = SearchStats()
             # In auto mode the complete search gets a small node budget: it settles small
             # positions at once and leaves the big ones to CP-SAT.
@@ -181,6 +238,7 @@ def _decide(game: Deal | Line, budget: Budget, method: str, progress: Callable[[
                 verdict, line = exhaustive(state, deadline, search_stats)
             finally:
                 stats["exhaustive"] = search_stats.to_json()
+            ran(DecidedBy.EXHAUSTIVE, _found(verdict))
             if verdict == Verdict.WIN:
                 return finish(Verdict.WIN, DecidedBy.EXHAUSTIVE, line)
             if verdict == Verdict.NO_WIN:
@@ -188,32 +246,54 @@ def _decide(game: Deal | Line, budget: Budget, method: str, progress: Callable[[
         if method in (Method.AUTO, Method.CPSAT):
             from .cpsat import cpsat  # OR-Tools loads only when CP-SAT runs
 
-            say("CP-SAT model")
+            say("CP-SAT model", DecidedBy.CPSAT)
             left = max(0.0, budget.seconds - (time.monotonic() - started))
             verdict, line, info = cpsat(state, _cpsat_limits(budget, left))
             stats["cpsat"] = info
+            ran(DecidedBy.CPSAT, _found(verdict))
             if verdict == Verdict.WIN:
                 return finish(Verdict.WIN, DecidedBy.CPSAT, line)
             if verdict == Verdict.NO_WIN:
                 return finish(Verdict.NO_WIN, DecidedBy.CPSAT, reason=info["reason"])
     except KeyboardInterrupt:
+        ran(running[0], FOUND_INTERRUPTED)
         return finish(Verdict.UNKNOWN, DecidedBy.INTERRUPTED)
     return finish(Verdict.UNKNOWN, DecidedBy.TIMEOUT)
 
 
-def _improve(result: Result, budget: Budget, objective: Objective, progress) -> Result:
+def _found(verdict: str) -> str:
+    return {Verdict.WIN: FOUND_WIN, Verdict.NO_WIN: FOUND_NO_WIN}.get(Verdict(verdict), FOUND_NOTHING)
+
+
+def _improve(result: Result, budget: Budget, objective: Objective, progress: Progress | None) -> Result:
     """Optimise the objective with CP-SAT, warm-started from the winning line found."""
+    started = time.monotonic()  # before OR-Tools loads: its import is part of the budget
     from .cpsat import optimise
 
-    started = time.monotonic()
     line = result.line
     assert line is not None  # a win's
     prefix = result.prefix
     _, position = position_of(Line(line.deal, line.actions[:prefix]))
     continuation = list(line.actions[prefix:])
     value = objective_value(position, continuation, objective)
+    first = value
     simple = objective_bound(position, objective)
+    until = None if budget.reproducible else started - result.seconds + budget.seconds  # the solve's end
+    phases: list[Phase] = []
+    mark = started
+
+    def say(phase: str, found: str) -> None:
+        if progress is not None:
+            progress(Step(phase, until, found))
+
+    def ran(how: str, before: int) -> None:
+        nonlocal mark
+        now = time.monotonic()
+        phases.append(Phase(IMPROVE, how, now - mark, _change(objective, before, value)))
+        mark = now
+
     # Greedy playouts are cheap and often beat the first win found: start CP-SAT from the best.
+    say(f"improving {objective}: greedy playouts", f"{objective} {value} found by {result.method}")
     _, found = best_playout(
         position, IMPROVING_PLAYOUTS, budget.seed, lambda a, end: score(objective, objective_value(position, a, objective, end))
     )
@@ -223,13 +303,14 @@ def _improve(result: Result, budget: Budget, objective: Objective, progress) -> 
         line = Line(line.deal, line.actions[:prefix] + tuple(found))
         check_line(line)
         result.line = line
-    left = max(0.0, budget.seconds - result.seconds)
-    if progress is not None:
-        progress(f"optimising {objective}")
+    ran(DecidedBy.GREEDY, first)
+    left = max(0.0, budget.seconds - (time.monotonic() - started) - result.seconds)
+    before = value
     try:
         if value == simple:  # the line found already meets the bound: nothing to search
             improved, bound, optimal, info = None, simple, True, {"status": "bound met"}
         else:
+            say(f"improving {objective}: CP-SAT", f"best {objective} {value} so far, bound {simple}")
             improved, bound, optimal, info = optimise(position, continuation, objective, _cpsat_limits(budget, left))
     except KeyboardInterrupt:
         improved, bound, optimal, info = None, None, False, {"status": "interrupted"}
@@ -238,11 +319,21 @@ def _improve(result: Result, budget: Budget, objective: Objective, progress) -> 
         value = objective_value(position, improved, objective)
         result.line = Line(line.deal, line.actions[:prefix] + tuple(improved))
         check_line(result.line)
+    if info.get("status") != "bound met":
+        ran(DecidedBy.CPSAT, before)
     if bound is None or better(objective, bound, simple):  # keep the tighter of the two bounds
         bound = simple
     result.best = Best(objective, value, bound, (optimal and bound == value) or simple == value)
     result.seconds += time.monotonic() - started
+    result.phases += tuple(phases)
     return result
+
+
+def _change(objective: Objective, before: int, after: int) -> str:
+    """An improve phase's ``found``: the objective's value before and after it."""
+    if after == before:
+        return f"{objective} {before}, no better line"
+    return f"{objective} {before} -> {after}"
 
 
 def _cpsat_limits(budget: Budget, seconds: float):

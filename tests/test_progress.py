@@ -1,0 +1,256 @@
+"""Long work says where it is: the library reports each phase (``Step`` while it runs,
+``Phase`` records in its results), the CLI shows a status line on a terminal only and
+reports each phase's time; and the output polish of the same walk-through (counters only
+with --verbose, whole JSON error messages, the row a moment names, no stray stderr)."""
+
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+from click.testing import CliRunner
+from tranquility.cli.main import main
+from tranquility.cli.progress import Activity, phases_text
+from tranquility.solver.analyze import analyze
+from tranquility.solver.deal import deal
+from tranquility.solver.explain import CRITICAL_PHASE, explain, narrate
+from tranquility.solver.formats import deal_to_json, line_to_json
+from tranquility.solver.line import Line
+from tranquility.solver.rules import OFFICIAL, Rules
+from tranquility.solver.solve import Budget, Phase, Step, solve
+from tranquility.solver.state import State
+
+from .helpers import ENV, run, small_deals, write
+
+FAST = Budget(seconds=4, workers=1)
+SMALL = small_deals(30, seed=11)
+WINS = [g for g in SMALL if solve(g, FAST, method="search").verdict == "win"][:2]
+LOSSES = [g for g in SMALL if solve(g, FAST, method="search").verdict == "no-win"][:2]
+SMALL_RULES = Rules(rows=2, cols=3, islands=12, finish=1, hand=3, start_discards=2)
+# What rich takes for a terminal: the status line is drawn.
+TERMINAL = {**ENV, "TTY_COMPATIBLE": "1", "TTY_INTERACTIVE": "1"}
+
+
+# -- the library reports its phases ---------------------------------------------------------
+
+
+def test_solve_reports_each_phase_while_it_runs_and_times_it():
+    """Issue: "WIN by greedy in 66.39 s" read as if greedy took 66 s. Each part that ran
+    is a Phase with its own seconds; progress hears a Step per phase, with the budget's end
+    and the value found so far."""
+    for game in WINS:
+        steps: list[Step] = []
+        began = time.monotonic()
+        result = solve(game, FAST, objective="spare", progress=steps.append)
+        assert result.verdict == "win" and result.best is not None
+        first = result.phases[0]
+        assert (first.name, first.method, first.found) == ("decide", result.method, "win")
+        improve = [p for p in result.phases if p.name == "improve"]
+        assert improve and improve[0].method == "greedy"
+        assert all(p.seconds >= 0 for p in result.phases)
+        assert sum(p.seconds for p in result.phases) <= result.seconds + 0.05
+        assert all(isinstance(s, Step) for s in steps) and steps
+        assert all(s.until is not None and s.until <= began + FAST.seconds + 0.5 for s in steps)
+        improving = [s for s in steps if s.phase.startswith("improving spare")]
+        assert improving and all(s.found and "spare" in s.found for s in improving)
+        data = result.to_json()
+        assert data["phases"] == [p.to_json() for p in result.phases]
+        assert set(data["phases"][0]) == {"phase", "method", "seconds", "found"}
+
+
+def test_a_proof_lists_every_part_that_ran():
+    for game in LOSSES:
+        result = solve(game, FAST)
+        assert result.verdict == "no-win"
+        methods = [p.method for p in result.phases]
+        found = [p.found for p in result.phases]
+        assert methods[-1] == result.method and found[-1] == "no win"
+        assert all(f == "nothing" for f in found[:-1])
+
+
+def test_a_reproducible_solve_has_no_clock_in_its_steps():
+    steps: list[Step] = []
+    solve(WINS[0], Budget(reproducible=True, workers=1), objective="turns", progress=steps.append)
+    assert steps and all(s.until is None for s in steps)
+
+
+def test_explain_times_its_own_phases_and_the_whole():
+    e = explain(WINS[0], budget=FAST, critical_budget=2)
+    assert e.phases[: len(e.result.phases)] == e.result.phases
+    assert e.phases[-1].name == CRITICAL_PHASE and "turns checked" in e.phases[-1].found
+    assert e.seconds >= e.result.seconds
+    data = e.to_json()
+    assert data["total_seconds"] == round(e.seconds, 3) and data["phases"][-1]["phase"] == CRITICAL_PHASE
+    lost = explain(LOSSES[0], budget=FAST)
+    assert [p.name for p in lost.phases[len(lost.result.phases) :]] == ["best reach", "what binds"]
+
+
+def test_explain_critical_moves_say_how_far_they_are():
+    steps: list[Step] = []
+    explain(WINS[0], budget=FAST, critical_budget=2, progress=steps.append)
+    critical = [s for s in steps if s.phase == CRITICAL_PHASE]
+    assert critical and all(s.until is not None and s.found and "checked" in s.found for s in critical)
+
+
+def test_analyze_says_which_position_it_is_solving():
+    line = solve(WINS[0], FAST, method="search").winning_line
+    steps: list[Step] = []
+    analyze(Line(line.deal, line.actions[:2]), FAST, progress=steps.append)
+    assert [s.phase for s in steps] == [f"position before turn {i} of 3" for i in (1, 2, 3)]
+    assert all(s.until is not None for s in steps) and steps[0].found == "0 solved"
+
+
+# -- the status line -------------------------------------------------------------------------
+
+
+def test_the_status_line_names_phase_found_and_time_left():
+    line = Activity("explaining", total=90)
+    now = line.started
+    assert line.text(now + 3) == "explaining · 1 min 27 s left"
+    line.update(Step("improving spare: CP-SAT", now + 60, "best spare 14 so far, bound 18"))
+    assert line.text(now + 20) == (
+        "explaining: improving spare: CP-SAT · best spare 14 so far, bound 18 · 40.0 s left (1 min 10 s in all)"
+    )
+    line.update(Step("critical moves", now + 90, "turn 5 of 31"))
+    assert line.text(now + 88.5) == "explaining: critical moves · turn 5 of 31 · 1.50 s left"
+    clockless = Activity("grading")
+    clockless.update("grade 1 players, seed 3")
+    assert clockless.text(clockless.started + 2) == "grading: grade 1 players, seed 3 · 2.00 s so far"
+
+
+def test_phases_read_as_each_phases_own_time():
+    phases = [
+        Phase("decide", "greedy", 0.04, "win"),
+        Phase("improve", "greedy", 1.5, "spare 12 -> 14"),
+        Phase("improve", "cpsat", 60.0, "spare 14, no better line"),
+        Phase("critical moves", "re-solves", 30.0, "31 of 31 turns checked, 2 only move(s)"),
+    ]
+    assert phases_text(p.to_json() for p in phases) == (
+        "found by greedy in 0.04 s; improved by greedy for 1.50 s (spare 12 -> 14); "
+        "CP-SAT for 1 min 00 s: spare 14, no better line; "
+        "critical moves for 30.0 s (31 of 31 turns checked, 2 only move(s))"
+    )
+    assert phases_text([Phase("decide", "exhaustive", 2, "no win").to_json()]) == "proven by the complete search in 2.00 s"
+
+
+@pytest.fixture
+def small_deal(tmp_path):
+    return write(tmp_path / "deal.json", deal_to_json(deal(SMALL_RULES, 1, 1)))
+
+
+def test_a_terminal_shows_the_phase_and_the_time_left(small_deal):
+    shown = CliRunner(env=TERMINAL).invoke(main, ["solve", str(small_deal), "--time-limit", "3", "--objective", "spare"])
+    assert shown.exit_code == 0, shown.output
+    assert "solving: " in shown.stderr and " left" in shown.stderr
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["solve", "DEAL", "--time-limit", 2, "--objective", "spare"],
+        ["explain", "DEAL", "--time-limit", 3],
+        ["grade", "DEAL"],
+        ["analyze", "LINE", "--time-limit", 1],
+    ],
+)
+def test_progress_stays_quiet_when_piped_or_with_json(small_deal, tmp_path, args):
+    line = solve(deal(SMALL_RULES, 1, 1), FAST).winning_line
+    path = write(tmp_path / "line.json", line_to_json(Line(line.deal, line.actions[:1])))
+    args = [small_deal if a == "DEAL" else path if a == "LINE" else a for a in args]
+    piped = run(*args)
+    assert piped.exit_code in (0, 1), piped.output
+    assert piped.stderr == ""
+    as_json = CliRunner(env=TERMINAL).invoke(main, [str(a) for a in [*args, "--json"]])
+    assert as_json.exit_code in (0, 1) and as_json.stderr == ""
+    json.loads(as_json.stdout)
+
+
+def test_generate_and_bench_print_no_stray_blank_line(monkeypatch):
+    """Issue: generate and bench printed a blank line to stderr (a disabled bar's end)."""
+    from tranquility.solver.bench import GroupSummary, Report
+
+    group = GroupSummary("official", 1, 1, 1.0, {"win": 1, "no-win": 0, "unknown": 0}, {"greedy": 1}, 0.1, 0.1, 0.1, True)
+    monkeypatch.setattr("tranquility.solver.bench.run", lambda *a, **k: Report("official", 1.0, "m", [group], []))
+    monkeypatch.setattr("tranquility.puzzles.generate.generate", lambda *a, **k: iter(()))
+    bench = run("bench", "--deals", 1)
+    assert bench.exit_code == 0 and bench.stderr == ""
+    generated = run("generate", "--players", 1, "--grade", 1, "--max-seeds", 1)
+    assert generated.exit_code == 1
+    assert generated.stderr == "found 0 of 1 grade-1 puzzle(s) in 1 seeds from 0\n"
+
+
+# -- output polish ------------------------------------------------------------------------------
+
+
+def test_solve_prints_its_counters_only_with_verbose(small_deal):
+    """Issue: solve printed internal counters (Stats: greedy.nodes 0 ...) to users."""
+    plain = run("solve", small_deal, "--time-limit", 2)
+    assert plain.exit_code == 0 and "Stats:" not in plain.stdout
+    assert "found by " in plain.stdout.splitlines()[0]
+    verbose = run("solve", small_deal, "--time-limit", 2, "--verbose")
+    assert "Stats: greedy." in verbose.stdout
+    data = json.loads(run("solve", small_deal, "--time-limit", 2, "--json").stdout)
+    assert "greedy" in data["stats"] and data["phases"][0]["phase"] == "decide"
+
+
+def test_explain_head_gives_each_phases_time(small_deal):
+    text = run("explain", small_deal, "--time-limit", 3)
+    assert text.exit_code == 0, text.output
+    head = text.stdout.splitlines()[0]
+    assert head.startswith("WIN  in ") and "found by " in head and "critical moves for " in head
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ('{"format": "tranq', "(line 1, column 12: Unterminated string starting here)"),
+        ('{"a": 1,}', "(line 1, column 9: Expecting property name enclosed in double quotes)"),
+        ('{"a": "\t"}', "(line 1, column 8: Invalid control character here)"),
+    ],
+)
+def test_json_errors_are_whole_sentences(tmp_path, content, message):
+    """Issue: parse errors were cut mid-sentence ("Unterminated string starting at)")."""
+    path = write(tmp_path / "bad.json", content)
+    for command in ("verify", "show", "solve"):
+        result = run(command, path)
+        assert result.exit_code == 2
+        assert result.stderr == f"Error: {path}: not valid JSON {message}\n"
+
+
+def test_a_grid_moment_names_the_row_it_completed():
+    """Issue: explain printed "Grid row 1 complete" when the bottom row is row 0."""
+    game = deal(OFFICIAL, 4, 3)
+    line = solve(game, Budget(seconds=10, workers=1), method="search").winning_line
+    seen = []
+    for turn in narrate(line):
+        before = State.initial(game)
+        for action in line.actions[: turn.number - 1]:
+            before = before.apply(action)
+        for moment in turn.moments:
+            if moment.startswith("row "):
+                row = int(moment.split()[1])
+                cells = range(row * game.rules.cols, (row + 1) * game.rules.cols)
+                assert all(turn.state.grid[c] is not None for c in cells)
+                assert any(before.grid[c] is None for c in cells)
+                seen.append(row)
+    assert sorted(seen) == list(range(game.rules.rows))
+
+
+@pytest.mark.parametrize("suite", ["official", "explain", "puzzles"])
+def test_bench_prints_markdown_only_with_markdown(monkeypatch, suite):
+    from tranquility.puzzles.bench import PuzzleRow
+    from tranquility.solver.bench import ExplainRow, GroupSummary, Report
+
+    group = GroupSummary("official", 1, 1, 1.0, {"win": 1, "no-win": 0, "unknown": 0}, {"greedy": 1}, 0.1, 0.1, 0.1, True)
+    monkeypatch.setattr("tranquility.solver.bench.run", lambda *a, **k: Report("official", 1.0, "m", [group], []))
+    explain_rows = [ExplainRow(2, 1, 1.0, 1.0, 1.0, 3, 1.0, ((0, 5, 5, True),))]
+    monkeypatch.setattr("tranquility.solver.bench.run_explain_suite", lambda *a, **k: explain_rows)
+    puzzle_rows = [PuzzleRow(1, 1, {0: 1, 1: 0, 2: 0, 3: 0, 4: 0, 5: 0}, {g: [] for g in range(6)}, 0.1, 0.2)]
+    monkeypatch.setattr("tranquility.puzzles.bench.run_puzzle_suite", lambda *a, **k: puzzle_rows)
+    table = run("bench", "--suite", suite, "--deals", 1)
+    assert table.exit_code == 0, table.output
+    assert "| players" not in table.stdout and "| group" not in table.stdout and "Benchmark" in table.stdout
+    assert table.stderr == ""
+    markdown = run("bench", "--suite", suite, "--deals", 1, "--markdown")
+    assert markdown.exit_code == 0 and markdown.stdout.startswith("| ")
