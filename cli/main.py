@@ -931,12 +931,12 @@ def generate(
             raise input_error(out, exc) from None
     found = []
     with progress_bar(make_console(stderr=True), as_json) as progress:
-        task = progress.add_task(f"grade {wanted}, {players}p: seed {start_seed}", total=count)
+        task = progress.add_task(f"{players}p grade {wanted}: seed {start_seed}; found", total=count)
 
         def on_seed(seed: int, graded) -> None:
             tried = seed - start_seed + 1
-            said = f"grade {wanted}, {players}p: seed {seed} graded {graded.grade or '-'}; {tried} of {max_seeds} seeds tried"
-            progress.update(task, description=f"{said}; puzzles found")
+            said = f"{players}p grade {wanted}: seed {seed} is grade {graded.grade or '-'}; {tried} tried; found"
+            progress.update(task, description=said)
 
         for puzzle in run_generate(rules, players, {wanted}, count, start_seed, max_seeds, on_seed):
             found.append(puzzle)
@@ -961,6 +961,271 @@ def generate(
     if len(found) < count:
         click.echo(f"found {len(found)} of {count} grade-{wanted} puzzle(s) in {max_seeds} seeds from {start_seed}", err=True)
         raise SystemExit(1)
+
+
+# -- odds -----------------------------------------------------------------------------------
+
+
+class PlayerRange(click.ParamType):
+    """``--players 4`` or ``--players 1-5``: the player counts, as a tuple."""
+
+    name = "P|A-B"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> tuple[int, ...]:
+        from tranquility.solver.deal import MAX_PLAYERS
+
+        if isinstance(value, tuple):
+            return value
+        low, dash, high = str(value).strip().partition("-")
+        try:
+            first, last = int(low), int(high) if dash else int(low)
+        except ValueError:
+            self.fail(f"{value!r} is not a player count (4) or a range of them (1-5)", param, ctx)
+        if not 1 <= first <= last <= MAX_PLAYERS:
+            self.fail(f"{value!r}: player counts run from 1 to {MAX_PLAYERS}, low to high", param, ctx)
+        return tuple(range(first, last + 1))
+
+
+ODDS_REPRODUCIBLE = (
+    "Deterministic budgets for every solve (those of solve --reproducible), in place of --time-limit "
+    "and --workers: two runs, or a local and a Dask run, store the same verdicts."
+)
+ODDS_SOLVING = {
+    "players": "--players",
+    "deals": "--deals",
+    "start_seed": "--start-seed",
+    "rules_spec": "--rules",
+    "rule_overrides": "--rule",
+    "time_limit": "--time-limit",
+    "workers": "--workers",
+    "reproducible": "--reproducible",
+    "policies": "--policies",
+    "jobs": "--jobs",
+    "scheduler": "--scheduler",
+    "batch": "--batch",
+    "retry_unknown": "--retry-unknown",
+}
+
+
+@main.command(
+    epilog=f"""\b
+Examples:
+  tranquility odds --players 4 --deals 20 --reproducible
+  tranquility odds --players 1-5 --deals 10000 --policies --db odds.sqlite
+  tranquility odds --players 1-5 --deals 10000 --retry-unknown --time-limit 600
+  tranquility odds --players 2-4 --deals 500 --scheduler tcp://10.0.0.5:8786
+  tranquility odds --db odds.sqlite --report --plot odds.png
+\b
+Every result is stored in --db (SQLite) as it comes: a run that is stopped, even
+killed, finishes the rest when it is started again with the same options. The
+interval counts unknowns as losses at its low end and as wins at its high end.
+docs/odds.md.
+
+{exit_line()}
+130 after Ctrl-C also prints the summary of what was stored."""
+)
+@click.option("--players", type=PlayerRange(), help="A player count (4) or a range of them (1-5).")
+@click.option("--deals", type=click.IntRange(min=1), metavar="N", help="Seeded deals per player count: seeds START..START+N-1.")
+@click.option(
+    "--start-seed",
+    type=click.IntRange(0, 2**63 - 1),
+    default=0,
+    show_default=True,
+    metavar="START",
+    help="The first seed (the deals are those of tranquility deal --seed S).",
+)
+@deal_source(seeded=False)
+@solver_options(
+    "each deal's solve",
+    reproducible=ODDS_REPRODUCIBLE,
+    workers="CP-SAT threads of each solve (--jobs runs that many solves side by side).",
+    workers_default=1,
+)
+@click.option(
+    "--policies",
+    is_flag=True,
+    help="Also play each deal once with every policy of tranquility simulate (sim seed = the deal's seed).",
+)
+@click.option(
+    "--db",
+    type=click.Path(dir_okay=False),
+    default="odds.sqlite",
+    show_default=True,
+    metavar="PATH",
+    help="The SQLite database the results are added to (created if missing); what it holds is not solved again.",
+)
+@click.option(
+    "--jobs",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Processes solving side by side, one deal each at a time [default: the number of cores].",
+)
+@click.option(
+    "--scheduler",
+    metavar="ADDRESS",
+    help="Send the work to the Dask distributed cluster at ADDRESS (tcp://HOST:PORT) instead of local processes.",
+)
+@click.option(
+    "--batch",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Deals per task [default: about four tasks per process or Dask thread, at most 10].",
+)
+@click.option(
+    "--retry-unknown",
+    is_flag=True,
+    help="Solve the stored unknowns again (with a longer --time-limit, say); a decided verdict replaces them.",
+)
+@click.option("--report", is_flag=True, help="Print the summary of everything --db holds, solving nothing.")
+@json_option
+@click.option(
+    "--plot",
+    type=click.Path(dir_okay=False),
+    metavar="PATH",
+    help="Also draw winnability per player count with its interval, and the policies' rates (.png or .svg; "
+    "redrawn on every run).",
+)
+@click.pass_context
+def odds(
+    ctx: click.Context,
+    players: tuple[int, ...] | None,
+    deals: int | None,
+    start_seed: int,
+    source: DealSource,
+    limits: Limits,
+    policies: bool,
+    db: str,
+    jobs: int | None,
+    scheduler: str | None,
+    batch: int | None,
+    retry_unknown: bool,
+    report: bool,
+    as_json: bool,
+    plot: str | None,
+) -> None:
+    """Solve many seeded deals and estimate how often they can be won, per player count.
+
+    Each deal's verdict (win, no-win, unknown), method, seconds and budget go into the
+    SQLite database --db, one row per deal: a deal is solved once, and a run started
+    again skips what is stored. Prints per rule set and player count: the verdicts,
+    winnability with its 95% Wilson interval, median and p90 seconds, deals/s; with
+    --policies, each policy's win rate beside perfect play.
+
+    --json prints {"groups": [{"rules", "players", "deals", "win", "no_win",
+    "unknown", "winnability", "ci95", "median_s", "p90_s", "policies"}],
+    "deals_per_s"}.
+    """
+    from tranquility.solver import odds as lib
+    from tranquility.solver.deal import DealError
+    from tranquility.solver.supported import UnsupportedRules
+
+    from .odds import counts_text, odds_progress, players_text
+    from .options import check_output
+
+    if plot is not None:
+        try:
+            lib.check_plot_path(plot)
+        except BadInput as exc:
+            raise usage_error(str(exc)) from None
+        check_output(plot, force=True)  # a drawing of the database: redrawn on every run
+    if report:
+        reject(ctx, ODDS_SOLVING, "not taken with --report: it summarises what --db holds, without solving")
+        with lib.OddsStore(db, create=False) as store:
+            summary = lib.summarise(store)
+        _odds_output(summary, None, as_json, plot)
+        return
+    if players is None or deals is None:
+        missing = "--players" if players is None else "--deals"
+        raise usage_error(f"missing option {missing}: a run needs --players P and --deals N (or --report)")
+    if scheduler is not None and jobs is not None:
+        raise usage_error("--jobs sets the local processes; with --scheduler the cluster's workers do the work")
+    rules = source.rules()
+    seeds = range(start_seed, start_seed + deals)
+    try:
+        lib.check_odds(rules, players, seeds)
+    except DealError as exc:
+        raise usage_error(f"cannot deal: {exc}") from None
+    except UnsupportedRules as exc:
+        raise InputError(f"unsupported rules: {exc}") from None
+    names = _policies() if policies else ()
+    budget = limits.budget()
+    with lib.OddsStore(db) as store:
+        executor, slots, executor_name, close = _odds_executor(scheduler, jobs)
+        label = f"odds {players_text(players)}"
+        with odds_progress(make_console(stderr=True), as_json) as bar:
+            task = bar.add_task(label, total=None)
+
+            def on_start(step) -> None:
+                bar.update(task, total=step.total, description=f"{label}: {counts_text(step.counts)}")
+
+            def on_batch(step) -> None:
+                bar.update(task, completed=step.done, description=f"{label}: {counts_text(step.counts)}")
+
+            try:
+                run = lib.run_odds(
+                    store,
+                    rules,
+                    players,
+                    seeds,
+                    budget,
+                    executor,
+                    slots=slots,
+                    policies=names,
+                    retry_unknown=retry_unknown,
+                    batch=batch,
+                    executor_name=executor_name,
+                    on_start=on_start,
+                    on_batch=on_batch,
+                )
+            finally:
+                close()
+        summary = lib.summarise(store, run.scope, run.deals_per_s)
+    _odds_output(summary, run, as_json, plot)
+    if run.interrupted:
+        click.echo("Interrupted: what was stored is kept; the same command again finishes the rest.", err=True)
+        ctx.exit(130)
+
+
+def _odds_executor(scheduler: str | None, jobs: int | None):
+    """(executor, slots, name, close): a local process pool of ``jobs`` (default: the
+    cores), or the executor of a Dask client connected to ``scheduler``."""
+    from tranquility.solver.odds import default_jobs, local_executor
+
+    if scheduler is None:
+        count = jobs or default_jobs()
+        pool = local_executor(count)
+        return pool, count, "local", pool.shutdown
+    try:
+        from distributed import Client
+
+        client = Client(scheduler, timeout=30)
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise InputError(f"--scheduler {scheduler}: cannot connect: {exc}") from None
+    slots = sum(client.nthreads().values()) or 1
+    executor = client.get_executor(pure=False)
+
+    def close() -> None:
+        executor.shutdown(wait=False)
+        client.close()
+
+    return executor, slots, f"dask {scheduler}", close
+
+
+def _odds_output(summary, run, as_json: bool, plot: str | None) -> None:
+    from tranquility.solver.odds import plot as draw
+
+    from .odds import render_odds
+
+    if plot is not None:
+        try:
+            draw(summary, plot)
+        except OSError as exc:
+            raise input_error(plot, exc) from None
+        click.echo(f"wrote {plot}", err=True)
+    if as_json:
+        click.echo(dump_json(summary.to_json()))
+    else:
+        render_odds(make_console(min_width=132), summary, run)
 
 
 if __name__ == "__main__":  # pragma: no cover

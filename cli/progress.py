@@ -103,7 +103,7 @@ def progress_bar(console: Console, quiet: bool) -> Progress:
     return Progress(
         SpinnerColumn(),
         TextColumn("{task.description}"),
-        BarColumn(),
+        BarColumn(bar_width=20),
         MofNCompleteColumn(),
         TimeElapsedColumn(),
         console=console,

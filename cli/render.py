@@ -449,9 +449,17 @@ def render_explanation(console: Console, e, every_turn: bool = False) -> None:
         )
     if result.best is not None:
         console.print(f"Best line by {result.best.objective}: {best_text(result.best)}", soft_wrap=True)
+    if e.interrupted and result.verdict != "unknown":
+        left_out = "the turns not reached are not checked"
+        if result.verdict == "no-win":
+            left_out = "the reach and what binds are left out"
+        console.print(f"Interrupted: what was found so far is shown; {left_out}.", style="yellow", soft_wrap=True)
     if result.verdict == "no-win":
         console.print(f"Proof: {result.reason}", soft_wrap=True)
         _render_reach(console, e.reach)
+        return
+    if result.method == "interrupted":
+        console.print("Interrupted before a win was found or ruled out.")
         return
     if result.verdict == "unknown":
         console.print("The time limit ran out before a win was found or ruled out; try a longer --time-limit.")
@@ -576,6 +584,9 @@ def render_analysis(console: Console, analysis) -> None:
         console.print(f"The win was lost between turns {a} and {b} (the positions in between were not decided).")
     elif analysis.deal_verdict == "win" and analysis.positions[-1].verdict == "win":
         console.print("The win was never lost.")
+    if analysis.interrupted:
+        stopped = analysis.positions[-1].index + 1
+        console.print(f"Interrupted while solving the position before turn {stopped}: the later ones were not solved.")
 
 
 # -- puzzles ------------------------------------------------------------------------------

@@ -39,6 +39,7 @@ class Analysis:
     positions: tuple[Position, ...]
     lost_at: int | None  # the turn (from 1) whose action lost the win, if one is pinned down
     lost_between: tuple[int, int] | None  # turns bracketing the loss when unknowns hide it
+    interrupted: bool = False  # Ctrl-C stopped it: ``positions`` ends with the one it was solving
 
     @property
     def deal_verdict(self) -> str:
@@ -56,6 +57,7 @@ class Analysis:
             "lost_action": describe(self.line.actions[self.lost_at - 1]) if self.lost_at else None,
             "kept_by": self.kept_by(),
             "kept_by_action": None if kept is None else action_to_json(kept),
+            "interrupted": self.interrupted,
             "lost_proof": None if after is None else {"method": after.method, "reason": after.reason},
             "positions": [
                 {
@@ -114,6 +116,8 @@ def analyze(
         result = solve(Line(line.deal, line.actions[:index]), budget)
         position = Position(index, result.verdict, result.method, result.seconds, result.reason, _first_action(result, index))
         positions.append(position)
+        if result.interrupted:  # Ctrl-C: stop here, with the positions solved so far
+            return Analysis(line, tuple(positions), *_where_lost(positions), interrupted=True)
         if result.verdict == Verdict.NO_WIN:
             lost_from = position
     return Analysis(line, tuple(positions), *_where_lost(positions))

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
@@ -91,6 +92,7 @@ class Explanation:
     reach: Reach | None = None
     summary: dict = field(default_factory=dict)
     phases: tuple[Phase, ...] = ()  # the solve's phases, then the critical moves or the reach and what binds
+    interrupted: bool = False  # Ctrl-C stopped it: what was found so far, the rest not checked
     seconds: float = 0.0  # the whole explanation (the solve's own seconds are result.seconds)
 
     @property
@@ -109,6 +111,7 @@ class Explanation:
             "method": self.result.method,
             "seconds": round(self.result.seconds, 3),
             "total_seconds": round(self.seconds, 3),
+            "interrupted": self.interrupted,
             "phases": [p.to_json() for p in self.phases],
             "reason": self.result.reason,
             "already_won": self.already_won,
@@ -196,27 +199,47 @@ def explain(
         # its own turns get the critical-move checks; otherwise the solver's continuation.
         start = 0 if out.already_won else result.prefix
         out.turns = narrate(line, start)
-        out.critical = critical_moves(line, start, critical_budget, progress)
-        ran(CRITICAL_PHASE, "re-solves", _checked(out.critical))
+        # After a Ctrl-C in the solve, no critical move is checked (each is "not checked").
+        out.critical, stopped = critical_moves(line, start, 0.0 if result.interrupted else critical_budget, progress)
+        out.interrupted = result.interrupted or stopped
+        ran(CRITICAL_PHASE, "re-solves", _checked(out.critical) + (" (interrupted)" if stopped else ""))
         out.summary = summarise(out.turns, result)
     elif result.verdict == Verdict.NO_WIN:
-        reach_budget, binds_seconds = budget, min(30.0, max(5.0, budget.seconds / 2))
-        if total is not None:
-            left = max(0.0, total - (time.monotonic() - started))
-            reach_budget, binds_seconds = replace(budget, seconds=0.8 * left), 0.4 * left
-        if progress is not None:
-            progress(Step(REACH_PHASE, None if budget.reproducible else time.monotonic() + 0.75 * reach_budget.seconds))
-        out.reach = best_reach(game, reach_budget, result.reason)
-        of = out.reach.line.deal.rules.cells
-        ran(REACH_PHASE, "greedy, exhaustive", f"{out.reach.cells} of {of} cells{' (proven)' if out.reach.proven else ''}")
-        if progress is not None:
-            progress(Step(BINDS_PHASE, time.monotonic() + binds_seconds, f"best reach {out.reach.cells} of {of} cells"))
-        position = position_after(game if isinstance(game, Line) else Line(game))
-        out.reach = replace(out.reach, binding=what_binds(position, binds_seconds))
-        ran(BINDS_PHASE, DecidedBy.CPSAT, str(out.reach.binding.status if out.reach.binding else "unknown"))
+        try:
+            _unwinnable(out, game, budget, total, started, progress, ran)
+        except KeyboardInterrupt:  # the proof stands; the reach or what binds is left out
+            out.interrupted = True
+    else:
+        out.interrupted = result.interrupted
     out.phases = tuple(phases)
     out.seconds = time.monotonic() - started
     return out
+
+
+def _unwinnable(
+    out: Explanation,
+    game: Deal | Line,
+    budget: Budget,
+    total: float | None,
+    started: float,
+    progress: Progress | None,
+    ran: Callable[[str, str, str], None],
+) -> None:
+    """For a no-win: the best reach, then what binds (``out.reach``), each phase timed by ``ran``."""
+    reach_budget, binds_seconds = budget, min(30.0, max(5.0, budget.seconds / 2))
+    if total is not None:
+        left = max(0.0, total - (time.monotonic() - started))
+        reach_budget, binds_seconds = replace(budget, seconds=0.8 * left), 0.4 * left
+    if progress is not None:
+        progress(Step(REACH_PHASE, None if budget.reproducible else time.monotonic() + 0.75 * reach_budget.seconds))
+    out.reach = best_reach(game, reach_budget, out.result.reason)
+    of = out.reach.line.deal.rules.cells
+    ran(REACH_PHASE, "greedy, exhaustive", f"{out.reach.cells} of {of} cells{' (proven)' if out.reach.proven else ''}")
+    if progress is not None:
+        progress(Step(BINDS_PHASE, time.monotonic() + binds_seconds, f"best reach {out.reach.cells} of {of} cells"))
+    position = position_after(game if isinstance(game, Line) else Line(game))
+    out.reach = replace(out.reach, binding=what_binds(position, binds_seconds))
+    ran(BINDS_PHASE, DecidedBy.CPSAT, str(out.reach.binding.status if out.reach.binding else "unknown"))
 
 
 def _checked(critical: list[Criticality]) -> str:
@@ -289,13 +312,16 @@ def summarise(turns: list[Turn], result: Result) -> dict:
 # -- critical moves ------------------------------------------------------------------------
 
 
-def critical_moves(line: Line, prefix: int, seconds: float, progress: Progress | None = None) -> list[Criticality]:
+def critical_moves(
+    line: Line, prefix: int, seconds: float, progress: Progress | None = None
+) -> tuple[list[Criticality], bool]:
     """For each turn of the continuation: was its choice the only one that kept the win?
 
     Each alternative choice is tried with every payment worth trying (junk first, the
     same dominance as the complete search) by a short solve; an alternative that wins
     counts, one whose every payment is proven lost does not, anything else is undecided.
-    The budget is shared out over the turns; turns it does not reach are "not checked"."""
+    The budget is shared out over the turns; turns it does not reach are "not checked",
+    and so are the turns left when Ctrl-C stops the pass (the bool returned: interrupted)."""
     deadline = time.monotonic() + seconds
     state = State.initial(line.deal)
     for action in line.actions[:prefix]:
@@ -303,6 +329,7 @@ def critical_moves(line: Line, prefix: int, seconds: float, progress: Progress |
     out: list[Criticality] = []
     lost: set = set()  # lost canonical states, shared by every re-solve of this pass
     continuation = line.actions[prefix:]
+    interrupted = False
     for index, action in enumerate(continuation):
         number = prefix + index + 1
         if progress is not None:
@@ -312,12 +339,16 @@ def critical_moves(line: Line, prefix: int, seconds: float, progress: Progress |
         chosen = choice_of(action)
         left = deadline - time.monotonic()
         turns_left = len(continuation) - index
-        if left <= 0:
+        if left <= 0 or interrupted:
             out.append(Criticality(number, str(chosen), Critical.UNCHECKED, 0, 0, None))
         else:
-            out.append(_classify(line, prefix + index, state, chosen, number, left / turns_left, lost))
+            try:
+                out.append(_classify(line, prefix + index, state, chosen, number, left / turns_left, lost))
+            except KeyboardInterrupt:
+                interrupted = True
+                out.append(Criticality(number, str(chosen), Critical.UNCHECKED, 0, 0, None))
         state = state.apply(action)
-    return out
+    return out, interrupted
 
 
 def _classify(line: Line, done: int, state: State, chosen: Choice, number: int, seconds: float, lost: set) -> Criticality:

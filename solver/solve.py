@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .actions import Action
 from .deal import Deal
@@ -83,6 +83,7 @@ class Result:
     best: Best | None = None  # with --objective: the value of the line, its bound
     prefix: int = 0  # actions of the line that were given (the position), before the solve's
     phases: tuple[Phase, ...] = ()  # each part of the portfolio that ran, in order, timed
+    interrupted: bool = False  # Ctrl-C ended it (the verdict is unknown, or the win found so far)
 
     @property
     def winning_line(self) -> Line:
@@ -200,7 +201,10 @@ def _decide(game: Deal | Line, budget: Budget, method: str, progress: Progress |
         if how in (DecidedBy.REPLAY, DecidedBy.REFUTE):
             ran(how, FOUND_WIN if verdict == Verdict.WIN else FOUND_NO_WIN)
         seconds = time.monotonic() - started
-        return Result(verdict, how, seconds, line, reason, stats, prefix=len(prefix.actions), phases=tuple(phases))
+        return Result(
+            verdict, how, seconds, line, reason, stats, prefix=len(prefix.actions), phases=tuple(phases),
+            interrupted=how == DecidedBy.INTERRUPTED,
+        )
 
     def limit(share: float, nodes: int | None) -> Deadline:
         """A share of the time left (ignored when reproducible) and a node budget."""
@@ -294,9 +298,16 @@ def _improve(result: Result, budget: Budget, objective: Objective, progress: Pro
 
     # Greedy playouts are cheap and often beat the first win found: start CP-SAT from the best.
     say(f"improving {objective}: greedy playouts", f"{objective} {value} found by {result.method}")
-    _, found = best_playout(
-        position, IMPROVING_PLAYOUTS, budget.seed, lambda a, end: score(objective, objective_value(position, a, objective, end))
-    )
+    interrupted = False
+    try:
+        _, found = best_playout(
+            position,
+            IMPROVING_PLAYOUTS,
+            budget.seed,
+            lambda a, end: score(objective, objective_value(position, a, objective, end)),
+        )
+    except KeyboardInterrupt:  # Ctrl-C keeps the win found so far, as everywhere in a solve
+        found, interrupted = None, True
     found_value = None if found is None else objective_value(position, found, objective)
     if found_value is not None and better(objective, found_value, value):
         continuation, value = found, found_value
@@ -306,21 +317,29 @@ def _improve(result: Result, budget: Budget, objective: Objective, progress: Pro
     ran(DecidedBy.GREEDY, first)
     left = max(0.0, budget.seconds - (time.monotonic() - started) - result.seconds)
     before = value
+    cpsat_ran = False
     try:
-        if value == simple:  # the line found already meets the bound: nothing to search
+        if interrupted:
+            improved, bound, optimal, info = None, None, False, {"status": "interrupted"}
+        elif value == simple:  # the line found already meets the bound: nothing to search
             improved, bound, optimal, info = None, simple, True, {"status": "bound met"}
         else:
             say(f"improving {objective}: CP-SAT", f"best {objective} {value} so far, bound {simple}")
+            cpsat_ran = True
             improved, bound, optimal, info = optimise(position, continuation, objective, _cpsat_limits(budget, left))
     except KeyboardInterrupt:
         improved, bound, optimal, info = None, None, False, {"status": "interrupted"}
+        interrupted = True
     result.stats["optimise"] = info
+    result.interrupted = interrupted
     if improved is not None and better(objective, objective_value(position, improved, objective), value):
         value = objective_value(position, improved, objective)
         result.line = Line(line.deal, line.actions[:prefix] + tuple(improved))
         check_line(result.line)
-    if info.get("status") != "bound met":
+    if cpsat_ran:
         ran(DecidedBy.CPSAT, before)
+    if interrupted:
+        phases[-1] = replace(phases[-1], found=phases[-1].found + " (interrupted)")
     if bound is None or better(objective, bound, simple):  # keep the tighter of the two bounds
         bound = simple
     result.best = Best(objective, value, bound, (optimal and bound == value) or simple == value)

@@ -254,3 +254,51 @@ def test_bench_prints_markdown_only_with_markdown(monkeypatch, suite):
     assert table.stderr == ""
     markdown = run("bench", "--suite", suite, "--deals", 1, "--markdown")
     assert markdown.exit_code == 0 and markdown.stdout.startswith("| ")
+
+
+# -- Ctrl-C keeps what was found (exit 0), as solve always did --------------------------------------
+
+
+def _interrupt(*args, **kwargs):
+    raise KeyboardInterrupt
+
+
+def test_ctrl_c_while_improving_keeps_the_win(monkeypatch):
+    """Ctrl-C in the greedy playouts that start the improvement escaped the solve (exit
+    130, the win lost); it keeps the win found, as Ctrl-C anywhere else in a solve does."""
+    monkeypatch.setattr("tranquility.solver.solve.best_playout", _interrupt)
+    result = solve(WINS[0], FAST, objective="spare")
+    assert result.verdict == "win" and result.interrupted and result.best is not None
+    assert result.phases[-1].found.endswith("(interrupted)")
+    assert [p.method for p in result.phases if p.name == "improve"] == ["greedy"]  # CP-SAT never started
+
+
+def test_ctrl_c_in_the_critical_moves_keeps_the_explanation(monkeypatch):
+    monkeypatch.setattr("tranquility.solver.explain._classify", _interrupt)
+    e = explain(WINS[0], budget=FAST, critical_budget=5)
+    assert e.interrupted and e.to_json()["interrupted"] is True
+    assert e.critical and all(c.kind == "not checked" for c in e.critical)
+    assert len(e.critical) == len(e.turns)
+
+
+def test_ctrl_c_in_analyze_stops_it_with_the_positions_solved(monkeypatch):
+    """Ctrl-C in analyze only ended the solve under way and went on to the next position;
+    it stops the analysis there."""
+    from tranquility.solver import analyze as module
+    from tranquility.solver.solve import Result
+    from tranquility.solver.verdicts import DecidedBy, Verdict
+
+    line = solve(WINS[0], FAST, method="search").winning_line
+    real = module.solve
+    calls = []
+
+    def solve_then_interrupt(game, budget, *args, **kwargs):
+        calls.append(game)
+        if len(calls) == 2:  # Ctrl-C during the second position's solve
+            return Result(Verdict.UNKNOWN, DecidedBy.INTERRUPTED, 0.1, interrupted=True)
+        return real(game, budget, *args, **kwargs)
+
+    monkeypatch.setattr(module, "solve", solve_then_interrupt)
+    analysis = analyze(line, FAST)
+    assert analysis.interrupted and len(analysis.positions) == 2 and len(calls) == 2
+    assert analysis.to_json()["interrupted"] is True
