@@ -202,6 +202,7 @@ def solver_options(
     default: float | None = 60.0,
     reproducible: str,
     workers: str = WORKERS_HELP,
+    workers_default: int = 2,
 ) -> Callable[[Callable], Callable]:
     """``--time-limit SECONDS`` (``bounds`` says what it bounds), ``--workers N`` and
     ``--reproducible`` (help ``reproducible``); the command receives ``limits: Limits``.
@@ -233,7 +234,7 @@ def solver_options(
                 help=f"Seconds for {bounds}.",
             ),
             click.option(
-                "--workers", type=click.IntRange(min=1), default=2, show_default=True, metavar="N", help=workers
+                "--workers", type=click.IntRange(min=1), default=workers_default, show_default=True, metavar="N", help=workers
             ),
             click.option("--reproducible", is_flag=True, help=reproducible),
         )
