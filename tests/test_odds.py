@@ -1,0 +1,400 @@
+"""``tranquility odds`` and ``tranquility.solver.odds``: the Wilson interval against the
+textbook formula, the store (one row per deal, unknowns replaced only by decided verdicts,
+missing policy rows added), a run killed with SIGKILL and started again (every deal once,
+the same summary as an uninterrupted run), a Dask cluster giving the local pool's verdicts,
+two runs on one database at once, the plot read back as PNG and SVG, and the options.
+
+Small and reproducible throughout: official 4-player deals are decided by greedy playouts
+in a few hundredths of a second each, and --reproducible makes every verdict the same."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import json
+import math
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+from tranquility.solver import __version__
+from tranquility.solver.odds import (
+    Batch,
+    OddsStore,
+    Scope,
+    Solved,
+    local_executor,
+    odds_interval,
+    plot,
+    run_odds,
+    solve_batch,
+    summarise,
+    wilson,
+)
+from tranquility.solver.rules import PRESETS
+from tranquility.solver.solve import Budget
+
+from .helpers import run
+
+OFFICIAL = PRESETS["official"]
+REPRODUCIBLE = Budget(reproducible=True, workers=1)
+TIMING = ("median_s", "p90_s")  # what differs between two runs of the same deals
+TRANQUILITY = [sys.executable, "-m", "tranquility.cli.main"]
+
+
+def textbook_wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+    """(p + z^2/2n -/+ z sqrt(p(1-p)/n + z^2/4n^2)) / (1 + z^2/n)."""
+    p = k / n
+    centre = p + z * z / (2 * n)
+    spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    return (centre - spread) / (1 + z * z / n), (centre + spread) / (1 + z * z / n)
+
+
+def without_timing(summary: dict) -> dict:
+    groups = [{k: v for k, v in g.items() if k not in TIMING} for g in summary["groups"]]
+    return {"groups": groups}
+
+
+def odds_cli(*args, cwd: Path, timeout: float = 120) -> subprocess.CompletedProcess:
+    return subprocess.run([*TRANQUILITY, "odds", *map(str, args)], cwd=cwd, capture_output=True, text=True, timeout=timeout)
+
+
+# -- the interval ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "k, n, known",
+    [(0, 10, (0.0, 0.2775)), (10, 10, (0.7225, 1.0)), (5, 10, (0.2366, 0.7634)), (50, 100, (0.4038, 0.5962))],
+)
+def test_wilson_matches_the_textbook(k, n, known):
+    low, high = wilson(k, n)
+    assert (low, high) == pytest.approx(textbook_wilson(k, n), abs=1e-12)
+    assert (low, high) == pytest.approx(known, abs=5e-5)
+
+
+def test_wilson_ends_and_empty():
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+    assert wilson(0, 0) == (0.0, 1.0)
+    with pytest.raises(ValueError):
+        wilson(11, 10)
+
+
+def test_unknowns_count_as_losses_low_and_as_wins_high():
+    # 3 wins, 2 unknowns, 5 no-wins of 10: low as if 3 of 10 won, high as if 5 of 10 did.
+    low, high = odds_interval(3, 2, 10)
+    assert low == pytest.approx(textbook_wilson(3, 10)[0])
+    assert high == pytest.approx(textbook_wilson(5, 10)[1])
+    assert odds_interval(3, 0, 10) == wilson(3, 10)
+    # Every deal unknown: nothing is known, the interval spans 0 to 1.
+    assert odds_interval(0, 10, 10) == (0.0, 1.0)
+    # Unknowns only widen it, at both ends, against their counting as decided either way.
+    assert odds_interval(3, 2, 10)[0] == wilson(3, 10)[0] < wilson(5, 10)[0]
+    assert odds_interval(3, 2, 10)[1] == wilson(5, 10)[1] > wilson(3, 10)[1]
+
+
+# -- the store --------------------------------------------------------------------------------
+
+
+def test_store_keeps_one_row_per_deal_and_replaces_only_unknowns(tmp_path):
+    with OddsStore(tmp_path / "odds.sqlite") as store:
+        digest = store.add_rules(OFFICIAL)
+        assert digest == OFFICIAL.digest()
+
+        def row(verdict: str, method: str = "greedy") -> Batch:
+            return Batch(solved=(Solved(4, 7, verdict, method, 0.5, None, __version__),))
+
+        store.write(digest, REPRODUCIBLE, row("unknown", "timeout"))
+        assert [w.seed for w in store.missing(digest, [4], range(7, 8))] == []
+        again = store.missing(digest, [4], range(7, 8), retry_unknown=True)
+        assert [(w.seed, w.solve) for w in again] == [(7, True)]
+        store.write(digest, REPRODUCIBLE, row("unknown", "timeout"))  # still unknown: kept as it was
+        store.write(digest, Budget(seconds=600, workers=1), row("no-win", "cpsat"))  # decided: replaces it
+        store.write(digest, REPRODUCIBLE, row("win"))  # a decided verdict never changes
+        store.write(digest, REPRODUCIBLE, row("unknown"))
+        rows = store.conn.execute("SELECT verdict, method, time_limit, budget FROM deals").fetchall()
+        assert len(rows) == 1
+        verdict, method, time_limit, budget = rows[0]
+        assert (verdict, method, time_limit) == ("no-win", "cpsat", 600.0)
+        assert json.loads(budget)["seconds"] == 600
+        assert store.missing(digest, [4], range(7, 8), retry_unknown=True) == []
+        assert store.conn.execute("PRAGMA journal_mode").fetchone() == ("wal",)
+
+
+def test_policies_are_added_to_deals_already_stored(tmp_path):
+    with OddsStore(tmp_path / "odds.sqlite") as store, cf.ThreadPoolExecutor(1) as pool:
+        first = run_odds(store, OFFICIAL, [4], range(3), REPRODUCIBLE, pool)
+        assert (first.total, first.done) == (3, 3)
+        later = store.missing(OFFICIAL.digest(), [4], range(3), policies=("thrifty", "greedy"))
+        assert [(w.seed, w.solve, w.policies) for w in later] == [(s, False, ("thrifty", "greedy")) for s in range(3)]
+        second = run_odds(store, OFFICIAL, [4], range(3), REPRODUCIBLE, pool, policies=("thrifty", "greedy"))
+        assert second.done == 3
+        plays = store.conn.execute("SELECT seed, policy, sim_seed FROM plays ORDER BY seed, policy").fetchall()
+        assert plays == [(s, p, s) for s in range(3) for p in ("greedy", "thrifty")]
+        solved_by = store.conn.execute("SELECT DISTINCT run_id FROM deals").fetchall()
+        assert solved_by == [(first.run_id,)]  # the second run solved nothing again
+        assert run_odds(store, OFFICIAL, [4], range(3), REPRODUCIBLE, pool, policies=("thrifty",)).total == 0
+        group = summarise(store).groups[0]
+        assert {p.policy: p.deals for p in group.policies} == {"thrifty": 3, "greedy": 3}
+        # The silent-table result is simulate's, with the deal's seed as the sim seed.
+        from tranquility.solver.deal import deal
+        from tranquility.solver.simulate import simulate
+
+        won = sum(simulate(deal(OFFICIAL, 4, s), "greedy", s).won for s in range(3))
+        assert next(p for p in group.policies if p.policy == "greedy").won == won
+
+
+def test_solve_batch_rows_are_the_solver_verdicts():
+    from tranquility.solver.deal import deal
+    from tranquility.solver.odds import Work, line_hash
+    from tranquility.solver.solve import solve
+
+    batch = solve_batch(OFFICIAL.to_dict(), [Work(4, 1, True), Work(1, 0, False, ("cautious",))], REPRODUCIBLE)
+    assert [(s.players, s.seed) for s in batch.solved] == [(4, 1)]
+    result = solve(deal(OFFICIAL, 4, 1), REPRODUCIBLE)
+    assert batch.solved[0].verdict == result.verdict
+    if result.verdict == "win":
+        assert batch.solved[0].line_hash == line_hash(result.winning_line)
+    assert [(p.players, p.seed, p.policy) for p in batch.played] == [(1, 0, "cautious")]
+
+
+def test_two_runs_at_once_on_one_database(tmp_path):
+    """Two runners, each with its own connection and workers, on the same file: every deal
+    stored once, the database intact."""
+    path = tmp_path / "odds.sqlite"
+    reports = []
+
+    def runner() -> None:
+        with OddsStore(path) as store, cf.ThreadPoolExecutor(1) as pool:
+            reports.append(run_odds(store, OFFICIAL, [4], range(12), REPRODUCIBLE, pool, batch=1))
+
+    threads = [threading.Thread(target=runner) for _ in range(2)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert len(reports) == 2 and not any(r.interrupted for r in reports)
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        assert conn.execute("SELECT COUNT(*), COUNT(DISTINCT seed) FROM deals").fetchone() == (12, 12)
+
+
+# -- resuming after SIGKILL -------------------------------------------------------------------
+
+
+def stored_deals(path: Path) -> int:
+    try:
+        with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5) as conn:
+            return conn.execute("SELECT COUNT(*) FROM deals").fetchone()[0]
+    except sqlite3.OperationalError:  # not created yet
+        return 0
+
+
+def test_a_run_killed_with_sigkill_resumes_and_counts_each_deal_once(tmp_path):
+    deals = 60
+    args = ["--players", "4", "--deals", deals, "--reproducible", "--jobs", "1", "--batch", "1", "--json"]
+    killed = tmp_path / "killed.sqlite"
+    # start_new_session: the run and its pool are one process group, killed at once (a power cut).
+    proc = subprocess.Popen(
+        [*TRANQUILITY, "odds", *map(str, args), "--db", str(killed)],
+        cwd=tmp_path,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        give_up = time.monotonic() + 60
+        while stored_deals(killed) < 3 and proc.poll() is None and time.monotonic() < give_up:
+            time.sleep(0.02)
+        os.killpg(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait(timeout=30)
+    before = stored_deals(killed)
+    assert 0 < before < deals, f"killed with {before} of {deals} deals stored: not mid-run"
+
+    resumed = odds_cli(*args, "--db", killed, cwd=tmp_path)
+    assert resumed.returncode == 0, resumed.stderr
+    whole = odds_cli(*args, "--db", tmp_path / "whole.sqlite", cwd=tmp_path)
+    assert whole.returncode == 0, whole.stderr
+    assert without_timing(json.loads(resumed.stdout)) == without_timing(json.loads(whole.stdout))
+    with sqlite3.connect(killed) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
+        assert conn.execute("SELECT COUNT(*), COUNT(DISTINCT seed), MIN(seed), MAX(seed) FROM deals").fetchone() == (
+            deals, deals, 0, deals - 1
+        )
+        # The second run did only what the first had not stored.
+        last = conn.execute("SELECT deals FROM runs ORDER BY id DESC LIMIT 1").fetchone()[0]
+        assert last == deals - before
+    with sqlite3.connect(killed) as a, sqlite3.connect(tmp_path / "whole.sqlite") as b:
+        query = "SELECT players, seed, verdict, method, line_hash FROM deals ORDER BY players, seed"
+        assert a.execute(query).fetchall() == b.execute(query).fetchall()
+    report = odds_cli("--db", killed, "--report", "--json", cwd=tmp_path)
+    assert report.returncode == 0, report.stderr
+    assert without_timing(json.loads(report.stdout)) == without_timing(json.loads(whole.stdout))
+
+
+# -- Dask -----------------------------------------------------------------------------------------
+
+
+def test_a_dask_cluster_stores_the_local_pools_verdicts(tmp_path):
+    distributed = pytest.importorskip("distributed")
+    players, seeds = [1, 4], range(10)
+    with OddsStore(tmp_path / "local.sqlite") as store, local_executor(2) as pool:
+        local = run_odds(store, OFFICIAL, players, seeds, REPRODUCIBLE, pool, slots=2)
+        local_verdicts = store.verdicts(local.scope)
+    assert len(local_verdicts) == 20
+    with (
+        distributed.LocalCluster(processes=False, n_workers=1, threads_per_worker=2, dashboard_address=None) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        with OddsStore(tmp_path / "dask.sqlite") as store:
+            remote = run_odds(store, OFFICIAL, players, seeds, REPRODUCIBLE, client.get_executor(pure=False), slots=2)
+            assert store.verdicts(remote.scope) == local_verdicts
+        # The command line's --scheduler: the same cluster by its address.
+        ran = run("odds", "--players", 4, "--deals", 10, "--reproducible", "--scheduler", cluster.scheduler_address,
+                  "--db", tmp_path / "cli.sqlite", "--json")
+        assert ran.exit_code == 0, ran.output
+    with OddsStore(tmp_path / "cli.sqlite") as store:
+        four = {k: v for k, v in local_verdicts.items() if k[1] == 4}
+        assert store.verdicts() == four
+        assert store.conn.execute("SELECT executor FROM runs").fetchone()[0].startswith("dask ")
+
+
+# -- the plot ---------------------------------------------------------------------------------------
+
+
+def test_plot_writes_a_png_and_an_svg(tmp_path):
+    with OddsStore(tmp_path / "odds.sqlite") as store, cf.ThreadPoolExecutor(1) as pool:
+        run_odds(store, OFFICIAL, [1, 4], range(3), REPRODUCIBLE, pool, policies=("thrifty",))
+        run_odds(store, PRESETS["hungarian"], [4], range(2), REPRODUCIBLE, pool)
+        summary = summarise(store)
+    assert [(PRESETS["official"].digest() == g.rules_hash, g.players) for g in summary.groups] == [
+        (True, 1), (True, 4), (False, 4)
+    ]
+    png, svg = tmp_path / "odds.png", tmp_path / "odds.svg"
+    plot(summary, png)
+    plot(summary, svg)
+    data = png.read_bytes()
+    assert data[:8] == b"\x89PNG\r\n\x1a\n"
+    width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
+    assert (width, height) == (800, 500)
+    from matplotlib.image import imread
+
+    assert imread(png).shape[:2] == (500, 800)
+    root = ET.parse(svg).getroot()
+    assert root.tag in ("svg", "{http://www.w3.org/2000/svg}svg")
+    from tranquility.solver.errors import BadInput
+
+    with pytest.raises(BadInput):
+        plot(summary, tmp_path / "odds.jpg")
+
+
+# -- the command --------------------------------------------------------------------------------------
+
+
+def test_odds_command_text_json_report_and_plot(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    done = run("odds", "--players", "3-4", "--deals", 4, "--reproducible", "--jobs", 1, "--policies", "--json",
+               "--plot", "run.svg")
+    assert done.exit_code == 0, done.output
+    data = json.loads(done.stdout)
+    assert [(g["players"], g["deals"]) for g in data["groups"]] == [(3, 4), (4, 4)]
+    group = data["groups"][1]
+    assert group["win"] + group["no_win"] + group["unknown"] == 4
+    assert group["rules"] == OFFICIAL.to_dict()
+    assert group["winnability"] == pytest.approx(group["win"] / 4, abs=1e-4)
+    assert group["ci95"] == pytest.approx(list(odds_interval(group["win"], group["unknown"], 4)), abs=1e-4)
+    from tranquility.solver.simulate import POLICIES
+
+    assert list(group["policies"]) == list(POLICIES)
+    assert all(p["deals"] == 4 for p in group["policies"].values())
+    assert data["deals_per_s"] > 0
+    assert Path("odds.sqlite").is_file()  # the default --db, in the current folder
+    assert ET.parse("run.svg").getroot().tag.endswith("svg")
+    # Again: every deal is stored, nothing to do, the same summary.
+    again = run("odds", "--players", "3-4", "--deals", 4, "--reproducible", "--jobs", 1, "--policies", "--json")
+    assert again.exit_code == 0
+    assert without_timing(json.loads(again.stdout)) == without_timing(data)
+    assert json.loads(again.stdout)["deals_per_s"] is None
+    text = run("odds", "--report")
+    assert text.exit_code == 0
+    assert "official" in text.stdout and "thrifty" in text.stdout and "deals/s over the runs recorded" in text.stdout
+    report = run("odds", "--db", "odds.sqlite", "--report", "--json", "--plot", "report.png")
+    assert report.exit_code == 0
+    assert without_timing(json.loads(report.stdout)) == without_timing(data)
+    assert Path("report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_retry_unknown_replaces_a_stored_unknown(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with OddsStore("odds.sqlite") as store:
+        digest = store.add_rules(OFFICIAL)
+        store.write(digest, Budget(seconds=0.01, workers=1), Batch(solved=(Solved(4, 0, "unknown", "timeout", 0.01, None, "0"),)))
+    args = ["odds", "--players", 4, "--deals", 2, "--reproducible", "--jobs", 1, "--json"]
+    kept = json.loads(run(*args).stdout)["groups"][0]
+    assert (kept["unknown"], kept["ci95"][1]) == (1, 1.0)
+    retried = json.loads(run(*args, "--retry-unknown").stdout)["groups"][0]
+    assert retried["unknown"] == 0 and retried["win"] + retried["no_win"] == 2
+    with OddsStore("odds.sqlite") as store:
+        assert store.conn.execute("SELECT time_limit FROM deals WHERE seed = 0").fetchone() == (None,)
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["--report", "--players", "4"], "--players is not taken with --report"),
+        (["--report", "--reproducible"], "--reproducible is not taken with --report"),
+        (["--players", "4", "--deals", "2", "--reproducible", "--time-limit", "5"], "--time-limit is not taken"),
+        (["--players", "4"], "missing option --deals"),
+        (["--deals", "4"], "missing option --players"),
+        (["--players", "0-3", "--deals", "2"], "player counts run from 1 to 5"),
+        (["--players", "four", "--deals", "2"], "is not a player count"),
+        (["--players", "4", "--deals", "2", "--plot", "odds.jpg"], "PNG or SVG"),
+        (["--players", "4", "--deals", "2", "--jobs", "2", "--scheduler", "tcp://127.0.0.1:1"], "--jobs sets the local"),
+        (["--players", "4", "--deals", "2", "--rules", "monsters"], "unsupported rules"),
+        (["--players", "4", "--deals", "2", "--start-seed", str(2**63 - 1)], "seeds of an odds run"),
+        (["--report", "--db", "nowhere.sqlite"], "no such database"),
+    ],
+)
+def test_odds_options_that_cannot_be_used_exit_2(tmp_path, monkeypatch, args, message):
+    monkeypatch.chdir(tmp_path)
+    done = run("odds", *args)
+    assert done.exit_code == 2, done.output
+    assert message in done.output
+    assert not Path("odds.sqlite").exists()  # nothing was created for a command that did not run
+
+
+def test_a_file_that_is_not_a_database_exits_2(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("odds.sqlite").write_text("not a database\n" * 100)
+    done = run("odds", "--report")
+    assert done.exit_code == 2 and "not an odds database" in done.output
+
+
+def test_odds_help_stays_light():
+    code = (
+        "import sys\n"
+        "from click.testing import CliRunner\n"
+        "import tranquility.cli.main as m\n"
+        "for args in (['--help'], ['odds', '--help']):\n"
+        "    assert CliRunner().invoke(m.main, args).exit_code == 0\n"
+        "heavy = ('dask', 'distributed', 'matplotlib', 'sqlite3', 'tranquility.solver.odds')\n"
+        "heavy = [n for n in heavy if n in sys.modules]\n"
+        "assert not heavy, heavy\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+
+
+def test_scope_counts_only_the_runs_deals(tmp_path):
+    with OddsStore(tmp_path / "odds.sqlite") as store, cf.ThreadPoolExecutor(1) as pool:
+        run_odds(store, OFFICIAL, [4], range(4), REPRODUCIBLE, pool)
+        scope = Scope(OFFICIAL.digest(), (4,), range(1, 3))
+        assert sum(store.counts(scope).values()) == 2
+        assert [g.deals for g in summarise(store, scope).groups] == [2]
+        assert [g.deals for g in summarise(store).groups] == [4]
