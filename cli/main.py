@@ -81,10 +81,10 @@ Examples:
   tranquility solve --seed 1 --players 4
   tranquility deal --seed 1 --players 4 --out deal.json
   tranquility verify deal.json
-  tranquility show game.tq --turn 12
+  tranquility simulate --seed 1 --players 4 --policy greedy --out game.json
+  tranquility show game.json --turn 12
   tranquility rules --rules hungarian
   tranquility bench --suite official --deals 20
-  tranquility simulate --seed 1 --players 4 --policy greedy
   tranquility --debug solve deal.json
 
 {exit_table()}""",
@@ -150,7 +150,8 @@ Examples:
   tranquility deal --seed 1 --players 4
   tranquility deal --seed 1 --players 4 --json
   tranquility deal --seed 7 --players 3 --rules hungarian --rule monsters=4 --out deal.json
-  tranquility deal --seed 7 --players 2 --rules my-rules.json --rule rows=4
+  printf '{{"rows": 4, "monsters": 3}}' > my-rules.json
+  tranquility deal --seed 7 --players 2 --rules my-rules.json --rule cols=4
 
 {exit_line()}"""
 )
@@ -176,10 +177,12 @@ def deal(source: DealSource, out: str | None, force: bool, as_json: bool) -> Non
 @main.command(
     epilog=f"""\b
 Examples:
+  tranquility deal --seed 1 --players 4 --out deal.json
   tranquility verify deal.json
+  tranquility simulate --seed 1 --players 4 --out line.json
   tranquility verify line.json --json
-  tranquility verify game.tq
   tranquility verify line.json --notation > game.tq
+  tranquility verify game.tq
 \b
 FILE is a deal or line file in JSON, or a game in the notation of
 docs/notation.md (a header naming the deal, then one token a turn).
@@ -224,13 +227,21 @@ def verify(ctx: click.Context, file: str, as_json: bool, as_notation: bool) -> N
 @main.command(
     epilog=f"""\b
 Examples:
+  tranquility deal --seed 1 --players 4 --out deal.json
   tranquility show deal.json
-  tranquility show game.tq --turn 0
+  tranquility show deal.json --hide-piles
+  tranquility simulate --seed 1 --players 4 --out line.json
   tranquility show line.json --turn 12 --json
+  tranquility verify line.json --notation > game.tq
+  tranquility show game.tq --turn 0
+  tranquility generate --players 1 --grade 3 --out my-puzzles
+  tranquility show my-puzzles/tq1-1p-8cf48077-0.json
 \b
-FILE is a deal, position or line file (JSON), or a game in the notation of
-docs/notation.md. --turn N shows the position after the first N actions
-(0 = the deal as dealt); without it, the end of the line.
+FILE is a deal, position, line or puzzle file (JSON), or a game in the
+notation of docs/notation.md. --turn N shows the position after the first N
+actions (0 = the deal as dealt); without it, the end of the line. Every card
+is face up: each hand, and each pile top first (--hide-piles: only how many
+cards each pile holds). A puzzle file's id and grade head the drawing.
 
 {exit_line("shown")}
 2 also when the deal or an action before turn N breaks a game rule (verify
@@ -313,7 +324,8 @@ REPRODUCIBLE = (
 Examples:
   tranquility solve --seed 1 --players 4
   tranquility solve --seed 6 --players 1 --time-limit 30 --json
-  tranquility solve position.json --out win.json
+  printf 'deal 1 4\\n19@8 4@1 14@5 29@13\\n' > position.tq
+  tranquility solve position.tq --out win.json
   tranquility solve --seed 3 --players 2 --rule order=grid --method cpsat --reproducible
   tranquility solve --seed 1 --players 3 --objective spare --time-limit 120
 \b
@@ -393,7 +405,8 @@ def solve(
 Examples:
   tranquility explain --seed 1 --players 3
   tranquility explain --seed 6 --players 1
-  tranquility explain position.json --objective turns --every-turn
+  printf 'deal 1 4\\n19@8 4@1 14@5 29@13\\n' > position.tq
+  tranquility explain position.tq --objective turns --every-turn
   tranquility explain --seed 2 --players 4 --time-limit 40 --json > explained.json
   tranquility explain --seed 1 --players 3 --html replay.html
 \b
@@ -500,10 +513,11 @@ def explain(
 @main.command(
     epilog=f"""\b
 Examples:
+  tranquility simulate --seed 3 --players 4 --policy random --out played.json
   tranquility analyze played.json
+  tranquility verify played.json --notation > played.tq
   tranquility analyze played.tq --time-limit 5 --json
   tranquility analyze played.json --reproducible
-  tranquility simulate --seed 3 --players 4 --out played.json && tranquility analyze played.json
 \b
 Verdicts along a line can only go from win to no-win: once a position is proven
 lost, later ones are marked no-win by "implied" without another solve.
@@ -704,6 +718,7 @@ def _report(report, markdown_text, render, out: str | None, force: bool, markdow
 Examples:
   tranquility simulate --seed 1 --players 4
   tranquility simulate --seed 1 --players 4 --policy greedy --out line.json
+  tranquility deal --seed 2 --players 3 --out deal.json
   tranquility simulate deal.json --policy random --sim-seed 7 --json
   tranquility simulate --players 3 --deals 50 --policy cautious
   tranquility simulate --players 2 --deals 20 --rules hungarian --json
@@ -802,7 +817,9 @@ def simulate(
     epilog=f"""\b
 Examples:
   tranquility grade --seed 3 --players 4
-  tranquility grade puzzles/catalogue/4p/tq1-4p-8cf48077-3.json --json
+  tranquility generate --players 4 --grade 3 --out my-puzzles
+  tranquility grade my-puzzles/tq1-4p-8cf48077-0.json --json
+  tranquility deal --seed 5 --players 2 --out deal.json
   tranquility grade deal.json
   tranquility grade --seed 6 --players 2 --time-limit 30 --workers 2
 

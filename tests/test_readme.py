@@ -1,0 +1,190 @@
+"""The README's Usage examples run as written: each line of its ``sh`` blocks, verbatim
+(``sh -c``), in order, in one empty folder, with the installed ``tranquility`` on PATH.
+
+An example exits 0 unless the README says otherwise with a trailing ``# exits N`` comment
+(an illegal game for ``verify``, say). The examples are short by design (about 10 s each,
+the whole block about a minute on 2 cores): long runs belong in docs/.
+
+The examples of every ``--help`` are not run (some are long on purpose), but each file one
+of them reads is one that an example before it writes."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import signal
+import subprocess
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+from tranquility.cli.main import main
+
+from .helpers import run
+
+ROOT = Path(__file__).resolve().parent.parent
+README = ROOT / "README.md"
+EXITS = re.compile(r"#\s*exits (\d+)\b")
+PER_EXAMPLE = 30.0  # seconds: three times what an example is meant to take, for a loaded machine
+
+
+def section(text: str, title: str) -> str:
+    """The text of a ``## title`` section, up to the next ``## `` heading."""
+    start = text.index(f"\n## {title}\n")
+    end = text.find("\n## ", start + 1)
+    return text[start : end if end != -1 else len(text)]
+
+
+def sh_blocks(text: str) -> list[str]:
+    return re.findall(r"^```sh\n(.*?)^```", text, re.DOTALL | re.MULTILINE)
+
+
+def commands(text: str) -> list[str]:
+    """Every command line of the blocks: not blank, not a comment."""
+    lines = [line for block in sh_blocks(text) for line in block.splitlines()]
+    return [line for line in lines if line.strip() and not line.lstrip().startswith("#")]
+
+
+def expected_exit(line: str) -> int:
+    found = EXITS.search(line)
+    return int(found.group(1)) if found else 0
+
+
+USAGE = commands(section(README.read_text(encoding="utf-8"), "Usage"))
+
+
+@dataclass
+class Ran:
+    line: str
+    code: int
+    stdout: str
+    stderr: str
+    seconds: float
+
+
+@pytest.fixture(scope="module")
+def ran(tmp_path_factory) -> list[Ran]:
+    """Every Usage example run once, in order, in one empty folder."""
+    if shutil.which("tranquility") is None:
+        pytest.skip("the tranquility command is not installed (pip install -e .)")
+    folder = tmp_path_factory.mktemp("readme")
+    env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE")}
+    results = []
+    for line in USAGE:
+        begun = time.monotonic()
+        code, out, err = run_line(line, folder, env)
+        results.append(Ran(line, code, out, err, time.monotonic() - begun))
+    return results
+
+
+def run_line(line: str, folder: Path, env: dict[str, str], timeout: float = 120) -> tuple[int, str, str]:
+    """``sh -c line`` in its own process group, all of which is killed if it overruns."""
+    proc = subprocess.Popen(
+        ["sh", "-c", line],
+        cwd=folder,
+        env=env,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        out, err = proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        return -1, "", f"timed out after {timeout:g} s"
+    return proc.returncode, out, err
+
+
+def test_the_usage_has_examples():
+    assert len(USAGE) >= 20
+    assert all(line.split()[0] in ("tranquility", "printf") for line in USAGE), "only the tool and printf (to make a file)"
+
+
+@pytest.mark.parametrize("index", range(len(USAGE)), ids=[line.split("#")[0].strip()[:70] for line in USAGE])
+def test_each_example_runs(ran, index):
+    r = ran[index]
+    assert r.code == expected_exit(r.line), (
+        f"README example {r.line!r} exited {r.code}, expected {expected_exit(r.line)}:\n{r.stderr[-1500:]}"
+    )
+    assert "Traceback" not in r.stderr, r.stderr[-1500:]
+    assert r.seconds < PER_EXAMPLE, f"README example {r.line!r} took {r.seconds:.1f} s: make it shorter (long runs go to docs/)"
+
+
+def test_the_outputs_say_what_the_comments_promise(ran):
+    by_line = {r.line.split("#")[0].strip(): r for r in ran}
+    assert by_line["tranquility verify bad.tq"].stdout.count("ILLEGAL: turn 2: seat 1 plays 19") == 1
+    assert by_line["tranquility show my-puzzles/tq1-1p-8cf48077-7.json"].stdout.startswith(
+        "my-puzzles/tq1-1p-8cf48077-7.json: puzzle tq1-1p-8cf48077-7, grade 5 of 5"
+    )
+    assert "WIN" in by_line["tranquility solve position.tq --out win.json"].stdout
+    assert '"legal": true' in by_line["tranquility verify line.json --json"].stdout
+
+
+def test_the_two_commands_at_the_top():
+    """Set-up on a fresh machine: one command installs and runs the main job, one runs the
+    tests (what .ci/run runs, before the linters)."""
+    text = README.read_text(encoding="utf-8")
+    top = sh_blocks(section(text, "Set-up on a fresh machine"))
+    assert [block.strip() for block in top] == [
+        "pip install -e . && tranquility solve --seed 1 --players 4",
+        "pip install -e '.[test]' && python -m pytest",
+    ]
+    assert "pip install -e '.[test]' && python -m pytest" in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+
+
+def test_every_linked_doc_exists():
+    text = README.read_text(encoding="utf-8")
+    links = re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text)
+    assert links and all((ROOT / link).exists() for link in links), [link for link in links if not (ROOT / link).exists()]
+
+
+# -- the examples in --help ---------------------------------------------------------------------
+
+COMMANDS = sorted(main.commands)
+WRITES = ("--out", "--html", ">")
+
+
+def help_examples(command: str | None) -> list[str]:
+    """The example lines of a command's --help (of the group's, for None)."""
+    result = run(*([command] if command else []), "--help")
+    assert result.exit_code == 0, result.output
+    lines = [line.strip() for line in result.output.split("Examples:\n", 1)[1].splitlines()]
+    examples = []
+    for line in lines:
+        if not line.startswith(("tranquility ", "printf ")):
+            break
+        examples.append(line)
+    return examples
+
+
+def files_used(line: str) -> tuple[list[str], list[str]]:
+    """(files read, files written) by an example line: a written one follows --out, --html
+    or >; any other word that names a file (a .json, .tq or .html name, or a path, not a
+    URL) is read."""
+    reads, writes = [], []
+    words = line.replace(">", " > ").split()
+    for before, word in zip(["", *words], words, strict=False):
+        if before in WRITES:
+            writes.append(word)
+        elif word not in WRITES and not word.startswith("-") and "://" not in word and re.search(r"\.(json|tq|html)$|/", word):
+            reads.append(word.strip("'\""))
+    return reads, writes
+
+
+@pytest.mark.parametrize("command", [None, *COMMANDS])
+def test_help_examples_make_their_files_first(command):
+    made: list[str] = []
+    examples = help_examples(command)
+    assert len(examples) >= 3, examples
+    for line in examples:
+        reads, writes = files_used(line)
+        for path in reads:
+            assert any(path == m or path.startswith(m.rstrip("/") + "/") for m in made), (
+                f"tranquility {command or ''} --help: {line!r} reads {path}, which no example before it writes"
+            )
+        made += writes
