@@ -308,7 +308,10 @@ def verdict_head(verdict: str, method: str, seconds: float, phases) -> Text:
     head = Text(verdict.upper(), style=VERDICT_STYLES[verdict])
     if not phases:
         return head.append(f"  by {method} in {seconds:.2f} s")
-    return head.append(f"  in {seconds_text(seconds)}: {phases_text(p.to_json() for p in phases)}")
+    said = phases_text(p.to_json() for p in phases)
+    if len(phases) == 1:  # one phase: its own time is the whole time
+        return head.append(f"  {said}")
+    return head.append(f"  in {seconds_text(seconds)}: {said}")
 
 
 def render_solve(console: Console, result, prefix_turns: int, verbose: bool = False) -> None:
@@ -549,8 +552,11 @@ def _render_binding(console: Console, binding) -> None:
 
 
 def render_analysis(console: Console, analysis) -> None:
-    """Per position: the verdict; then the action that lost the win and what kept it."""
+    """Per position: the verdict; then the action that lost the win, what kept it and why
+    the position after it is lost."""
     from tranquility.solver.actions import describe
+
+    from .progress import METHOD_WORDS
 
     console.print(Text(f"Deal: {analysis.deal_verdict.upper()}", style=VERDICT_STYLES[analysis.deal_verdict]))
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
@@ -578,7 +584,8 @@ def render_analysis(console: Console, analysis) -> None:
             )
         after = analysis.after_loss()
         if after is not None and after.reason:
-            console.print(f"Why the position after it is lost (proven by {after.method}): {after.reason}.", soft_wrap=True)
+            how = METHOD_WORDS.get(after.method, after.method)
+            console.print(f"Why the position after it is lost (proven by {how}): {after.reason}.", soft_wrap=True)
     elif analysis.lost_between is not None:
         a, b = analysis.lost_between
         console.print(f"The win was lost between turns {a} and {b} (the positions in between were not decided).")

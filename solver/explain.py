@@ -234,7 +234,7 @@ def _unwinnable(
         progress(Step(REACH_PHASE, None if budget.reproducible else time.monotonic() + 0.75 * reach_budget.seconds))
     out.reach = best_reach(game, reach_budget, out.result.reason)
     of = out.reach.line.deal.rules.cells
-    ran(REACH_PHASE, "greedy, exhaustive", f"{out.reach.cells} of {of} cells{' (proven)' if out.reach.proven else ''}")
+    ran(REACH_PHASE, "greedy, exhaustive", f"{out.reach.cells} of {of} cells{', proven' if out.reach.proven else ''}")
     if progress is not None:
         progress(Step(BINDS_PHASE, time.monotonic() + binds_seconds, f"best reach {out.reach.cells} of {of} cells"))
     position = position_after(game if isinstance(game, Line) else Line(game))

@@ -458,7 +458,7 @@ def raising(exc: BaseException):
 
 def test_every_command_help_ends_with_the_exit_table_line():
     assert COMMANDS == [
-        "analyze", "bench", "deal", "explain", "generate", "grade", "rules", "show", "simulate", "solve", "verify"
+        "analyze", "bench", "deal", "explain", "generate", "grade", "odds", "rules", "show", "simulate", "solve", "verify"
     ]
     for command in COMMANDS:
         result = run(command, "--help")

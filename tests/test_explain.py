@@ -199,4 +199,5 @@ def test_analyze_text_gives_the_whole_action_that_kept_the_win_and_why_the_loss(
     text = CliRunner(env={"COLUMNS": "200"}).invoke(main, ["analyze", str(path), "--reproducible"])
     assert text.exit_code == 0, text.output
     assert f"This would have kept it: {describe(kept)}" in text.stdout
-    assert f"Why the position after it is lost (proven by {after.method}): {after.reason}." in text.stdout
+    how = {"refute": "a refutation", "exhaustive": "the complete search", "cpsat": "CP-SAT"}[after.method]
+    assert f"Why the position after it is lost (proven by {how}): {after.reason}." in text.stdout
