@@ -1166,10 +1166,10 @@ def odds(
         raise InputError(f"unsupported rules: {exc}") from None
     names = _policies() if policies else ()
     budget = limits.budget()
-    with lib.OddsStore(db) as store:
-        executor, slots, executor_name, close = _odds_executor(scheduler, jobs)
-        label = f"odds {players_text(players)}"
-        with odds_progress(make_console(stderr=True), as_json) as bar:
+    executor, slots, executor_name, close = _odds_executor(scheduler, jobs)  # before --db is created
+    label = f"odds {players_text(players)}"
+    try:
+        with lib.OddsStore(db) as store, odds_progress(make_console(stderr=True), as_json) as bar:
             task = bar.add_task(label, total=None)
 
             def on_start(step) -> None:
@@ -1178,25 +1178,24 @@ def odds(
             def on_batch(step) -> None:
                 bar.update(task, completed=step.done, description=f"{label}: {counts_text(step.counts)}")
 
-            try:
-                run = lib.run_odds(
-                    store,
-                    rules,
-                    players,
-                    seeds,
-                    budget,
-                    executor,
-                    slots=slots,
-                    policies=names,
-                    retry_unknown=retry_unknown,
-                    batch=batch,
-                    executor_name=executor_name,
-                    on_start=on_start,
-                    on_batch=on_batch,
-                )
-            finally:
-                close()
-        summary = lib.summarise(store, run.scope, run.deals_per_s)
+            run = lib.run_odds(
+                store,
+                rules,
+                players,
+                seeds,
+                budget,
+                executor,
+                slots=slots,
+                policies=names,
+                retry_unknown=retry_unknown,
+                batch=batch,
+                executor_name=executor_name,
+                on_start=on_start,
+                on_batch=on_batch,
+            )
+            summary = lib.summarise(store, run.scope, run.deals_per_s)
+    finally:
+        close()
     _odds_output(summary, run, as_json, plot)
     if run.interrupted:
         click.echo("Interrupted: what was stored is kept; the same command again finishes the rest.", err=True)

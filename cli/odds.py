@@ -12,7 +12,6 @@ from rich.progress import (
     SpinnerColumn,
     Task,
     TextColumn,
-    TimeElapsedColumn,
     TimeRemainingColumn,
 )
 from rich.table import Table
@@ -39,8 +38,8 @@ def counts_text(counts: dict[str, int]) -> str:
 
 
 def odds_progress(console: Console, quiet: bool) -> Progress:
-    """Deals done of those left, deals/s, the time left, the time so far; drawn on a
-    terminal only, and never with --json."""
+    """Deals done of those left, deals/s and the time left (the verdicts so far are the
+    task's description); drawn on a terminal only, and never with --json."""
     return Progress(
         SpinnerColumn(),
         TextColumn("{task.description}"),
@@ -49,7 +48,6 @@ def odds_progress(console: Console, quiet: bool) -> Progress:
         RateColumn(),
         TextColumn("ETA"),
         TimeRemainingColumn(),
-        TimeElapsedColumn(),
         console=console,
         transient=True,
         disable=quiet or not console.is_terminal,

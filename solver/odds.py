@@ -707,6 +707,9 @@ def run_odds(
     except KeyboardInterrupt:
         report.interrupted = True
         halt(executor, pending)
+        if store.conn.in_transaction:  # Ctrl-C between a batch's writes and its COMMIT
+            store.conn.execute("ROLLBACK")
+        report.counts = store.counts(scope)
     except BaseException:
         halt(executor, pending)
         raise

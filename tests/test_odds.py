@@ -238,6 +238,37 @@ def test_a_run_killed_with_sigkill_resumes_and_counts_each_deal_once(tmp_path):
     assert without_timing(json.loads(report.stdout)) == without_timing(json.loads(whole.stdout))
 
 
+def test_ctrl_c_keeps_what_is_stored_and_prints_the_summary_so_far(tmp_path):
+    db = tmp_path / "odds.sqlite"
+    args = ["--players", "4", "--deals", 200, "--reproducible", "--jobs", 1, "--batch", 1, "--json", "--db", db]
+    proc = subprocess.Popen(
+        [*TRANQUILITY, "odds", *map(str, args)],
+        cwd=tmp_path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        give_up = time.monotonic() + 60
+        while stored_deals(db) < 2 and proc.poll() is None and time.monotonic() < give_up:
+            time.sleep(0.02)
+        os.killpg(proc.pid, signal.SIGINT)  # as a terminal sends it: to the run and its workers
+        out, err = proc.communicate(timeout=60)
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 130, err
+    assert "Interrupted" in err
+    stored = stored_deals(db)
+    assert 2 <= stored < 200
+    summary = json.loads(out)
+    assert summary["groups"][0]["deals"] == stored
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM deals WHERE method = 'interrupted'").fetchone() == (0,)
+
+
 # -- Dask -----------------------------------------------------------------------------------------
 
 
