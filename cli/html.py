@@ -216,9 +216,7 @@ def replay_html(line: Line, data: dict) -> str:
     lines_of_head = [
         f'<p id="rules">Rules: {e(rules_line(rules))}</p>',
     ]
-    already = f"Already won: the line given won at turn {len(line.actions)}; here it is as played, with its critical moves."
     for ident, text in (
-        ("already-won", already if data.get("already_won") else ""),
         ("objective", _objective_text(data.get("objective"))),
         ("summary", ("Summary: " + _summary_text(data.get("summary"))) if data.get("summary") else ""),
         ("critical-counts", _critical_counts(data)),

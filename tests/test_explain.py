@@ -177,7 +177,7 @@ def test_explain_command_on_a_won_game(tmp_path):
     html = tmp_path / "replay.html"
     page = runner.invoke(main, ["explain", str(path), "--time-limit", "6", "--html", str(html)])
     assert page.exit_code == 0, page.output
-    assert "Already won" in html.read_text()
+    assert "already won" in html.read_text().lower()
     solved = runner.invoke(main, ["solve", str(path), "--objective", "spare"])
     assert solved.exit_code == 0, solved.output
     assert "Already won" in solved.stdout
