@@ -288,10 +288,13 @@ class OddsStore:
             self.conn.execute("PRAGMA journal_mode=WAL")
             self.conn.execute("PRAGMA synchronous=FULL")
             self.conn.execute("PRAGMA foreign_keys=ON")
-            self._migrate()
+            self._migrate(create)
         except sqlite3.DatabaseError as exc:
             self.conn.close()
             raise BadInput(f"{self.path}: not an odds database: {exc}") from None
+        except BadInput:
+            self.conn.close()
+            raise
 
     def close(self) -> None:
         self.conn.close()
@@ -302,7 +305,14 @@ class OddsStore:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _migrate(self) -> None:
+    def _migrate(self, create: bool) -> None:
+        """Create the tables in a new (empty) file; refuse a database that holds other
+        tables, or (``create`` False) none: it is not this program's."""
+        tables = {name for (name,) in self.conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if tables and "meta" not in tables:
+            raise BadInput(f"{self.path}: not an odds database (it holds other tables: {', '.join(sorted(tables))})")
+        if not tables and not create:
+            raise BadInput(f"{self.path}: not an odds database (it is empty)")
         # One transaction, so that two runs creating the same new file do not interleave.
         self.conn.executescript(f"BEGIN IMMEDIATE; {SCHEMA}; COMMIT;")
         with self._transaction():

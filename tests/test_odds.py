@@ -400,11 +400,18 @@ def test_odds_options_that_cannot_be_used_exit_2(tmp_path, monkeypatch, args, me
     assert not Path("odds.sqlite").exists()  # nothing was created for a command that did not run
 
 
-def test_a_file_that_is_not_a_database_exits_2(tmp_path, monkeypatch):
+def test_a_file_that_is_not_an_odds_database_exits_2_untouched(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     Path("odds.sqlite").write_text("not a database\n" * 100)
     done = run("odds", "--report")
     assert done.exit_code == 2 and "not an odds database" in done.output
+    with sqlite3.connect("other.sqlite") as conn:
+        conn.execute("CREATE TABLE notes (text TEXT)")
+    for args in (["--report"], ["--players", "4", "--deals", "1", "--reproducible", "--jobs", "1"]):
+        done = run("odds", *args, "--db", "other.sqlite")
+        assert done.exit_code == 2 and "not an odds database (it holds other tables: notes)" in done.output
+    with sqlite3.connect("other.sqlite") as conn:
+        assert conn.execute("SELECT name FROM sqlite_master").fetchall() == [("notes",)]
 
 
 def test_odds_help_stays_light():
