@@ -15,7 +15,6 @@ from pathlib import Path
 from typing import Any
 
 import click
-from tranquility.solver import __version__
 from tranquility.solver.deal import Deal
 from tranquility.solver.errors import BadInput
 from tranquility.solver.formats import deal_to_json, write_json
@@ -95,7 +94,7 @@ Examples:
     envvar="TRANQUILITY_DEBUG",
     help="On an error, also print the Python traceback (for a bug report). Give it before the command.",
 )
-@click.version_option(__version__, "-V", "--version", prog_name="tranquility")
+@click.version_option(None, "-V", "--version", package_name="tranquility-solver", prog_name="tranquility")
 def main(debug: bool) -> None:
     """Tranquility: deals, rules, a replay verifier and a solver for the cooperative card game.
 

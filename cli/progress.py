@@ -12,11 +12,13 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
 from rich.text import Text
+
+if TYPE_CHECKING:  # rich.progress loads only for a command that draws a bar (start-up time)
+    from rich.progress import Progress
 
 # How the methods read in a sentence ("found by greedy", "improved by CP-SAT").
 METHOD_WORDS = {
@@ -100,6 +102,8 @@ def progress_bar(console: Console, quiet: bool) -> Progress:
     """A bar for work counted in items (cases, puzzles, deals): what it is doing, how many
     are done of how many, the time so far. Disabled (nothing drawn, not even a blank
     line) unless ``shown``."""
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
     return Progress(
         SpinnerColumn(),
         TextColumn("{task.description}"),

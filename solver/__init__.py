@@ -4,9 +4,17 @@ Layers point one way: ``cards``/``rules``/``deal``/``actions``/``state`` (the pu
 engine) <- ``formats``/``verify`` <- the CP-SAT model and the solvers <- the CLI.
 """
 
-from importlib.metadata import PackageNotFoundError, version
+from __future__ import annotations
 
-try:
-    __version__ = version("tranquility-solver")
-except PackageNotFoundError:  # running from a checkout that was never installed
-    __version__ = "0+unknown"
+
+def __getattr__(name: str) -> str:
+    # ``__version__`` is read from the package metadata only when asked: importing the
+    # metadata machinery costs start-up time that most commands never need.
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            return version("tranquility-solver")
+        except PackageNotFoundError:  # a checkout that was never installed
+            return "0+unknown"
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
