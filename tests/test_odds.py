@@ -286,6 +286,9 @@ def test_a_dask_cluster_stores_the_local_pools_verdicts(tmp_path):
         with OddsStore(tmp_path / "dask.sqlite") as store:
             remote = run_odds(store, OFFICIAL, players, seeds, REPRODUCIBLE, client.get_executor(pure=False), slots=2)
             assert store.verdicts(remote.scope) == local_verdicts
+        with sqlite3.connect(tmp_path / "local.sqlite") as a, sqlite3.connect(tmp_path / "dask.sqlite") as b:
+            lines = "SELECT players, seed, method, line_hash FROM deals ORDER BY players, seed"
+            assert a.execute(lines).fetchall() == b.execute(lines).fetchall()  # the same lines too
         # The command line's --scheduler: the same cluster by its address.
         ran = run("odds", "--players", 4, "--deals", 10, "--reproducible", "--scheduler", cluster.scheduler_address,
                   "--db", tmp_path / "cli.sqlite", "--json")
