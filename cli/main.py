@@ -205,11 +205,16 @@ def verify(ctx: click.Context, file: str, as_json: bool, as_notation: bool) -> N
     accepted, status = won, lost or open after them, error names the turn, seat,
     action and broken rule.
     """
+    from tranquility.puzzles.puzzle_file import read_puzzle_header
     from tranquility.solver.verify import verify as run_verify
 
     if as_json and as_notation:
         raise usage_error("--json and --notation do not mix; choose one")
     game = read_game(file)
+    try:
+        puzzle = read_puzzle_header(file)
+    except INPUT_ERRORS as exc:
+        raise input_error(file, exc) from None
     verdict = run_verify(game)
     if as_json:
         click.echo(dump_json(verdict.to_json()))
@@ -219,7 +224,7 @@ def verify(ctx: click.Context, file: str, as_json: bool, as_notation: bool) -> N
         except BadInput as exc:
             raise input_error(file, exc) from None
     else:
-        render_verdict(make_console(), file, game, verdict)
+        render_verdict(make_console(), file, game, verdict, puzzle=puzzle)
     ctx.exit(0 if verdict.legal else 1)
 
 

@@ -181,13 +181,16 @@ def render_position(console: Console, state, piles: bool = False) -> None:
     )
 
 
-def render_verdict(console: Console, path: str, game: Deal | Line, verdict) -> None:
+def render_verdict(console: Console, path: str, game: Deal | Line, verdict, puzzle=None) -> None:
+    """verify's report; ``puzzle`` is a puzzle file's header (its id and grade)."""
     if isinstance(game, Line):
         what = f"line of {len(game.actions)} action(s)"
         deal = game.deal
     else:
         what = "deal"
         deal = game
+    if puzzle is not None:
+        what = f"{what} on {puzzle_text(puzzle)}" if isinstance(game, Line) else puzzle_text(puzzle)
     console.print(Text(f"{path}: {what}, {deal.players} player(s)", style="bold"))
     console.print(f"Rules: {rules_line(deal.rules)}", soft_wrap=True)
     if verdict.legal:

@@ -286,3 +286,14 @@ def test_the_rules_name_the_nearest_preset_and_the_changes(tmp_path):
     path = write(tmp_path / "deal.json", deal_to_json(game))
     text = piped("show", path).stdout
     assert "Rules: hungarian + monsters=4: 6x6 grid, islands 1..80, 1 Finish, hand 5; order=grid adjacency=orthogonal\n" in text
+
+
+def test_verify_names_the_puzzle_too(tmp_path):
+    """The sibling of show's header: verify's report on a puzzle file says which puzzle."""
+    path, entry = shipped_puzzle(tmp_path)
+    result = piped("verify", path)
+    assert result.exit_code == 0, result.output
+    assert result.stdout.splitlines()[0] == f"{path}: puzzle {entry.id}, grade {entry.grade} of 5, 4 player(s)"
+    assert json.loads(run("verify", path, "--json").stdout)["legal"] is True
+    broken = write(tmp_path / "broken.json", {**json.loads(path.read_text()), "puzzle": {"id": 7, "grade": 1}})
+    assert run("verify", broken).exit_code == 2
