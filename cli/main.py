@@ -66,6 +66,12 @@ def _policies() -> tuple[str, ...]:
     return tuple(POLICIES)
 
 
+def _presets() -> tuple[str, ...]:
+    from tranquility.solver.rules import PRESETS
+
+    return tuple(PRESETS)
+
+
 def _suites() -> tuple[str, ...]:
     from tranquility.solver.bench import ALL_SUITES
 
@@ -982,6 +988,72 @@ def generate(
     if len(found) < count:
         click.echo(f"found {len(found)} of {count} grade-{wanted} puzzle(s) in {max_seeds} seeds from {start_seed}", err=True)
         raise SystemExit(1)
+
+
+# -- play and the catalogue ---------------------------------------------------------------------
+
+
+@main.command(
+    epilog=f"""\b
+Examples:
+  tranquility play --seed 1 --players 2
+  tranquility play --puzzle tq1-1p-8cf48077-2
+  tranquility simulate --seed 3 --players 4 --out line.json
+  tranquility play line.json --hint-time 5
+\b
+FILE is a deal, line, puzzle or notation file; play goes on where its line
+stops. Type moves in the notation (docs/notation.md) or pick them from the
+list; type help on the board for its commands and keys. docs/play.md.
+
+{exit_line("the board was closed")}
+2 also without a terminal to draw on."""
+)
+@deal_source
+@game_file_argument
+@click.option("--puzzle", "puzzle_id", metavar="ID", help="Play a shipped catalogue puzzle (tranquility puzzles lists them).")
+@click.option(
+    "--hint-time",
+    type=click.FloatRange(min=0, min_open=True),
+    default=2.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Seconds for each hint's solve (and for each position of the post-game analysis).",
+)
+@click.option(
+    "--objective",
+    type=click.Choice(OBJECTIVES),
+    default=Objective.ANY.value,
+    show_default=True,
+    help="Which win a hint's best next move heads for (as in tranquility solve).",
+)
+def play(source: DealSource, file: str | None, puzzle_id: str | None, hint_time: float, objective: str) -> None:
+    """Play a game on an interactive board: every card face up, the legal moves and their
+    costs, undo and redo, save and load, hints from the solver, the post-game analysis."""
+    from .play import run_play
+
+    run_play(source, file, puzzle_id, hint_time, objective)
+
+
+@main.command(
+    name="puzzles",
+    epilog=f"""\b
+Examples:
+  tranquility puzzles
+  tranquility puzzles --players 1 --grade 5
+  tranquility puzzles --rules official --json
+  tranquility play --puzzle tq1-1p-8cf48077-2
+
+{exit_line()}"""
+)
+@click.option("--players", type=click.IntRange(1, 5), help="Only the puzzles for this many seats.")
+@click.option("--grade", type=click.IntRange(1, 5), help="Only the puzzles of this grade, 1 (easy) to 5 (expert).")
+@click.option("--rules", "preset", type=LazyChoice(_presets), metavar="PRESET", help="Only the puzzles on this rule preset.")
+@json_option
+def list_puzzles(players: int | None, grade: int | None, preset: str | None, as_json: bool) -> None:
+    """List the shipped puzzle catalogue: id, players, grade and rules of each puzzle."""
+    from .puzzles import render_puzzles
+
+    render_puzzles(players, grade, preset, as_json)
 
 
 # -- odds -----------------------------------------------------------------------------------

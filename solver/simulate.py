@@ -18,7 +18,7 @@ import random
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from functools import cached_property
+from functools import cache, cached_property
 
 from .actions import (
     Action,
@@ -36,7 +36,7 @@ from .deal import Deal, deal
 from .errors import BadInput
 from .line import Line
 from .rules import Rules
-from .state import State, Status, geometry_of
+from .state import Geometry, State, Status, geometry_of
 from .verify import position_after
 
 UNKNOWN: Card = 0  # stands for a card the seat cannot see (island numbers start at 1)
@@ -148,6 +148,12 @@ def start_quota(order: list[int], hand_sizes: tuple[int, ...], pile_sizes: tuple
 # Reading the table: which islands can still come, how tight each gap is
 
 
+@cache
+def _sides(geo: Geometry, cell: int) -> tuple[frozenset[int], frozenset[int]]:
+    """The cells that must hold smaller and larger cards than ``cell`` (rule ``order``)."""
+    return frozenset(geo.before[cell]), frozenset(geo.after[cell])
+
+
 class Reading:
     """What a seat can work out from its observation: the open interval of numbers that
     fit each empty cell, the islands it has not seen, and how many of those it may expect
@@ -173,16 +179,28 @@ class Reading:
         self.empty = [c for c, v in enumerate(grid) if v is None]
         self.bounds = {c: obs.view.island_bounds(c) for c in self.empty}
         self.need: dict[tuple[int, int], int] = {}
-        for key in self.bounds.values():
+        self.groups: dict[tuple[int, int], list[int]] = {}  # the empty cells of equal bounds, in order
+        for cell, key in self.bounds.items():
             self.need[key] = self.need.get(key, 0) + 1
+            self.groups.setdefault(key, []).append(cell)
+        # A policy values each card of its hand for every choice it weighs: worked out once
+        # per card and gap here (the reading does not change while a seat decides).
+        self._fits: dict[int, list[int]] = {}
+        self._best_cost: dict[int, int | None] = {}
+        self._tightness: dict[int, float] = {}
+        self._supply: dict[tuple[int, int], tuple[int, int]] = {}  # (own, unseen) islands in a gap
 
     def supply(self, low: int, high: int, without: int | None = None) -> float:
         """Islands strictly between low and high the team may still place: the seat's own
         ones, plus the unseen ones scaled by the share still in play."""
-        own = bisect_left(self.own, high) - bisect_right(self.own, low)
+        counts = self._supply.get((low, high))
+        if counts is None:
+            own = bisect_left(self.own, high) - bisect_right(self.own, low)
+            unseen = bisect_left(self.unseen, high) - bisect_right(self.unseen, low)
+            counts = self._supply[low, high] = (own, unseen)
+        own, unseen = counts
         if without is not None and low < without < high:
             own -= 1
-        unseen = bisect_left(self.unseen, high) - bisect_right(self.unseen, low)
         return own + self.avail * unseen
 
     def below(self, low: int, card: int) -> float:
@@ -191,22 +209,31 @@ class Reading:
         return own + self.avail * unseen
 
     def fits(self, card: int) -> list[int]:
-        return [c for c in self.empty if self.bounds[c][0] < card < self.bounds[c][1]]
+        cells = self._fits.get(card)
+        if cells is None:
+            cells = self._fits[card] = [c for c in self.empty if self.bounds[c][0] < card < self.bounds[c][1]]
+        return cells
 
     def best_cost(self, card: int) -> int | None:
         """The cheapest placement of ``card`` ignoring the rocks (they move), or None."""
+        if card in self._best_cost:
+            return self._best_cost[card]
         grid, costs = self.obs.grid, []
         for cell in self.fits(card):
             gaps = [abs(card - v) for n in self.geo.neighbours[cell] if (v := grid[n]) is not None]
             costs.append(min(gaps, default=0))
-        return min(costs, default=None)
+        best = self._best_cost[card] = min(costs, default=None)
+        return best
 
     def tightness(self, card: int) -> float:
         """How badly the gaps the card fits need it: cells / islands that may fill them (max)."""
-        worst = 0.0
-        for cell in self.fits(card):
-            key = self.bounds[cell]
-            worst = max(worst, self.need[key] / max(self.supply(*key), 0.5))
+        worst = self._tightness.get(card)
+        if worst is None:
+            worst = 0.0
+            for cell in self.fits(card):
+                key = self.bounds[cell]
+                worst = max(worst, self.need[key] / max(self.supply(*key), 0.5))
+            self._tightness[card] = worst
         return worst
 
     def placement(self, card: int, cell: int) -> tuple[float, float]:
@@ -215,24 +242,27 @@ class Reading:
         card's rank among the islands that fit its gap puts it (0 = just right)."""
         key = self.bounds[cell]
         low, high = key
-        before, after = set(self.geo.before[cell]), set(self.geo.after[cell])
-        counts: dict[tuple[int, int], int] = {}
-        old_keys, new_keys = {key}, set()
-        for e in self.empty:
-            if e == cell:
-                continue
-            old = new = self.bounds[e]
+        before, after = _sides(self.geo, cell)
+        # The other empty cells whose bounds the card narrows: (old bounds, new bounds).
+        changed = []
+        for e, old in self.bounds.items():
             if e in before:
-                new = (old[0], min(old[1], card))
-            elif e in after:
-                new = (max(old[0], card), old[1])
-            if new != old:
-                old_keys.add(old)
-                new_keys.add(new)
-            counts[new] = counts.get(new, 0) + 1
+                if card < old[1]:
+                    changed.append((old, (old[0], card)))
+            elif e in after and card > old[0]:
+                changed.append((old, (card, old[1])))
+        old_keys, new_keys = {key}, set()
+        for old, new in changed:
+            old_keys.add(old)
+            new_keys.add(new)
+        # Empty cells (this one aside) holding each new bound once the card is down.
+        counts = {
+            k: self.need.get(k, 0) - (k == key) - sum(o == k for o, _ in changed) + sum(n == k for _, n in changed)
+            for k in new_keys
+        }
         deficit_before = sum(max(0.0, self.need[k] - self.supply(*k)) for k in old_keys)
         deficit_after = sum(max(0.0, counts[k] - self.supply(*k, without=card)) for k in new_keys)
-        group = [e for e in self.empty if self.bounds[e] == key]
+        group = self.groups[key]
         pool = self.supply(low, high)
         rank = self.below(low, card)
         ideal = rank * (len(group) - 1) / max(pool - 1, 1.0)
