@@ -5,11 +5,15 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
+from typing import TYPE_CHECKING
 
 from .cards import FINISH, MONSTER, START, Card, card_label, is_island
 from .errors import BadInput
 from .rng import SplitMix64
 from .rules import MAX_PLAYERS, FinishSetup, Rocks, Rules
+
+if TYPE_CHECKING:
+    from .position import Position
 
 DEALER = "v1"
 
@@ -30,6 +34,9 @@ class Deal:
     rocks_row: int | None = None
     rocks_rolls: tuple[int, ...] = ()
     dealer: str | None = None
+    # Set on a deal made for a position (solver/position.py): its piles are the cards still
+    # to be drawn, play starts there (State.initial), and the position checked itself.
+    position: Position | None = None
 
     @property
     def players(self) -> int:
@@ -39,8 +46,10 @@ class Deal:
         return sum(len(p) for p in self.piles)
 
     def check(self) -> None:
-        """Raise DealError unless every card of the rules is dealt exactly once, legally."""
-        self._valid  # noqa: B018  # a deal is immutable: checked once, on first use
+        """Raise DealError unless every card of the rules is dealt exactly once, legally
+        (a deal made for a position: its position was checked when it was made)."""
+        if self.position is None:
+            self._valid  # noqa: B018  # a deal is immutable: checked once, on first use
 
     @cached_property
     def _valid(self) -> bool:

@@ -1,20 +1,33 @@
-"""Reading a game file in any of its forms: a JSON deal or line file (docs/formats.md), or
-a game in the notation (docs/notation.md), told apart by their content."""
+"""Reading a game file in any of its forms: a JSON deal, position or line file
+(docs/formats.md), a position in the text form, or a game in the notation
+(docs/notation.md), told apart by their content."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from .deal import Deal
-from .formats import game_from_json, parse_json, read_text
+from .formats import FormatError, game_from_json, parse_json, read_text
 from .line import Line
 from .notation import looks_like_notation, notation_from_text
+from .position import is_position_text, position_from_text
 
 
 def read_game_file(path: str | Path) -> Deal | Line:
-    """A deal file or a line file: JSON by its ``format`` key, or a notation file
-    (docs/notation.md) when the text starts with a word or a ``#`` comment."""
+    """A deal file or a line file: JSON by its ``format`` key, a position's text form when
+    the first word is ``tq1`` (read as the deal made for the position), or a notation file
+    (docs/notation.md) when the text starts with another word or a ``#`` comment."""
     text = read_text(path)
+    if is_position_text(_without_comments(text)):
+        try:
+            return position_from_text(_without_comments(text)).deal
+        except FormatError as exc:
+            raise FormatError(f"{path}: {exc}") from None
     if looks_like_notation(text):
         return notation_from_text(text, path)
     return game_from_json(parse_json(text, path), path)
+
+
+def _without_comments(text: str) -> str:
+    """A text-form file may hold ``#`` comment lines around its one line."""
+    return "\n".join(line for line in text.removeprefix("\ufeff").splitlines() if not line.lstrip().startswith("#"))

@@ -1,4 +1,6 @@
-"""Deal and line files (docs/formats.md): ``tranquility-deal/1`` and ``tranquility-line/1``.
+"""Deal and line files (docs/formats.md): ``tranquility-deal/1`` and ``tranquility-line/1``
+(a line starts from a deal or from a position, ``tranquility-position/1``: solver/position.py,
+which builds on this module's readers and is imported where a position is met).
 
 Reading checks the format only (types, keys); whether the cards and actions obey the
 rules is the rules engine's job (``Deal.check``, ``State.apply``).
@@ -48,13 +50,13 @@ def _cards(value: Any, where: str) -> tuple[Card, ...]:
     return tuple(card_from_json(v, f"{where}[{i}]") for i, v in enumerate(value))
 
 
-def _int(value: Any, where: str, low: int = 0) -> int:
+def int_from_json(value: Any, where: str, low: int = 0) -> int:
     if not is_island(value) or value < low:
         raise FormatError(f"{where}: must be an integer >= {low}, got {value!r}")
     return value
 
 
-def _object(value: Any, where: str) -> dict:
+def object_from_json(value: Any, where: str) -> dict:
     if not isinstance(value, dict):
         raise FormatError(f"{where}: must be a JSON object")
     return value
@@ -64,11 +66,11 @@ def _object(value: Any, where: str) -> dict:
 
 
 def deal_from_json(data: Any, where: str = "deal") -> Deal:
-    data = _object(data, where)
+    data = object_from_json(data, where)
     if data.get("format") != DEAL_FORMAT:
         raise FormatError(f"{where}.format: expected {DEAL_FORMAT!r}, got {data.get('format')!r}")
     try:
-        rules = Rules.from_dict(_object(data.get("rules", {}), f"{where}.rules"))
+        rules = Rules.from_dict(object_from_json(data.get("rules", {}), f"{where}.rules"))
     except RulesError as exc:
         raise FormatError(f"{where}.rules: {exc}") from None
     if "piles" not in data:
@@ -87,10 +89,10 @@ def deal_from_json(data: Any, where: str = "deal") -> Deal:
             )
     seed = data.get("seed")
     if seed is not None:
-        seed = _int(seed, f"{where}.seed")
+        seed = int_from_json(seed, f"{where}.seed")
     rocks_row = data.get("rocks_row")
     if rocks_row is not None:
-        rocks_row = _int(rocks_row, f"{where}.rocks_row")
+        rocks_row = int_from_json(rocks_row, f"{where}.rocks_row")
     rolls = data.get("rocks_rolls", [])
     if not isinstance(rolls, list):
         raise FormatError(f"{where}.rocks_rolls: must be a list of integers")
@@ -104,14 +106,19 @@ def deal_from_json(data: Any, where: str = "deal") -> Deal:
         rules=rules,
         piles=parsed,
         seed=seed,
-        removed_islands=tuple(_int(v, f"{where}.removed_islands[{i}]", 1) for i, v in enumerate(removed)),
+        removed_islands=tuple(int_from_json(v, f"{where}.removed_islands[{i}]", 1) for i, v in enumerate(removed)),
         rocks_row=rocks_row,
-        rocks_rolls=tuple(_int(v, f"{where}.rocks_rolls[{i}]") for i, v in enumerate(rolls)),
+        rocks_rolls=tuple(int_from_json(v, f"{where}.rocks_rolls[{i}]") for i, v in enumerate(rolls)),
         dealer=dealer,
     )
 
 
 def deal_to_json(deal: Deal) -> dict[str, Any]:
+    """A deal file's data; a deal made for a position is written as that position."""
+    if deal.position is not None:
+        from .position import position_to_json
+
+        return position_to_json(deal.position)
     data: dict[str, Any] = {"format": DEAL_FORMAT, "dealer": deal.dealer, "seed": deal.seed}
     data["rules"] = deal.rules.to_dict()
     data["piles"] = [list(p) for p in deal.piles]
@@ -127,13 +134,13 @@ _ACTION_KEYS = {"seat", "play", "cell", "discard", "team_discard", "rocks", "roc
 
 
 def action_from_json(data: Any, where: str) -> Action:
-    data = _object(data, where)
+    data = object_from_json(data, where)
     for key in data:
         if key not in _ACTION_KEYS:
             raise FormatError(f"{where}: unknown key {key!r} (known: {', '.join(sorted(_ACTION_KEYS))})")
     if "seat" not in data:
         raise FormatError(f"{where}: missing key 'seat'")
-    seat = _int(data["seat"], f"{where}.seat")
+    seat = int_from_json(data["seat"], f"{where}.seat")
     rocks = _rocks_from_json(data, where)
     play = data.get("play")
     if "play" in data and play is None:
@@ -157,7 +164,7 @@ def action_from_json(data: Any, where: str) -> Action:
         return PlayIsland(
             seat=seat,
             card=play,
-            cell=_int(data["cell"], f"{where}.cell"),
+            cell=int_from_json(data["cell"], f"{where}.cell"),
             discard=_cards(data.get("discard", []), f"{where}.discard"),
             rocks=rocks,
         )
@@ -178,7 +185,7 @@ def action_from_json(data: Any, where: str) -> Action:
         allowed("cell")
         if "cell" not in data:
             raise FormatError(f"{where}: a Sea Monster play needs 'cell'")
-        return PlayMonster(seat=seat, cell=_int(data["cell"], f"{where}.cell"), rocks=rocks)
+        return PlayMonster(seat=seat, cell=int_from_json(data["cell"], f"{where}.cell"), rocks=rocks)
     raise FormatError(f"{where}.play: {play!r} is not a card")
 
 
@@ -192,7 +199,7 @@ def _rocks_from_json(data: dict, where: str) -> RocksMove | None:
         return RocksMove(None, _cards(data.get("rocks_discard", []), f"{where}.rocks_discard"))
     if "rocks_discard" in data:
         raise FormatError(f"{where}: 'rocks_discard' only goes with \"rocks\": \"stay\"")
-    return RocksMove(_int(value, f"{where}.rocks"))
+    return RocksMove(int_from_json(value, f"{where}.rocks"))
 
 
 def action_to_json(action: Action) -> dict[str, Any]:
@@ -219,24 +226,33 @@ def action_to_json(action: Action) -> dict[str, Any]:
 
 
 def line_from_json(data: Any, where: str = "line") -> Line:
-    data = _object(data, where)
+    data = object_from_json(data, where)
     if data.get("format") != LINE_FORMAT:
         raise FormatError(f"{where}.format: expected {LINE_FORMAT!r}, got {data.get('format')!r}")
-    if "deal" not in data:
-        raise FormatError(f"{where}: missing key 'deal'")
+    if "deal" not in data and "position" not in data:
+        raise FormatError(f"{where}: missing key 'deal' (or 'position': where the line starts)")
+    if "deal" in data and "position" in data:
+        raise FormatError(f"{where}: holds both 'deal' and 'position'; a line starts from one of them")
     actions = data.get("actions", [])
     if not isinstance(actions, list):
         raise FormatError(f"{where}.actions: must be a list of actions")
+    if "deal" in data:
+        start = deal_from_json(data["deal"], f"{where}.deal")
+    else:
+        from .position import position_from_json
+
+        start = position_from_json(data["position"], f"{where}.position").deal
     return Line(
-        deal=deal_from_json(data["deal"], f"{where}.deal"),
+        deal=start,
         actions=tuple(action_from_json(a, f"{where}.actions[{i}] (turn {i + 1})") for i, a in enumerate(actions)),
     )
 
 
 def line_to_json(line: Line) -> dict[str, Any]:
+    start = "deal" if line.position is None else "position"
     return {
         "format": LINE_FORMAT,
-        "deal": deal_to_json(line.deal),
+        start: deal_to_json(line.deal),
         "actions": [action_to_json(a) for a in line.actions],
     }
 
@@ -272,7 +288,10 @@ def parse_json(text: str, path: str | Path) -> Any:
 
 
 def game_from_json(data: Any, path: str | Path) -> Deal | Line:
-    """A deal or a line from a JSON file's data, by its ``format`` key."""
+    """A deal or a line from a JSON file's data, by its ``format`` key; a position is the
+    deal made for it (``Deal.position``)."""
+    from .position import POSITION_FORMAT, position_from_json
+
     if not isinstance(data, dict):
         raise FormatError(f"{path}: must be a JSON object with a 'format' key")
     fmt = data.get("format")
@@ -281,9 +300,13 @@ def game_from_json(data: Any, path: str | Path) -> Deal | Line:
             return deal_from_json(data, "deal")
         if fmt == LINE_FORMAT:
             return line_from_json(data, "line")
+        if fmt == POSITION_FORMAT:
+            return position_from_json(data, "position").deal
     except FormatError as exc:
         raise FormatError(f"{path}: {exc}") from None
-    raise FormatError(f"{path}: 'format' must be {DEAL_FORMAT!r} or {LINE_FORMAT!r}, got {fmt!r}")
+    raise FormatError(
+        f"{path}: 'format' must be {DEAL_FORMAT!r}, {LINE_FORMAT!r} or {POSITION_FORMAT!r}, got {fmt!r}"
+    )
 
 
 def write_json(path: str | Path, data: Any, force: bool = False) -> None:

@@ -3,10 +3,13 @@
 ``41@20-3,77`` plays island 41 into cell 20 paying 3 and 77; ``S/12|44,F`` is a Start with
 each seat's last-round discards; ``x12,F`` discards two; ``F`` is a Finish; ``M@20`` sends
 a Sea Monster to cell 20; a manual Jagged Rocks move follows as ``>3`` or ``>stay-12,44``.
-Seats are implied: turn i (from 0) is seat i mod players, as the engine requires.
+Seats are implied: turn i (from 0) is seat i mod players, as the engine requires (from
+a position: counted on from the seat to move).
 
 A notation file is a header line naming the deal (``deal SEED PLAYERS [rules PRESET]
-[rule KEY=VALUE ...]`` or ``deal-file PATH``) and then the tokens. Only the notation is
+[rule KEY=VALUE ...]`` or ``deal-file PATH``) or a position (``position tq1 ...``, its text
+form: solver/position.py) and then the tokens; from a position, the first token is the
+seat to move's. Only the notation is
 checked here; whether the actions obey the rules is the engine's job (``State.apply``).
 """
 
@@ -30,10 +33,13 @@ from .cards import FINISH, MONSTER, START, Card, is_island
 from .deal import Deal, DealError, deal
 from .formats import FormatError, game_from_json, read_json, read_text
 from .line import Line
+from .position import position_from_text, position_to_text
 from .rules import MAX_PLAYERS, PRESETS, Rules, RulesError, parse_rule_value
 from .ruleset import nearest_preset
 
-HEADER_HINT = "the header 'deal SEED PLAYERS [rules PRESET] [rule KEY=VALUE ...]' or 'deal-file PATH'"
+HEADER_HINT = (
+    "the header 'deal SEED PLAYERS [rules PRESET] [rule KEY=VALUE ...]', 'deal-file PATH' or 'position tq1 ...'"
+)
 ACTION_HINT = "an action: ISLAND@CELL[-COST,...], S/CARDS|CARDS|..., F, xA,B or M@CELL"
 BOM = "\ufeff"
 MAX_DIGITS = 9  # longer numbers are typos, not cards or cells
@@ -180,14 +186,15 @@ def _check_players(players: int) -> None:
         raise NotationError(f"players must be 1 to {MAX_PLAYERS}, got {players!r}")
 
 
-def _actions(found: Iterable[Token], players: int) -> tuple[Action, ...]:
-    return tuple(parse_token(token, turn % players) for turn, token in enumerate(found))
+def _actions(found: Iterable[Token], players: int, first: int = 0) -> tuple[Action, ...]:
+    return tuple(parse_token(token, (first + turn) % players) for turn, token in enumerate(found))
 
 
-def parse_actions(text: str, players: int) -> tuple[Action, ...]:
-    """Every token of ``text`` as an action; turn i (from 0) is played by seat i mod players."""
+def parse_actions(text: str, players: int, first: int = 0) -> tuple[Action, ...]:
+    """Every token of ``text`` as an action; turn i (from 0) is played by seat (first + i)
+    mod players (``first``: the seat to move, 0 at the deal)."""
     _check_players(players)
-    return _actions(tokens(text), players)
+    return _actions(tokens(text), players, first)
 
 
 # -- writing ------------------------------------------------------------------------------
@@ -276,10 +283,16 @@ def seeded_header(game: Deal) -> str | None:
 def write_notation(line: Line | Deal, deal_file: str | Path | None = None) -> str:
     """A notation file for ``line``: the header, then the tokens, one round a line.
 
-    The header is ``deal-file DEAL_FILE`` when ``deal_file`` is given, else the seeded
-    ``deal`` header; a deal no seed reproduces needs ``deal_file`` (FormatError without)."""
+    The header is ``position TEXT`` for a line from a position, ``deal-file DEAL_FILE``
+    when ``deal_file`` is given, else the seeded ``deal`` header; a deal no seed
+    reproduces needs ``deal_file`` (FormatError without)."""
     line = line if isinstance(line, Line) else Line(line)
-    header = f"deal-file {deal_file}" if deal_file is not None else seeded_header(line.deal)
+    if line.position is not None:
+        header: str | None = f"position {position_to_text(line.position)}"
+    elif deal_file is not None:
+        header = f"deal-file {deal_file}"
+    else:
+        header = seeded_header(line.deal)
     if header is None:
         raise FormatError("the seeded dealer does not give this deal; name its file (deal-file PATH)")
     players = line.deal.players
@@ -364,9 +377,22 @@ def parse_notation(text: str, base: str | Path = ".") -> Line:
         game = _seeded_deal(header)
     elif kind == "deal-file":
         game = _file_deal(_deal_file_path(text, header, Path(base)), header[1])
+    elif kind == "position":
+        game = _position_deal(header)
     else:
         raise header[0].error(HEADER_HINT, 0, "another word")
-    return Line(game, _actions(rest, game.players))
+    first = game.position.seat if game.position is not None else 0
+    return Line(game, _actions(rest, game.players, first))
+
+
+def _position_deal(header: list[Token]) -> Deal:
+    """``position TEXT``: the rest of the header line is the position's text form."""
+    if len(header) < 2:
+        raise header[0].error("the position's text form after 'position' (tq1 ...)", len(header[0].text), "the end of the line")
+    try:
+        return position_from_text(" ".join(t.text for t in header[1:])).deal
+    except FormatError as exc:
+        raise header[1].fail(str(exc)) from None
 
 
 def looks_like_notation(text: str) -> bool:

@@ -140,7 +140,10 @@ class State:
 
     @classmethod
     def initial(cls, deal: Deal) -> State:
-        """Each seat holds its opening hand; seat 0 moves first (docs/rules.md, Setup)."""
+        """Each seat holds its opening hand; seat 0 moves first (docs/rules.md, Setup). A
+        deal made for a position (solver/position.py) starts at that position."""
+        if deal.position is not None:
+            return deal.position.state()
         deal.check()
         hand = deal.rules.hand
         return cls(

@@ -1,0 +1,584 @@
+"""A position without its history (docs/formats.md): what the table shows when it turns
+every card face up, and the two forms that write it, ``tranquility-position/1`` (JSON) and
+the one-line text form (``tq1 ...``, in the spirit of chess FEN).
+
+A ``Position`` holds the rules, each cell's card, each seat's hand and pile (top first),
+the seat to move, whether the Start has been played (or the game won), the islands the
+Sea Monsters sank, the islands the Islands module removed (when known), and the Jagged
+Rocks' row and remaining rolls. Nothing else changes what can be played: the discards are
+whatever card of the game is nowhere else, and the turn number is not kept (no rule reads
+it; a line from a position counts its turns from there).
+
+``Position.of`` takes an engine ``State``; ``position.state()`` gives one that plays on
+exactly as the original would, over a ``Deal`` made for the position (``Deal.position``
+set: its piles are the cards still to be drawn). A position that the rules make
+impossible is refused on construction with a ``PositionError`` naming the field.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from dataclasses import dataclass
+from functools import cached_property
+from math import lcm
+from typing import Any
+
+from .cards import FINISH, MONSTER, START, Card, card_label, is_island, sorted_cards
+from .deal import Deal
+from .formats import FormatError, card_from_json, int_from_json, object_from_json
+from .rules import MAX_PLAYERS, PRESETS, Rocks, Rules, RulesError, parse_rule_value
+from .ruleset import nearest_preset
+from .state import State, geometry_of
+
+POSITION_FORMAT = "tranquility-position/1"
+TEXT_TAG = "tq1"  # the first word of the text form (and its version)
+_SPECIALS = (START, FINISH, MONSTER)
+
+
+class PositionError(FormatError):
+    """A position the rules make impossible, or text / JSON that is not one; the message
+    names the field."""
+
+
+@dataclass(frozen=True)
+class Position:
+    rules: Rules
+    grid: tuple[int | None, ...]  # cell = row x cols + col, row 0 the bottom row
+    hands: tuple[tuple[Card, ...], ...]  # kept sorted: a hand is a multiset
+    piles: tuple[tuple[Card, ...], ...]  # the cards still to be drawn, top first
+    seat: int = 0  # the seat to move
+    start_played: bool = False
+    won: bool = False  # the Finish has been played: the game is over
+    sunk: tuple[int, ...] = ()  # islands sent out of the game by Sea Monsters (one each)
+    removed: tuple[int, ...] = ()  # islands the Islands module set aside, as far as known
+    rocks_row: int | None = None  # None: rocks off, or gone from the game
+    rocks_rolls: tuple[int, ...] = ()  # rocks=auto: the rolls still to come
+
+    def __post_init__(self) -> None:
+        # Canonical forms, so that two equal positions compare equal: sorted multisets, and
+        # only as much of the roll stream as can still matter (see _rolls).
+        object.__setattr__(self, "hands", tuple(sorted_cards(h) for h in self.hands))
+        object.__setattr__(self, "sunk", tuple(sorted(self.sunk)))
+        object.__setattr__(self, "removed", tuple(sorted(self.removed)))
+        _check(self)
+        object.__setattr__(self, "rocks_rolls", _rolls(self))
+
+    # -- with the engine --------------------------------------------------------------------
+
+    @classmethod
+    def of(cls, state: State) -> Position:
+        """The position ``state`` stands at (its history dropped)."""
+        deal = state.deal
+        return cls(
+            rules=state.rules,
+            grid=state.grid,
+            hands=state.hands,
+            piles=tuple(state.pile(s) for s in range(state.players)),
+            seat=state.seat,
+            start_played=state.start_played,
+            won=state.won,
+            sunk=tuple(c for c in state.gone if is_island(c)),
+            removed=deal.removed_islands,
+            rocks_row=state.rocks_row,
+            rocks_rolls=deal.rocks_rolls[state.rolls_used :],
+        )
+
+    @property
+    def players(self) -> int:
+        return len(self.hands)
+
+    @property
+    def monsters_played(self) -> int:
+        return len(self.sunk)  # each Sea Monster sinks exactly one island
+
+    @cached_property
+    def deal(self) -> Deal:
+        """The deal made for this position: its piles are the cards still to be drawn."""
+        return Deal(
+            rules=self.rules,
+            piles=self.piles,
+            removed_islands=self.removed,
+            rocks_row=self.rocks_row,
+            rocks_rolls=self.rocks_rolls,
+            position=self,
+        )
+
+    def state(self) -> State:
+        """An engine state at this position; it plays on as the position's game would."""
+        return State(
+            deal=self.deal,
+            grid=self.grid,
+            hands=self.hands,
+            drawn=(0,) * self.players,
+            seat=self.seat,
+            start_played=self.start_played,
+            won=self.won,
+            monsters_played=self.monsters_played,
+            rocks_row=self.rocks_row,
+            discarded=self.discarded,
+            gone=sorted_cards((MONSTER,) * self.monsters_played + self.sunk),
+        )
+
+    @property
+    def discarded(self) -> tuple[Card, ...]:
+        """Every card of the game that is nowhere else: paid, discarded, or (removed
+        islands not listed) set aside. The played Start and Finish are not discards."""
+        left = _game_cards(self) - _placed(self)
+        left[START] -= self.start_played
+        left[FINISH] -= self.won
+        return sorted_cards(left.elements())
+
+
+# -- validation ----------------------------------------------------------------------------
+
+
+def _game_cards(p: Position) -> Counter[Card]:
+    """Every card the rules put in this game (the removed islands listed aside)."""
+    rules = p.rules
+    cards: Counter[Card] = Counter(c for c in range(1, rules.islands + 1) if c not in p.removed)
+    cards[START] = p.players
+    cards[FINISH] = rules.finish
+    cards[MONSTER] = rules.monsters
+    return cards
+
+
+def _placed(p: Position) -> Counter[Card]:
+    """The cards the position shows: grid, hands, piles, and the monsters with what they sank."""
+    seen: Counter[Card] = Counter(c for c in p.grid if c is not None)
+    for cards in (*p.hands, *p.piles):
+        seen.update(cards)
+    seen.update(p.sunk)
+    seen[MONSTER] += len(p.sunk)
+    return seen
+
+
+def _check(p: Position) -> None:
+    rules = p.rules
+    if not isinstance(rules, Rules):
+        raise PositionError("rules: must be a rules object")
+    players = len(p.hands)
+    if not 1 <= players <= MAX_PLAYERS:
+        raise PositionError(f"hands: one hand per seat, 1 to {MAX_PLAYERS} seats; got {players}")
+    if len(p.piles) != players:
+        raise PositionError(f"piles: one pile per seat; {players} hand(s) but {len(p.piles)} pile(s)")
+    if not (is_island(p.seat) and 0 <= p.seat < players):
+        raise PositionError(f"seat: the seat to move must be one of 0..{players - 1}, got {p.seat!r}")
+    if len(p.grid) != rules.cells:
+        raise PositionError(f"grid: {len(p.grid)} cells, but the {rules.rows}x{rules.cols} grid has {rules.cells}")
+    _check_cards(p)
+    _check_order(p)
+    _check_hands(p)
+    _check_starts(p)
+    _check_rocks(p)
+
+
+def _where_cards(p: Position) -> list[tuple[str, Card]]:
+    """Every card the position shows, with the field that holds it."""
+    found: list[tuple[str, Card]] = [(f"grid[{i}]", c) for i, c in enumerate(p.grid) if c is not None]
+    for seat in range(len(p.hands)):
+        found += [(f"hands[{seat}]", c) for c in p.hands[seat]]
+        found += [(f"piles[{seat}][{i}]", c) for i, c in enumerate(p.piles[seat])]
+    found += [("sunk", c) for c in p.sunk]
+    return found
+
+
+def _check_cards(p: Position) -> None:
+    rules = p.rules
+    for i, island in enumerate(p.removed):
+        if not (is_island(island) and 1 <= island <= rules.islands):
+            raise PositionError(f"removed_islands[{i}]: {island!r} is not an island of 1..{rules.islands}")
+    if len(p.removed) > rules.removed:
+        raise PositionError(f"removed_islands: {len(p.removed)} islands, but rule 'removed' sets aside {rules.removed}")
+    if len(set(p.removed)) != len(p.removed):
+        raise PositionError("removed_islands: an island is listed twice")
+    if len(p.sunk) > rules.monsters:
+        raise PositionError(f"sunk: {len(p.sunk)} islands sunk, but the game has {rules.monsters} Sea Monster(s)")
+    expected = _game_cards(p)
+    seen: Counter[Card] = Counter()
+    first: dict[Card, str] = {}
+    for field, card in _where_cards(p):
+        if not (is_island(card) or card in _SPECIALS):
+            raise PositionError(f"{field}: {card!r} is not a card")
+        if (field == "sunk" or field.startswith("grid")) and not is_island(card):
+            raise PositionError(f"{field}: {card_label(card)} is not an island")
+        if is_island(card) and card in p.removed:
+            raise PositionError(f"{field}: island {card} is listed in removed_islands")
+        if expected[card] == 0:
+            raise PositionError(f"{field}: {card_label(card)} is not in the game ({_range_text(p, card)})")
+        seen[card] += 1
+        limit = expected[card] - (len(p.sunk) if card == MONSTER else 0)
+        if seen[card] > limit:
+            if is_island(card):
+                raise PositionError(f"{field}: island {card} appears twice (first in {first[card]})")
+            assert isinstance(card, str)
+            raise PositionError(f"{field}: more {_plural(card)} than the game's {expected[card]}")
+        first.setdefault(card, field)
+
+
+def _plural(card: str) -> str:
+    return {START: "Start cards", FINISH: "Finish cards", MONSTER: "Sea Monsters (in play and played)"}[card]
+
+
+def _range_text(p: Position, card: Card) -> str:
+    if is_island(card):
+        return f"the islands are 1..{p.rules.islands}"
+    return "rule monsters=0" if card == MONSTER else "no such card"
+
+
+def _check_order(p: Position) -> None:
+    """Rule ``order``: every placed card above the cards that must be smaller."""
+    geo = geometry_of(p.rules)
+    for cell, card in enumerate(p.grid):
+        if card is None:
+            continue
+        for lower in geo.before[cell]:
+            below = p.grid[lower]
+            if below is not None and below >= card:
+                raise PositionError(
+                    f"grid[{cell}]: {card} must be larger than {below} in grid[{lower}] (rule order={p.rules.order})"
+                )
+
+
+def _check_hands(p: Position) -> None:
+    hand = p.rules.hand
+    for seat, (cards, pile) in enumerate(zip(p.hands, p.piles, strict=True)):
+        if len(cards) > hand:
+            raise PositionError(f"hands[{seat}]: {len(cards)} cards, more than a hand of {hand} (rule 'hand')")
+        if len(cards) < hand and pile and not p.won:
+            raise PositionError(
+                f"hands[{seat}]: {len(cards)} card(s) while piles[{seat}] still holds {len(pile)}: "
+                f"every action ends with drawing back up to {hand}"
+            )
+    if p.won:
+        if not p.start_played:
+            raise PositionError("won: a Finish card is only played after a Start card (start_played is false)")
+        if any(c is None for c in p.grid) or len(p.sunk) != p.rules.monsters:
+            raise PositionError("won: a Finish card needs a full grid and every Sea Monster played")
+
+
+def _check_starts(p: Position) -> None:
+    """Each seat's pile held one Start card, and cards never change seats: before the first
+    Start is played every seat still holds its own (a seat holding one on its turn must
+    play it); afterwards a seat holds at most one, and the one played is gone."""
+    held = [h.count(START) + pile.count(START) for h, pile in zip(p.hands, p.piles, strict=True)]
+    for seat, n in enumerate(held):
+        if n > 1:
+            raise PositionError(f"hands[{seat}]/piles[{seat}]: seat {seat} holds {n} Start cards; each seat has one")
+        if n == 0 and not p.start_played:
+            raise PositionError(
+                f"start_played: false, but seat {seat}'s Start card is in neither its hand nor its pile "
+                "(only a Start's own payment discards another Start)"
+            )
+    if p.start_played and all(held):
+        raise PositionError("start_played: true, but every seat still holds its Start card")
+
+
+def _check_rocks(p: Position) -> None:
+    rules, row = p.rules, p.rocks_row
+    if rules.rocks == Rocks.OFF:
+        if row is not None or p.rocks_rolls:
+            raise PositionError("rocks_row: the Jagged Rocks are set but rule 'rocks' is off")
+        return
+    if rules.rocks == Rocks.MANUAL and p.rocks_rolls:
+        raise PositionError("rocks_rolls: rule rocks=manual moves the rocks by the seats' choice, not by rolls")
+    if any(not (is_island(r) and r >= 0) for r in p.rocks_rolls):
+        raise PositionError("rocks_rolls: must be integers >= 0")
+    geo = geometry_of(rules)
+    complete = sum(all(p.grid[c] is not None for c in geo.row_cells(r)) for r in range(rules.rows))
+    if row is None:
+        if rules.monsters == 0 and complete < rules.rocks_leave_rows and not p.won:
+            raise PositionError(
+                f"rocks_row: the Jagged Rocks stay until {rules.rocks_leave_rows} rows are complete ({complete} are)"
+            )
+        return
+    if not (is_island(row) and 0 <= row < rules.rows):
+        raise PositionError(f"rocks_row: must be a row of 0..{rules.rows - 1} or null (gone), got {row!r}")
+    if complete >= rules.rocks_leave_rows:
+        raise PositionError(f"rocks_row: {complete} rows are complete, so the Jagged Rocks have left the game")
+    if all(p.grid[c] is not None for c in geo.row_cells(row)):
+        raise PositionError(f"rocks_row: row {row} is full; the Jagged Rocks only move to a row with an empty cell")
+
+
+def _rolls(p: Position) -> tuple[int, ...]:
+    """The rolls that can still matter, each reduced: a roll picks one of the 1..rows-1
+    eligible rows (roll mod their number), so mod lcm(1..rows-1) it picks the same; and
+    each action after this uses at most one roll and at least one card of the hands and
+    piles, so no more rolls are used than those cards."""
+    if p.rules.rocks != Rocks.AUTO or p.rocks_row is None:
+        return ()
+    period = lcm(*range(1, p.rules.rows))
+    left = sum(map(len, p.hands)) + sum(map(len, p.piles))
+    return tuple(r % period for r in p.rocks_rolls[:left])
+
+
+# -- JSON ----------------------------------------------------------------------------------
+
+
+def position_to_json(p: Position) -> dict[str, Any]:
+    return {
+        "format": POSITION_FORMAT,
+        "rules": p.rules.to_dict(),
+        "grid": list(p.grid),
+        "hands": [list(h) for h in p.hands],
+        "piles": [list(pile) for pile in p.piles],
+        "seat": p.seat,
+        "start_played": p.start_played,
+        "won": p.won,
+        "sunk": list(p.sunk),
+        "removed_islands": list(p.removed),
+        "rocks_row": p.rocks_row,
+        "rocks_rolls": list(p.rocks_rolls),
+    }
+
+
+_JSON_KEYS = {
+    "format", "rules", "grid", "hands", "piles", "seat", "start_played", "won", "sunk", "removed_islands",
+    "rocks_row", "rocks_rolls",
+}  # fmt: skip
+
+
+def position_from_json(data: Any, where: str = "position") -> Position:
+    data = object_from_json(data, where)
+    if data.get("format") != POSITION_FORMAT:
+        raise FormatError(f"{where}.format: expected {POSITION_FORMAT!r}, got {data.get('format')!r}")
+    for key in data:
+        if key not in _JSON_KEYS:
+            raise FormatError(f"{where}: unknown key {key!r} (known: {', '.join(sorted(_JSON_KEYS))})")
+    for key in ("grid", "hands", "piles", "seat"):
+        if key not in data:
+            raise FormatError(f"{where}: missing key {key!r}")
+    try:
+        rules = Rules.from_dict(object_from_json(data.get("rules", {}), f"{where}.rules"))
+    except RulesError as exc:
+        raise FormatError(f"{where}.rules: {exc}") from None
+
+    def cards(value: Any, field: str) -> tuple[Card, ...]:
+        if not isinstance(value, list):
+            raise FormatError(f"{where}.{field}: must be a list of cards")
+        return tuple(card_from_json(v, f"{where}.{field}[{i}]") for i, v in enumerate(value))
+
+    def seats(key: str) -> tuple[tuple[Card, ...], ...]:
+        value = data[key]
+        if not isinstance(value, list):
+            raise FormatError(f"{where}.{key}: must be a list, one per seat")
+        return tuple(cards(v, f"{key}[{i}]") for i, v in enumerate(value))
+
+    def flag(key: str) -> bool:
+        value = data.get(key, False)
+        if not isinstance(value, bool):
+            raise FormatError(f"{where}.{key}: must be true or false, got {value!r}")
+        return value
+
+    def islands(key: str) -> tuple[int, ...]:
+        value = data.get(key, [])
+        if not isinstance(value, list):
+            raise FormatError(f"{where}.{key}: must be a list of islands")
+        return tuple(int_from_json(v, f"{where}.{key}[{i}]", 1) for i, v in enumerate(value))
+
+    grid = data["grid"]
+    if not isinstance(grid, list):
+        raise FormatError(f"{where}.grid: must be a list, one entry per cell (null when empty)")
+    row = data.get("rocks_row")
+    rolls = data.get("rocks_rolls", [])
+    if not isinstance(rolls, list):
+        raise FormatError(f"{where}.rocks_rolls: must be a list of integers")
+    try:
+        return Position(
+            rules=rules,
+            grid=tuple(None if v is None else int_from_json(v, f"{where}.grid[{i}]", 1) for i, v in enumerate(grid)),
+            hands=seats("hands"),
+            piles=seats("piles"),
+            seat=int_from_json(data["seat"], f"{where}.seat"),
+            start_played=flag("start_played"),
+            won=flag("won"),
+            sunk=islands("sunk"),
+            removed=islands("removed_islands"),
+            rocks_row=None if row is None else int_from_json(row, f"{where}.rocks_row"),
+            rocks_rolls=tuple(int_from_json(v, f"{where}.rocks_rolls[{i}]") for i, v in enumerate(rolls)),
+        )
+    except PositionError as exc:
+        raise PositionError(f"{where}.{exc}") from None
+
+
+# -- the text form ---------------------------------------------------------------------------
+#
+#   tq1 RULES GRID SEATS SEAT STAGE [KEY=VALUE ...]      (docs/formats.md has the grammar)
+
+
+def _cards_text(cards: tuple[Card, ...]) -> str:
+    return ",".join(map(str, cards))
+
+
+def _rules_text(rules: Rules) -> str:
+    name, changes = nearest_preset(rules)
+    return ",".join([name, *(f"{k}={v}" for k, v in changes.items())])
+
+
+def _row_text(cells: tuple[int | None, ...]) -> str:
+    items: list[str] = []
+    empty = 0
+    for card in (*cells, 0):  # a last island that ends the final run of empty cells
+        if card is None:
+            empty += 1
+            continue
+        if empty:
+            items.append("_" if empty == 1 else f"_{empty}")
+            empty = 0
+        items.append(str(card))
+    return ",".join(items[:-1])
+
+
+def position_to_text(p: Position) -> str:
+    """The one-line text form (``tq1 official 3,_5/... 4,9,F:22,S/... 0 S``)."""
+    cols = p.rules.cols
+    rows = "/".join(_row_text(p.grid[r * cols : (r + 1) * cols]) for r in range(p.rules.rows))
+    seats = "/".join(f"{_cards_text(h)}:{_cards_text(pile)}" for h, pile in zip(p.hands, p.piles, strict=True))
+    stage = "W" if p.won else "S" if p.start_played else "-"
+    words = [TEXT_TAG, _rules_text(p.rules), rows, seats, str(p.seat), stage]
+    if p.sunk:
+        words.append(f"sunk={_cards_text(p.sunk)}")
+    if p.removed:
+        words.append(f"removed={_cards_text(p.removed)}")
+    if p.rules.rocks != Rocks.OFF:
+        words.append(f"rocks={'-' if p.rocks_row is None else p.rocks_row}")
+    if p.rocks_rolls:
+        words.append(f"rolls={_cards_text(p.rocks_rolls)}")
+    return " ".join(words)
+
+
+def is_position_text(text: str) -> bool:
+    """Whether ``text`` (a file's, or ``--position``'s) is the text form: its first word is ``tq1``."""
+    words = text.removeprefix("\ufeff").split(None, 1)
+    return bool(words) and words[0] == TEXT_TAG
+
+
+class _Text:
+    """Reads the words of the text form; every failure names the word."""
+
+    def __init__(self, text: str):
+        self.words = text.split()
+
+    def fail(self, field: str, message: str) -> PositionError:
+        return PositionError(f"position text, {field}: {message}")
+
+    def number(self, text: str, field: str, what: str = "a number") -> int:
+        if not (text.isascii() and text.isdigit()) or len(text) > 9:
+            raise self.fail(field, f"expected {what}, got {text!r}")
+        return int(text)
+
+    def card(self, text: str, field: str) -> Card:
+        if text in _SPECIALS:
+            return text
+        return self.number(text, field, "a card (an island number, S, F or M)")
+
+    def cards(self, text: str, field: str) -> tuple[Card, ...]:
+        return tuple(self.card(t, field) for t in text.split(",")) if text else ()
+
+    def islands(self, text: str, field: str) -> tuple[int, ...]:
+        return tuple(self.number(t, field, "an island number") for t in text.split(",")) if text else ()
+
+
+def position_from_text(text: str) -> Position:
+    """The text form back into a position; PositionError names the word that is wrong."""
+    r = _Text(text.removeprefix("\ufeff"))
+    words = r.words
+    if not words or words[0] != TEXT_TAG:
+        raise r.fail("tag", f"expected the first word {TEXT_TAG!r}, got {words[0] if words else 'nothing'!r}")
+    if len(words) < 6:
+        raise r.fail("words", "expected 'tq1 RULES GRID SEATS SEAT STAGE [KEY=VALUE ...]'")
+    _, rules_word, grid_word, seats_word, seat_word, stage, *extras = words
+    rules = _rules_from_text(r, rules_word)
+    rows = grid_word.split("/")
+    if len(rows) != rules.rows:
+        raise r.fail("grid", f"{len(rows)} row(s) separated by '/', but the grid has {rules.rows}")
+    grid: list[int | None] = []
+    for number, row in enumerate(rows):
+        cells = _row_from_text(r, row, f"grid row {number}")
+        if len(cells) != rules.cols:
+            raise r.fail(f"grid row {number}", f"{len(cells)} cell(s), but a row has {rules.cols}")
+        grid += cells
+    hands, piles = [], []
+    for seat, text_seat in enumerate(seats_word.split("/")):
+        hand, sep, pile = text_seat.partition(":")
+        if not sep:
+            raise r.fail(f"seat {seat}", f"expected HAND:PILE (the pile top first), got {text_seat!r}")
+        hands.append(r.cards(hand, f"seat {seat} hand"))
+        piles.append(r.cards(pile, f"seat {seat} pile"))
+    if stage not in ("-", "S", "W"):
+        raise r.fail("stage", f"expected '-' (no Start played yet), 'S' (played) or 'W' (won), got {stage!r}")
+    found = _extras(r, extras, rules)
+    rocks = found.get("rocks", "")
+    try:
+        return Position(
+            rules=rules,
+            grid=tuple(grid),
+            hands=tuple(hands),
+            piles=tuple(piles),
+            seat=r.number(seat_word, "seat", "the seat to move"),
+            start_played=stage != "-",
+            won=stage == "W",
+            sunk=r.islands(found.get("sunk", ""), "sunk"),
+            removed=r.islands(found.get("removed", ""), "removed"),
+            rocks_row=None if rocks in ("", "-") else r.number(rocks, "rocks", "a row or '-'"),
+            rocks_rolls=tuple(r.number(t, "rolls") for t in found["rolls"].split(",")) if "rolls" in found else (),
+        )
+    except PositionError as exc:
+        raise PositionError(f"position text: {exc}") from None
+
+
+def _rules_from_text(r: _Text, word: str) -> Rules:
+    name, *changes = word.split(",")
+    if name not in PRESETS:
+        raise r.fail("rules", f"expected a preset ({', '.join(PRESETS)}), then ',KEY=VALUE' changes; got {name!r}")
+    options: dict[str, Any] = {}
+    try:
+        for change in changes:
+            key, sep, value = change.partition("=")
+            if not sep:
+                raise r.fail("rules", f"expected KEY=VALUE after the preset, got {change!r}")
+            options[key] = parse_rule_value(key, value)
+        return PRESETS[name].with_options(options)
+    except RulesError as exc:
+        raise r.fail("rules", str(exc)) from None
+
+
+def _row_from_text(r: _Text, row: str, field: str) -> list[int | None]:
+    cells: list[int | None] = []
+    for item in row.split(","):
+        if item.startswith("_"):
+            cells += [None] * (r.number(item[1:], field, "'_' or '_N' (N empty cells)") if item != "_" else 1)
+        else:
+            cells.append(r.number(item, field, "an island number, '_' or '_N'"))
+    return cells
+
+
+_EXTRAS = {"sunk": "monsters", "removed": "removed", "rocks": "rocks", "rolls": "rocks"}
+
+
+def _extras(r: _Text, words: list[str], rules: Rules) -> dict[str, str]:
+    found: dict[str, str] = {}
+    for word in words:
+        key, sep, value = word.partition("=")
+        if not sep or key not in _EXTRAS:
+            raise r.fail(key or word, f"expected KEY=VALUE with a key of {', '.join(_EXTRAS)}; got {word!r}")
+        if key in found:
+            raise r.fail(key, "given twice")
+        found[key] = value
+    if rules.rocks != Rocks.OFF and "rocks" not in found:
+        raise r.fail("rocks", f"rule rocks={rules.rocks}: give rocks=ROW (or rocks=- once the rocks are gone)")
+    return found
+
+
+# -- reading either form ------------------------------------------------------------------------
+
+
+def position_from_any(text: str, where: str) -> Position:
+    """The text form, or the JSON form's text (``--position TEXT`` takes either)."""
+    if is_position_text(text):
+        return position_from_text(text)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError:
+        raise PositionError(f"{where}: neither the text form (tq1 ...) nor JSON") from None
+    return position_from_json(data)
