@@ -144,6 +144,9 @@ class PlayApp(App):
         self.hint_time = hint_time
         self.objective = objective
         self.analysis: Analysis | None = None  # the last post-game analysis, once shown
+        self.last_hint: Hint | None = None
+        self.said = ""  # the last message, as shown under the board
+        self.reported = ""  # the hint or analysis shown last, as plain text
 
     def compose(self) -> ComposeResult:
         yield Header()
@@ -207,9 +210,11 @@ class PlayApp(App):
         self.call_after_refresh(self.redraw)  # the drawing is as wide as its pane, once laid out
 
     def say(self, message: str) -> None:
+        self.said = message
         self.query_one("#message", Static).update(Text(message))
 
     def report(self, text: Text | str, title: str) -> None:
+        self.reported = text.plain if isinstance(text, Text) else text
         self.query_one("#report", Static).update(text)
         self.query_one("#report-box", VerticalScroll).border_title = title
 
@@ -327,6 +332,7 @@ class PlayApp(App):
         if isinstance(found, str):
             self.report(found, "Hint")
             return
+        self.last_hint = found
         words = found.words()
         if board.actions != self.board.actions:
             words.insert(0, f"(for the position after turn {board.turn}; the board has moved since)")
