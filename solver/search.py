@@ -8,9 +8,15 @@ Dominance rules (docs/model.md, "Search"):
 - *Junk first*: a card that can never be played again (an island that fits no empty cell,
   a dead Start, a second Finish in the same hand) is interchangeable with any other junk
   card and worth no more than a live card, so a payment that leaves junk in hand while
-  paying a live card is never better. Payments pay junk first.
+  paying a live card is never better. Payments pay junk first. While a Sea Monster is
+  still to be played, a cell can be emptied again, so no island is junk then (and a
+  monster card never is).
 - *Canonical states*: junk cards are written as one token in the transposition key, so
   positions that differ only in which junk they hold are searched once.
+
+The modules: the search moves by the engine, so the rocks and the monsters are played by
+the rules; it also tries every Sea Monster play and, with manual rocks, every row and the
+paid stay (``choice_actions``).
 """
 
 from __future__ import annotations
@@ -19,7 +25,8 @@ import random
 import time
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
+from functools import cache
 
 from .actions import (
     Action,
@@ -28,10 +35,12 @@ from .actions import (
     DiscardTwo,
     PlayFinish,
     PlayIsland,
+    PlayMonster,
     PlayStart,
+    RocksMove,
 )
-from .cards import FINISH, START, Card, is_island, remove_held
-from .rules import Order
+from .cards import FINISH, MONSTER, START, Card, is_island, remove_held
+from .rules import Order, Rocks
 from .state import State, Status, geometry_of, sub_multisets
 from .verdicts import Verdict
 
@@ -63,10 +72,26 @@ class Deadline:
 # -- what can still be played ----------------------------------------------------------
 
 
-def live_islands(state: State) -> frozenset[int]:
-    """Islands that fit at least one empty cell (ignoring the rocks: not solved here).
+def monsters_left(state: State) -> int:
+    """Sea Monsters still to be played: the Finish needs every one (docs/rules.md)."""
+    return state.rules.monsters - state.monsters_played
 
-    A card that fits nowhere now never fits again: cells only fill up."""
+
+@cache
+def _every_island(islands: int) -> frozenset[int]:
+    return frozenset(range(1, islands + 1))
+
+
+def live_islands(state: State) -> frozenset[int]:
+    """Islands that fit at least one empty cell, the Jagged Rocks' row included (the rocks
+    move on after every action or are paid to stay, so no cell is covered for good: a
+    superset of the islands playable later is what junk needs).
+
+    A card that fits nowhere now never fits again while cells only fill up. A Sea Monster
+    still to be played can sink the card that bounds a cell and so open any interval:
+    then every island counts as live."""
+    if monsters_left(state):
+        return _every_island(state.rules.islands)
     intervals = state.empty_bounds
     live: set[int] = set()
     for low, high in intervals:
@@ -93,12 +118,20 @@ def canonical_hand(hand: tuple[Card, ...], live: frozenset[int], start_played: b
 
 
 def state_key(state: State, live: frozenset[int]) -> tuple:
+    """What the rest of the game depends on. The modules add the monsters played (the
+    Finish waits for all of them), the rocks' row and the rolls used (auto rocks follow
+    the deal's roll stream from there). The cards gone (monsters and the islands they
+    sank) need no place of their own: what is still playable is the grid, the hands and
+    the undrawn piles, and no rule reads the cards out of the game."""
     return (
         state.grid,
         tuple(canonical_hand(h, live, state.start_played) for h in state.hands),
         state.drawn,
         state.seat,
         state.start_played,
+        state.monsters_played,
+        state.rocks_row,
+        state.rolls_used,
     )
 
 
@@ -108,7 +141,10 @@ def state_key(state: State, live: frozenset[int]) -> tuple:
 def refutation(state: State, live: frozenset[int] | None = None) -> str | None:
     """A reason the team can no longer win from ``state``, or None if none is found.
 
-    Each check is a necessary condition of every winning continuation (docs/model.md)."""
+    Each check is a necessary condition of every winning continuation (docs/model.md),
+    under every module: the Jagged Rocks only delay placements (and a stay costs cards the
+    checks never count on), and each Sea Monster still to play is counted as what it
+    takes: its card, one more island to refill the cell it empties, and a turn."""
     if state.won:
         return None
     if live is None:
@@ -117,21 +153,40 @@ def refutation(state: State, live: frozenset[int] | None = None) -> str | None:
     in_play = [c for h in state.hands for c in h] + [c for s in range(state.players) for c in state.pile(s)]
     if FINISH not in in_play:
         return "no Finish card is left in any hand or pile"
+    sinks = monsters_left(state)
+    if sinks and in_play.count(MONSTER) < sinks:
+        return (
+            f"the Finish needs all {rules.monsters} Sea Monsters played; {state.monsters_played} "
+            f"{'is' if state.monsters_played == 1 else 'are'} played and only {in_play.count(MONSTER)} "
+            "left in the hands and piles (a discarded Sea Monster can never be played)"
+        )
     doomed = _finish_cannot_survive_the_start(state)
     if doomed is not None:
         return doomed
     empty = [cell for cell, v in enumerate(state.grid) if v is None]
     available = sorted(c for c in in_play if is_island(c) and c in live)
-    # Every empty cell needs its own island; runs of empty cells between two placed cards
-    # (reading order, or along a row/column on the grid order) need that many islands between.
+    # Every empty cell needs its own island, and so does each cell a monster empties;
+    # runs of empty cells between two placed cards (reading order, or along a row/column
+    # on the grid order) need that many islands between.
+    if sinks and len(available) < len(empty) + sinks:
+        return (
+            f"filling {len(empty)} empty cell(s) and refilling the {sinks} that the Sea Monsters "
+            f"still to play will empty needs {len(empty) + sinks} islands; only {len(available)} "
+            f"{'is' if len(available) == 1 else 'are'} left"
+        )
     costs = least_total_cost(state)
-    need = len(empty) + costs + 1 + (0 if state.start_played else 1 + rules.start_discards)
+    need = len(empty) + 2 * sinks + costs + 1 + (0 if state.start_played else 1 + rules.start_discards)
     if len(in_play) < need:
+        monsters = f"{sinks} Sea Monster(s) and the islands that refill their cells, " if sinks else ""
         return (
             f"the hands and piles hold {len(in_play)} cards; filling {len(empty)} cells "
-            f"(paying at least {costs} in costs), "
+            f"(paying at least {costs} in costs), {monsters}"
             f"{'' if state.start_played else 'the Start event and '}a Finish need at least {need}"
         )
+    if sinks:
+        # A monster can sink a card that closes a run, so a run's islands are not bounded
+        # by its ends now: the counts above are all that holds.
+        return None
     for low, high, run in empty_runs(state):
         fits = sum(1 for c in available if low < c < high)
         if fits < run:
@@ -145,7 +200,8 @@ def refutation(state: State, live: frozenset[int] | None = None) -> str | None:
 def _finish_cannot_survive_the_start(state: State) -> str | None:
     """Solo: when one hand minus the Start cannot pay the Start event, its first round is
     forced and throws away the whole hand, so every Finish card drawn by then is lost. A
-    Finish can only survive from deeper in the pile than the Start card."""
+    Finish can only survive from deeper in the pile than the Start card. The modules do
+    not touch the Start event, so this holds under every one of them."""
     rules = state.rules
     if state.players != 1 or state.start_played or rules.hand - 1 >= rules.start_discards:
         return None
@@ -164,7 +220,15 @@ def least_total_cost(state: State) -> int:
     """A lower bound on the costs still to pay: a play costs nothing only into a cell with
     no placed neighbour, and of two neighbouring empty cells at most one can be filled for
     free (the second then has a placed neighbour, and distinct islands differ by >= 1).
-    So the bound is: cells that already touch a card, plus a matching among the others."""
+    So the bound is: cells that already touch a card, plus a matching among the others.
+
+    Sea Monsters: each one still to play may sink a placed card first, and then its
+    neighbours may be filled for free. Count only the last placement into each cell: the
+    cells never sunk stay filled, and of two adjacent last placements the later one sees
+    the earlier, so the argument above holds for the grid with the sunk cells emptied.
+    Emptying one cell adds a cell to fill and frees at most its neighbours, so the bound
+    drops by at most the cell's number of neighbours: the bound less that much per
+    monster is still a bound."""
     geo = geometry_of(state.rules)
     grid = state.grid
     free = [k for k, v in enumerate(grid) if v is None and all(grid[j] is None for j in geo.neighbours[k])]
@@ -178,6 +242,9 @@ def least_total_cost(state: State) -> int:
         if mate is not None:
             matched.update((k, mate))
             pairs += 1
+    sinks = monsters_left(state)
+    if sinks:
+        return max(0, touching + pairs - sinks * max(len(near) for near in geo.neighbours))
     return touching + pairs
 
 
@@ -230,6 +297,27 @@ def candidate_actions(state: State, live: frozenset[int]) -> Iterator[Action]:
 
 
 def choice_actions(state: State, choice: Choice, live: frozenset[int]) -> Iterator[Action]:
+    """The actions of ``choice`` worth trying, each with every rocks move worth trying."""
+    for action in _paid_actions(state, choice, live):
+        yield from rocks_moves(state, action, live)
+
+
+def rocks_moves(state: State, action: Action, live: frozenset[int]) -> Iterator[Action]:
+    """Manual Jagged Rocks: ``action`` moving the rocks to each row they may go to, then
+    keeping them for two cards, junk first (the two cards join the action's other
+    payments, so the same dominance holds). Otherwise the action as it is."""
+    manual = state.rules.rocks == Rocks.MANUAL and state.rocks_row is not None and not isinstance(action, PlayFinish)
+    after = state.before_rocks(action) if manual else None
+    if after is None or not after.rocks_choice_due:
+        yield action
+        return
+    moves = [RocksMove(row) for row in after.eligible_rock_rows()]
+    moves += [RocksMove(None, paid) for paid in payments(after.hands[state.seat], 2, live, after.start_played)]
+    for move in moves:
+        yield replace(action, rocks=move)
+
+
+def _paid_actions(state: State, choice: Choice, live: frozenset[int]) -> Iterator[Action]:
     seat, hand = state.seat, state.hand
     if choice.kind == ChoiceKind.ISLAND:
         cost = state.cost_of(choice)
@@ -244,6 +332,8 @@ def choice_actions(state: State, choice: Choice, live: frozenset[int]) -> Iterat
         yield PlayFinish(seat=seat)
     elif choice.kind == ChoiceKind.START:
         yield from start_actions(state, live)
+    elif choice.kind == ChoiceKind.MONSTER:
+        yield PlayMonster(seat=seat, cell=choice.target)
 
 
 def start_actions(state: State, live: frozenset[int]) -> Iterator[PlayStart]:
@@ -329,7 +419,14 @@ class Style:
 
 def greedy_action(state: State, rng: random.Random, live: frozenset[int], style: Style) -> Action:
     """A quick heuristic move: the island play that costs least and keeps the most room for
-    the cards still to come; discard two when every play is dear; pay the least useful cards."""
+    the cards still to come; a Sea Monster when it helps or has to be played; discard two
+    when every play is dear; pay the least useful cards; with manual rocks, move them
+    where they block least (or pay two junk cards to keep them, when every row would
+    block more)."""
+    return _greedy_rocks(state, _greedy_choice(state, rng, live, style), live)
+
+
+def _greedy_choice(state: State, rng: random.Random, live: frozenset[int], style: Style) -> Action:
     choices = list(state.legal_choices())
     kinds = {c.kind for c in choices}
     if ChoiceKind.FINISH in kinds:
@@ -358,11 +455,84 @@ def greedy_action(state: State, rng: random.Random, live: frozenset[int], style:
         )
         if best is None or score < best[0]:
             best = (score, choice)
+    if ChoiceKind.MONSTER in kinds:
+        sink = _greedy_sink(state, None if best is None else best[0], ChoiceKind.DISCARD in kinds, style, rng)
+        if sink is not None:
+            return sink
     if ChoiceKind.DISCARD in kinds and (best is None or (best[0] >= style.dear and len(junk) >= 2)):
         return _cheapest_payment_action(state, Choice(ChoiceKind.DISCARD), live)
     if best is None:
         return _cheapest_payment_action(state, next(c for c in choices if c.kind == ChoiceKind.ISLAND), live)
     return _cheapest_payment_action(state, best[1], live)
+
+
+def _greedy_sink(
+    state: State, best: float | None, can_discard: bool, style: Style, rng: random.Random
+) -> PlayMonster | None:
+    """A Sea Monster play, or None to do something else. The Finish needs every monster
+    played, so one is played when the grid is full or nothing else is legal; otherwise
+    only when every island play is dear and sinking lets more of the islands in hand be
+    placed. The island sunk is the one whose cell, opened, makes the most islands in hand
+    placeable, cheapest, with islands left in play to refill it."""
+    must = all(v is not None for v in state.grid) or (best is None and not can_discard)
+    if not must and best is not None and best < style.dear:
+        return None
+    in_play = [c for h in state.hands for c in h if is_island(c)]
+    in_play += [c for s in range(state.players) for c in state.pile(s) if is_island(c)]
+    fits_now, _ = _placeable(state)
+    chosen: tuple[float, int, PlayMonster] | None = None
+    for cell, v in enumerate(state.grid):
+        if v is None:
+            continue
+        sink = PlayMonster(seat=state.seat, cell=cell)
+        after = state.before_rocks(sink)
+        fits, cost = _placeable(after)
+        low, high = after.island_bounds(cell)
+        refills = sum(1 for c in in_play if low < c < high)
+        value = 10.0 * fits - 0.5 * cost + min(refills, 3) + rng.random() * style.noise
+        if chosen is None or value > chosen[0]:
+            chosen = (value, fits, sink)
+    if chosen is None or not (must or chosen[1] > fits_now):
+        return None
+    return chosen[2]
+
+
+def _placeable(state: State) -> tuple[int, int]:
+    """How many islands in the hands fit a cell now at a cost their seat can pay, and
+    those least costs in all."""
+    fits = total = 0
+    for hand in state.hands:
+        for card in hand:
+            if is_island(card):
+                cost = state.cheapest_cost(card)
+                if cost is not None and cost <= len(hand) - 1:
+                    fits += 1
+                    total += cost
+    return fits, total
+
+
+def _greedy_rocks(state: State, action: Action, live: frozenset[int]) -> Action:
+    """Manual Jagged Rocks: move them to the row where they block the fewest placements of
+    the islands in hand; keep them, paying two junk cards, when every row they may move to
+    blocks at least two more than where they are."""
+    if state.rules.rocks != Rocks.MANUAL or state.rocks_row is None or isinstance(action, PlayFinish):
+        return action
+    after = state.before_rocks(action)
+    if not after.rocks_choice_due:
+        return action
+    held = [c for h in after.hands for c in h if is_island(c)]
+    geo = geometry_of(state.rules)
+
+    def blocked(row: int) -> int:
+        bounds = [after.island_bounds(c) for c in geo.row_cells(row) if after.grid[c] is None]
+        return sum(1 for low, high in bounds for c in held if low < c < high)
+
+    row = min(after.eligible_rock_rows(), key=blocked)
+    hand = after.hands[state.seat]
+    junk = [c for c in hand if is_junk(c, live, after.start_played)] + _spare_finishes(hand)
+    if len(junk) >= 2 and blocked(state.rocks_row) + 2 <= blocked(row):
+        return replace(action, rocks=RocksMove(None, tuple(junk[:2])))
+    return replace(action, rocks=RocksMove(row))
 
 
 def plausible_first(state: State, choices: list[Choice], live: frozenset[int]) -> list[Choice]:
@@ -385,7 +555,8 @@ def plausible_first(state: State, choices: list[Choice], live: frozenset[int]) -
 def _reserve(state: State) -> int:
     """Cards the seat to move can spare: what it holds and has still to draw, less one card
     for each turn it will probably still have to take before the grid is full."""
-    empty = sum(v is None for v in state.grid)
+    # Each Sea Monster still to play takes a turn and one more island.
+    empty = sum(v is None for v in state.grid) + 2 * monsters_left(state)
     turns_left = -(-(empty + 1) // state.players)
     return len(state.hand) + len(state.pile(state.seat)) - turns_left
 
@@ -404,7 +575,8 @@ class _Room:
 
     def __init__(self, state: State, live: frozenset[int]):
         self.state = state
-        self.strict = state.rules.order == Order.SEQUENCE
+        # A monster still to play can reopen a run, so then a crowded run is not hopeless.
+        self.strict = state.rules.order == Order.SEQUENCE and not monsters_left(state)
         # Every island is in a hand or a pile, or else on the grid, discarded, gone or removed.
         out = {*state.grid, *state.discarded, *state.gone, *state.deal.removed_islands}
         self.available = sorted(live - out)
@@ -440,6 +612,8 @@ class _Room:
 
 def _usefulness(state: State, card: Card, live: frozenset[int]) -> float:
     """How much a card is worth keeping: lower is discarded first."""
+    if card == MONSTER:
+        return 100.0  # a discarded Sea Monster loses the game: paid last of all
     if card == FINISH:
         return 50.0
     if not is_island(card) or card not in live:
@@ -450,10 +624,11 @@ def _usefulness(state: State, card: Card, live: frozenset[int]) -> float:
 
 def _pick_cheapest(state: State, cards: tuple[Card, ...], k: int, live: frozenset[int]) -> tuple[Card, ...]:
     ranked = sorted(cards, key=lambda c: _usefulness(state, c, live))
-    # Keep one Finish card when possible: the team needs one to win.
+    # Keep one Finish card when possible: the team needs one to win (the Sea Monsters,
+    # ranked last, stay behind it: every one of them is needed).
     if FINISH in ranked[:k] and cards.count(FINISH) == 1 and len(cards) > k:
         ranked.remove(FINISH)
-        ranked.append(FINISH)
+        ranked.insert(len(ranked) - ranked.count(MONSTER), FINISH)
     return tuple(ranked[:k])
 
 
@@ -595,14 +770,16 @@ def _ordered(state: State, live: frozenset[int]) -> list[Action]:
     actions = list(candidate_actions(state, live))
 
     def rank(a: Action) -> tuple[int, int]:
+        # A paid stay of the rocks counts as two more cards paid.
+        stay = 2 if a.rocks is not None and a.rocks.row is None else 0
         match a:
             case PlayFinish():
                 return (0, 0)
             case PlayIsland():
-                return (1, len(a.discard))
+                return (1, len(a.discard) + stay)
             case PlayStart():
-                return (1, 0)
-        return (2, 0)
+                return (1, stay)
+        return (2, stay)
 
     actions.sort(key=rank)
     return actions

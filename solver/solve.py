@@ -26,7 +26,7 @@ from .search import (
     refutation,
 )
 from .state import State, Status
-from .supported import check_supported
+from .supported import check_supported, model_covers
 from .verdicts import DecidedBy, Method, Objective, Verdict
 from .verify import position_after, verify
 
@@ -176,7 +176,12 @@ def _decide(game: Deal | Line, budget: Budget, method: str, progress: Progress |
         raise BadInput(f"method must be one of {', '.join(METHODS)}")
     started = time.monotonic()
     prefix, state = position_of(game)
-    check_supported(state)
+    # The search covers every module; CP-SAT only the rules its model encodes. Asked for
+    # alone, CP-SAT refuses the rest (exit 2); auto then runs without it, and a position
+    # the greedy and the complete search cannot settle stays unknown.
+    with_cpsat = method != Method.SEARCH and model_covers(state.rules)
+    if method == Method.CPSAT:
+        check_supported(state)
     stats: dict = {}
     until = None if budget.reproducible else started + budget.seconds
     phases: list[Phase] = []
@@ -233,8 +238,9 @@ def _decide(game: Deal | Line, budget: Budget, method: str, progress: Progress |
             say("complete search", DecidedBy.EXHAUSTIVE)
             search_stats = SearchStats()
             # In auto mode the complete search gets a small node budget: it settles small
-            # positions at once and leaves the big ones to CP-SAT.
-            if method == Method.SEARCH:
+            # positions at once and leaves the big ones to CP-SAT (all the time left when
+            # the model does not cover the rules).
+            if not with_cpsat:
                 deadline = limit(1.0, budget.search_nodes * 100 if budget.reproducible else None)
             else:
                 deadline = limit(0.3, budget.search_nodes)
@@ -247,7 +253,7 @@ def _decide(game: Deal | Line, budget: Budget, method: str, progress: Progress |
                 return finish(Verdict.WIN, DecidedBy.EXHAUSTIVE, line)
             if verdict == Verdict.NO_WIN:
                 return finish(Verdict.NO_WIN, DecidedBy.EXHAUSTIVE, reason="the complete search tried every line; none wins")
-        if method in (Method.AUTO, Method.CPSAT):
+        if with_cpsat:
             from .cpsat import cpsat  # OR-Tools loads only when CP-SAT runs
 
             say("CP-SAT model", DecidedBy.CPSAT)
@@ -272,8 +278,6 @@ def _found(verdict: str) -> str:
 def _improve(result: Result, budget: Budget, objective: Objective, progress: Progress | None) -> Result:
     """Optimise the objective with CP-SAT, warm-started from the winning line found."""
     started = time.monotonic()  # before OR-Tools loads: its import is part of the budget
-    from .cpsat import optimise
-
     line = result.line
     assert line is not None  # a win's
     prefix = result.prefix
@@ -323,7 +327,11 @@ def _improve(result: Result, budget: Budget, objective: Objective, progress: Pro
             improved, bound, optimal, info = None, None, False, {"status": "interrupted"}
         elif value == simple:  # the line found already meets the bound: nothing to search
             improved, bound, optimal, info = None, simple, True, {"status": "bound met"}
+        elif not model_covers(position.rules):  # the greedy's best stands, with the simple bound
+            improved, bound, optimal, info = None, None, False, {"status": "rules not covered by the CP-SAT model"}
         else:
+            from .cpsat import optimise
+
             say(f"improving {objective}: CP-SAT", f"best {objective} {value} so far, bound {simple}")
             cpsat_ran = True
             improved, bound, optimal, info = optimise(position, continuation, objective, _cpsat_limits(budget, left))
