@@ -615,12 +615,17 @@ def render_grading(console: Console, grading, game, puzzle_id: str | None) -> No
         return
     m, parts = grading.metrics, grading.metrics.components
     console.print(Text(f"Grade {grading.grade} of 5", style="bold green") + Text(f"  score {grading.score:.3f}"))
-    low, high = score_range(grading.grade, game.players)
+    low, high = score_range(grading.grade, game.players, grading.calibration)
     band = " and ".join(x for x in (low is not None and f">= {low:.3f}", high is not None and f"< {high:.3f}") if x)
-    said = f"Grade {grading.grade} at {game.players} player(s): score {band}; {meaning(grading.grade, game.players)}."
+    means = meaning(grading.grade, game.players, grading.calibration)
+    said = f"Grade {grading.grade} at {game.players} player(s): score {band}; {means}."
     console.print(said, soft_wrap=True)
     if not grading.calibrated:
-        console.print("These rules are not the official ones: the thresholds were fitted on official deals.", style="yellow")
+        console.print(
+            f"These rules have no calibration of their own: graded against the {grading.calibration} one "
+            f"(thresholds fitted on {grading.calibration} deals).",
+            style="yellow",
+        )
     console.print(f"Proven winnable: {grading.reason}; the solution line replays as a win.", soft_wrap=True)
     _render_not_reproducible(console, grading)
     table = Table(title=None, show_edge=False)

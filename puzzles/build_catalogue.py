@@ -1,9 +1,12 @@
 """Build the shipped catalogue (puzzles/catalogue/): the first 20 puzzles of each grade among
-official seeds 0, 1, 2, ... for each player count, found by ``generate`` exactly as
-``tranquility generate --players P --grade G --count 20 --with-solutions`` finds them.
+official seeds 0, 1, 2, ... for each player count (``catalogue/<P>p/``), and the first 10 of
+each grade of the module presets with a calibration of their own
+(``catalogue/<preset>/<P>p/``), found by ``generate`` exactly as ``tranquility generate
+--players P --grade G --count N --with-solutions [--rules PRESET]`` finds them.
 
-    python -m tranquility.puzzles.build_catalogue 1 2 3 4 5     # player counts; run them in parallel
-    python -m tranquility.puzzles.build_catalogue --index       # rewrite catalogue/index.json
+    python -m tranquility.puzzles.build_catalogue 1 2 3 4 5                  # player counts; run them in parallel
+    python -m tranquility.puzzles.build_catalogue --rules monsters 1 2 3 4 5
+    python -m tranquility.puzzles.build_catalogue --index                    # rewrite catalogue/index.json
 """
 
 from __future__ import annotations
@@ -12,19 +15,29 @@ import json
 import sys
 from pathlib import Path
 
-from tranquility.solver.rules import OFFICIAL
+from tranquility.solver.rules import PRESETS
 
 from .generate import generate
-from .grade import GRADER, GRADES
+from .grade import CALIBRATED, GRADER, GRADES, OFFICIAL_CALIBRATION
 
 CATALOGUE = Path(__file__).with_name("catalogue")
-PER_GRADE = 20
+PER_GRADE = {OFFICIAL_CALIBRATION: 20}  # puzzles of each grade and player count
+MODULE_PER_GRADE = 10
 
 
-def build(players: int) -> None:
-    directory = CATALOGUE / f"{players}p"
+def per_grade(preset: str) -> int:
+    return PER_GRADE.get(preset, MODULE_PER_GRADE)
+
+
+def directory_of(preset: str, players: int) -> Path:
+    """``<P>p/`` for official puzzles (where they have always been), ``<preset>/<P>p/`` else."""
+    return CATALOGUE / f"{players}p" if preset == OFFICIAL_CALIBRATION else CATALOGUE / preset / f"{players}p"
+
+
+def build(players: int, preset: str = OFFICIAL_CALIBRATION) -> None:
+    directory = directory_of(preset, players)
     directory.mkdir(parents=True, exist_ok=True)
-    for puzzle in generate(OFFICIAL, players, set(GRADES), PER_GRADE, start_seed=0):
+    for puzzle in generate(PRESETS[preset], players, set(GRADES), per_grade(preset), start_seed=0):
         puzzle.write(directory, with_solution=True, force=True)
         print(puzzle.id, puzzle.grading.grade, flush=True)
 
@@ -32,14 +45,16 @@ def build(players: int) -> None:
 def write_index() -> None:
     """catalogue/index.json: every puzzle's id, file, players, seed and grade."""
     entries = []
-    for path in sorted(CATALOGUE.glob("*p/*.json")):
+    for path in sorted([*CATALOGUE.glob("*p/*.json"), *CATALOGUE.glob("*/*p/*.json")]):
         if path.name.endswith(".solution.json"):
             continue
         data = json.loads(path.read_text(encoding="utf-8"))
         block = data["puzzle"]
+        preset = path.parent.parent.name if path.parent.parent != CATALOGUE else OFFICIAL_CALIBRATION
         entries.append(
             {
                 "id": block["id"],
+                "rules": preset,
                 "file": str(path.relative_to(CATALOGUE)),
                 "solution": str(path.relative_to(CATALOGUE)).replace(".json", ".solution.json"),
                 "players": len(data["piles"]),
@@ -48,14 +63,21 @@ def write_index() -> None:
                 "score": block["score"],
             }
         )
-    entries.sort(key=lambda e: (e["players"], e["grade"], e["seed"]))
-    index = {"grader": GRADER, "per_grade": PER_GRADE, "puzzles": entries}
+    entries.sort(key=lambda e: (CALIBRATED.index(e["rules"]), e["players"], e["grade"], e["seed"]))
+    counts = {preset: per_grade(preset) for preset in CALIBRATED}
+    index = {"grader": GRADER, "per_grade": counts, "puzzles": entries}
     (CATALOGUE / "index.json").write_text(json.dumps(index, indent=1) + "\n", encoding="utf-8")
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] == ["--index"]:
+    args = sys.argv[1:]
+    if args == ["--index"]:
         write_index()
     else:
-        for p in sys.argv[1:]:
-            build(int(p))
+        preset = OFFICIAL_CALIBRATION
+        if args[:1] == ["--rules"]:
+            preset, args = args[1], args[2:]
+        if preset not in CALIBRATED:
+            raise SystemExit(f"--rules must be one of {', '.join(CALIBRATED)}, got {preset!r}")
+        for p in args:
+            build(int(p), preset)

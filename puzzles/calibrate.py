@@ -1,9 +1,12 @@
-"""Calibrating the grader (docs/puzzles.md): grade many seeded official deals, fit the
+"""Calibrating the grader (docs/puzzles.md): grade many seeded deals of a preset, fit the
 weights of the precision components and the grade thresholds of each player count.
 
-    python -m tranquility.puzzles.calibrate collect --players 4 --deals 500 --out data.jsonl [--shard 0/2]
-    python -m tranquility.puzzles.calibrate fit data*.jsonl       # writes puzzles/calibration.json
-    python -m tranquility.puzzles.calibrate report data*.jsonl    # the Markdown tables of docs/puzzles.md
+    python -m tranquility.puzzles.calibrate collect --players 4 --deals 500 --out data.jsonl [--shard 0/2] [--rules PRESET]
+    python -m tranquility.puzzles.calibrate fit [--rules PRESET] data*.jsonl     # writes the preset's calibration file
+    python -m tranquility.puzzles.calibrate report [--rules PRESET] data*.jsonl  # the Markdown tables of docs/puzzles.md
+
+PRESET is one of ``grade.CALIBRATED`` (default official: ``puzzles/calibration.json``; the
+others ``puzzles/calibration-PRESET.json``). A data file holds one preset's deals.
 
 Weights: each component's rank correlation (Spearman) with how often a silent table loses
 the deal (the wavering policy's loss rate), averaged over player counts; negative
@@ -21,14 +24,16 @@ import time
 from pathlib import Path
 
 from tranquility.solver.deal import deal
-from tranquility.solver.rules import OFFICIAL
+from tranquility.solver.rules import PRESETS
 
 from .grade import (
-    CALIBRATION,
+    CALIBRATED,
     GRADER,
     GRADES,
+    OFFICIAL_CALIBRATION,
     WAVERING_PLAYS,
     Metrics,
+    calibration_file,
     measure,
     silent_table,
 )
@@ -37,9 +42,11 @@ SHARES = (0.30, 0.60, 0.80, 0.93)  # cumulative shares of winnable deals below g
 COMPONENTS = ("policy", "first_moves", "spare")
 
 
-def collect(players: int, deals: int, out: Path, shard: tuple[int, int] = (0, 1)) -> None:
-    """Measure seeds 0..deals-1 (those of this shard), appending one JSON line per deal;
-    seeds already in ``out`` are skipped, so an interrupted run resumes."""
+def collect(
+    players: int, deals: int, out: Path, shard: tuple[int, int] = (0, 1), preset: str = OFFICIAL_CALIBRATION
+) -> None:
+    """Measure seeds 0..deals-1 (those of this shard) of the preset's rules, appending one
+    JSON line per deal; seeds already in ``out`` are skipped, so an interrupted run resumes."""
     done = set()
     if out.exists():
         done = {(r["players"], r["seed"]) for r in map(json.loads, out.read_text().splitlines())}
@@ -48,11 +55,18 @@ def collect(players: int, deals: int, out: Path, shard: tuple[int, int] = (0, 1)
         for seed in range(index, deals, count):
             if (players, seed) in done:
                 continue
-            game = deal(OFFICIAL, players, seed)
+            game = deal(PRESETS[preset], players, seed)
             started = time.monotonic()
             verdict, metrics, solution, reason = measure(game)
             measured = time.monotonic() - started
-            record = {"players": players, "seed": seed, "verdict": verdict, "reason": reason, "grade_seconds": round(measured, 3)}
+            record = {
+                "rules": preset,
+                "players": players,
+                "seed": seed,
+                "verdict": verdict,
+                "reason": reason,
+                "grade_seconds": round(measured, 3),
+            }
             if metrics is not None and solution is not None:
                 silent = silent_table(game)
                 record |= {
@@ -65,12 +79,14 @@ def collect(players: int, deals: int, out: Path, shard: tuple[int, int] = (0, 1)
             sink.flush()
 
 
-def load(paths: list[Path]) -> list[dict]:
+def load(paths: list[Path], preset: str = OFFICIAL_CALIBRATION) -> list[dict]:
+    """The preset's records in the files (a record without ``rules`` is an official deal's)."""
     records = {}
     for path in paths:
         for row in path.read_text(encoding="utf-8").splitlines():
             r = json.loads(row)
-            records[(r["players"], r["seed"])] = r
+            if r.get("rules", OFFICIAL_CALIBRATION) == preset:
+                records[(r["players"], r["seed"])] = r
     return [records[k] for k in sorted(records)]
 
 
@@ -125,7 +141,7 @@ def correlations(records: list[dict]) -> dict[int, dict[str, float]]:
     return table
 
 
-def fit(records: list[dict]) -> dict:
+def fit(records: list[dict], preset: str = OFFICIAL_CALIBRATION) -> dict:
     table = correlations(records)
     raw = {c: max(0.0, statistics.fmean(t[c] for t in table.values())) for c in COMPONENTS}
     total = sum(raw.values()) or 1.0
@@ -136,7 +152,7 @@ def fit(records: list[dict]) -> dict:
         thresholds[str(players)] = [round(quantile(scores, s), 4) for s in SHARES]
     return {
         "grader": GRADER,
-        "rules": "official",
+        "rules": preset,
         "deals_per_player_count": {
             str(p): len([r for r in records if r["players"] == p]) for p in sorted({r["players"] for r in records})
         },
@@ -199,18 +215,30 @@ def report(records: list[dict], calib: dict) -> str:
     return "\n".join(out)
 
 
+def _preset(rest: list[str]) -> tuple[str, list[str]]:
+    """``--rules PRESET`` taken out of the arguments (default official)."""
+    preset = OFFICIAL_CALIBRATION
+    if "--rules" in rest:
+        at = rest.index("--rules")
+        preset, rest = rest[at + 1], rest[:at] + rest[at + 2 :]
+    if preset not in CALIBRATED:
+        raise SystemExit(f"--rules must be one of {', '.join(CALIBRATED)}, got {preset!r}")
+    return preset, rest
+
+
 def main(argv: list[str]) -> None:
     command, *rest = argv
+    preset, rest = _preset(rest)
     if command == "collect":
         args = dict(zip(rest[::2], rest[1::2], strict=False))
         index, count = map(int, args.get("--shard", "0/1").split("/"))
-        collect(int(args["--players"]), int(args["--deals"]), Path(args["--out"]), (index, count))
+        collect(int(args["--players"]), int(args["--deals"]), Path(args["--out"]), (index, count), preset)
     elif command == "fit":
-        calib = fit(load([Path(p) for p in rest]))
-        CALIBRATION.write_text(json.dumps(calib, indent=1) + "\n", encoding="utf-8")
+        calib = fit(load([Path(p) for p in rest], preset), preset)
+        calibration_file(preset).write_text(json.dumps(calib, indent=1) + "\n", encoding="utf-8")
         print(json.dumps(calib, indent=1))
     elif command == "report":
-        print(report(load([Path(p) for p in rest]), json.loads(CALIBRATION.read_text())))
+        print(report(load([Path(p) for p in rest], preset), json.loads(calibration_file(preset).read_text())))
     else:
         raise SystemExit(f"unknown command {command!r} (collect, fit, report)")
 

@@ -50,6 +50,7 @@ class Puzzle:
             "grade": g.grade,
             "grader": GRADER,
             "calibrated": g.calibrated,
+            "calibration": g.calibration,
             "score": round(g.score, 4),
             "metrics": g.metrics.to_json(),
             "silent": None if g.silent is None else g.silent.to_json(),

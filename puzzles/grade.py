@@ -14,7 +14,9 @@ The precision metrics (each 0 = easy .. 1 = hard once turned into a component):
 - ``spare``: the most cards left in hands and piles at the win over those playouts (the
   team's safety margin on the best line found).
 The grade weighs them (weights and per-player-count thresholds in ``calibration.json``,
-fitted by ``puzzles.calibrate`` on 500 seeded deals per player count).
+fitted by ``puzzles.calibrate`` on 500 seeded deals per player count). The presets with a
+calibration of their own (``CALIBRATED``: official and the two module presets) are graded
+against it; any other rule set against the official one, and the grading says so.
 
 Beside the grade, not part of it: how a silent table fares (``solver.simulate``): the
 fixed policies cautious, thrifty and greedy once each, and wavering over 12 seeded plays.
@@ -30,7 +32,7 @@ from pathlib import Path
 from tranquility.solver.deal import Deal
 from tranquility.solver.line import Line
 from tranquility.solver.objectives import objective_bound, objective_value
-from tranquility.solver.rules import OFFICIAL
+from tranquility.solver.rules import PRESETS, Rules
 from tranquility.solver.search import (
     Deadline,
     SearchStats,
@@ -55,7 +57,23 @@ SILENT_FIXED = ("cautious", "thrifty", "greedy")
 WAVERING_PLAYS = 12
 # When no playout wins: the portfolio with node budgets and CP-SAT deterministic time only.
 PROOF_BUDGET = Budget(reproducible=True, workers=1, greedy_playouts=500, search_nodes=20_000, cpsat_deterministic=20.0)
-CALIBRATION = Path(__file__).with_name("calibration.json")
+# The presets fitted on deals of their own (puzzles.calibrate), each with its file.
+CALIBRATED = ("official", "monsters", "rocks-manual")
+OFFICIAL_CALIBRATION = "official"
+
+
+def calibration_file(preset: str) -> Path:
+    name = "calibration.json" if preset == OFFICIAL_CALIBRATION else f"calibration-{preset}.json"
+    return Path(__file__).with_name(name)
+
+
+def calibration_for(rules: Rules) -> str:
+    """The calibration a rule set is graded against: its preset's, when that preset has
+    one shipped, else the official one."""
+    for preset in CALIBRATED:
+        if PRESETS[preset] == rules and calibration_file(preset).exists():
+            return preset
+    return OFFICIAL_CALIBRATION
 
 
 @dataclass(frozen=True)
@@ -114,9 +132,10 @@ class Grading:
     metrics: Metrics | None
     solution: Line | None
     reason: str  # how the verdict was reached
-    calibrated: bool  # thresholds fitted on this rule set (official) and player count
+    calibrated: bool  # thresholds fitted on this very rule set (and player count)
     silent: Silent | None = None
     reproducible: bool = True  # False when a clock-bound proving solve decided (grade(proof=...))
+    calibration: str = OFFICIAL_CALIBRATION  # the preset whose calibration gave the grade
 
     def to_json(self, game: Deal) -> dict:
         """The grading of ``game`` as ``tranquility grade --json`` prints it (docs/puzzles.md):
@@ -137,6 +156,7 @@ class Grading:
             "metrics": None if self.metrics is None else self.metrics.to_json(),
             "components": None if self.metrics is None else {k: round(v, 4) for k, v in self.metrics.components.items()},
             "calibrated": self.calibrated,
+            "calibration": self.calibration,
             "silent": None if self.silent is None else self.silent.to_json(),
             "reason": self.reason,
         }
@@ -173,19 +193,20 @@ def silent_table(game: Deal) -> Silent:
 
 
 @cache
-def calibration() -> dict:
-    """Weights and thresholds fitted by ``puzzles.calibrate`` (shipped with the package)."""
-    return json.loads(CALIBRATION.read_text(encoding="utf-8"))
+def calibration(preset: str = OFFICIAL_CALIBRATION) -> dict:
+    """Weights and thresholds fitted by ``puzzles.calibrate`` on the preset's deals
+    (shipped with the package)."""
+    return json.loads(calibration_file(preset).read_text(encoding="utf-8"))
 
 
-def score_of(metrics: Metrics) -> float:
-    weights = calibration()["weights"]
+def score_of(metrics: Metrics, preset: str = OFFICIAL_CALIBRATION) -> float:
+    weights = calibration(preset)["weights"]
     return sum(weights[name] * value for name, value in metrics.components.items())
 
 
-def grade_of(score: float, players: int) -> int:
+def grade_of(score: float, players: int, preset: str = OFFICIAL_CALIBRATION) -> int:
     """Grade g when thresholds[g-2] <= score < thresholds[g-1] (two-sided)."""
-    thresholds = calibration()["thresholds"][str(players)]
+    thresholds = calibration(preset)["thresholds"][str(players)]
     return 1 + sum(score >= t for t in thresholds)
 
 
@@ -224,26 +245,28 @@ def grade(game: Deal, with_silent: bool = True, proof: Budget = PROOF_BUDGET) ->
     clock-bound one, the grading of such a deal is marked ``reproducible=False``."""
     check_gradable(game)
     verdict, metrics, solution, reason = measure(game, proof)
-    calibrated = game.rules == OFFICIAL
+    preset = calibration_for(game.rules)
+    calibrated = game.rules == PRESETS[preset]
     reproducible = proof.reproducible or (metrics is not None and metrics.policy_wins > 0)
     if metrics is None:
-        return Grading(verdict, None, None, None, None, reason, calibrated, reproducible=reproducible)
-    score = score_of(metrics)
+        return Grading(verdict, None, None, None, None, reason, calibrated, reproducible=reproducible, calibration=preset)
+    score = score_of(metrics, preset)
     silent = silent_table(game) if with_silent else None
-    return Grading(Verdict.WIN, grade_of(score, game.players), score, metrics, solution, reason, calibrated, silent, reproducible)
+    graded = grade_of(score, game.players, preset)
+    return Grading(Verdict.WIN, graded, score, metrics, solution, reason, calibrated, silent, reproducible, preset)
 
 
-def score_range(grade: int, players: int) -> tuple[float | None, float | None]:
+def score_range(grade: int, players: int, preset: str = OFFICIAL_CALIBRATION) -> tuple[float | None, float | None]:
     """The scores of a grade: at least the first (None: no floor), below the second."""
-    thresholds = calibration()["thresholds"][str(players)]
+    thresholds = calibration(preset)["thresholds"][str(players)]
     low = thresholds[grade - 2] if grade > 1 else None
     high = thresholds[grade - 1] if grade < len(GRADES) else None
     return low, high
 
 
-def meaning(grade: int, players: int) -> str:
+def meaning(grade: int, players: int, preset: str = OFFICIAL_CALIBRATION) -> str:
     """What a grade means at a player count, from the calibration's shares."""
-    shares = [0.0, *calibration()["shares"], 1.0]
+    shares = [0.0, *calibration(preset)["shares"], 1.0]
     low, high = shares[grade - 1], shares[grade]
     if grade == len(GRADES):
         where = f"the most precise {1 - low:.0%}"
@@ -251,4 +274,6 @@ def meaning(grade: int, players: int) -> str:
         where = f"the easiest {high:.0%}"
     else:
         where = f"the {low:.0%}-{high:.0%} band (by precision)"
-    return f"{where} of winnable official {players}-player deals"
+    if preset == OFFICIAL_CALIBRATION:
+        return f"{where} of winnable official {players}-player deals"
+    return f"{where} of winnable {players}-player deals of the {preset} preset"

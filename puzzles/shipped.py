@@ -29,6 +29,7 @@ class CatalogueEntry:
     score: float
     file: str  # relative to the catalogue root
     solution: str
+    rules: str = "official"  # the preset of its rules (each catalogued preset has its calibration)
 
 
 class UnknownPuzzle(BadInput):

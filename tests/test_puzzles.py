@@ -13,12 +13,14 @@ import pytest
 from click.testing import CliRunner
 from tranquility.cli.main import main
 from tranquility.puzzles import calibrate
-from tranquility.puzzles.build_catalogue import CATALOGUE, PER_GRADE
+from tranquility.puzzles.build_catalogue import CATALOGUE, per_grade
 from tranquility.puzzles.generate import generate, puzzle_id
 from tranquility.puzzles.grade import (
+    CALIBRATED,
     GRADER,
     GRADES,
     calibration,
+    calibration_file,
     grade,
     grade_of,
     score_range,
@@ -26,7 +28,7 @@ from tranquility.puzzles.grade import (
 from tranquility.puzzles.shipped import catalogue, puzzle, solution
 from tranquility.solver.deal import deal
 from tranquility.solver.formats import deal_from_json, line_from_json
-from tranquility.solver.rules import OFFICIAL, Rules
+from tranquility.solver.rules import OFFICIAL, PRESETS, Rules
 from tranquility.solver.verify import verify
 
 from .helpers import make_deal, tiny_rules
@@ -137,15 +139,19 @@ def test_cli_grade_errors(tmp_path):
 
 
 
-def test_the_catalogue_holds_twenty_per_grade_and_player_count():
-    counts = Counter((e.players, e.grade) for e in catalogue())
-    assert counts == {(p, g): PER_GRADE for p in range(1, 6) for g in GRADES}
+def test_the_catalogue_holds_its_count_per_grade_and_player_count_of_each_calibrated_preset():
+    # 20 official puzzles per grade and player count, 10 of each module preset that ships its
+    # calibration (a preset is catalogued exactly when it is calibrated).
+    counts = Counter((e.rules, e.players, e.grade) for e in catalogue())
+    calibrated = [name for name in CALIBRATED if calibration_file(name).exists()]
+    assert counts == {(r, p, g): per_grade(r) for r in calibrated for p in range(1, 6) for g in GRADES}
+    assert "official" in calibrated
 
 
 def test_every_catalogue_puzzle_is_its_seeded_deal_and_its_solution_wins():
     for e in catalogue():
         game = puzzle(e.id)
-        assert game == deal(OFFICIAL, e.players, e.seed) and puzzle_id(game) == e.id
+        assert game == deal(PRESETS[e.rules], e.players, e.seed) and puzzle_id(game) == e.id
         won = solution(e.id)
         assert won.deal == game
         check = verify(won)
@@ -155,6 +161,17 @@ def test_every_catalogue_puzzle_is_its_seeded_deal_and_its_solution_wins():
 def test_a_sample_of_the_catalogue_regrades_the_same():
     for e in random.Random(5).sample(catalogue(), 10):
         data = json.loads((CATALOGUE / e.file).read_text())
-        graded = grade(deal(OFFICIAL, e.players, e.seed), with_silent=False)
+        graded = grade(deal(PRESETS[e.rules], e.players, e.seed), with_silent=False)
         assert graded.grade == data["puzzle"]["grade"] == e.grade and graded.metrics is not None
         assert graded.metrics.to_json() == data["puzzle"]["metrics"]
+
+
+def test_a_rule_set_is_graded_against_its_presets_calibration_or_else_the_official_one():
+    from tranquility.puzzles.grade import calibration_for
+
+    assert calibration_for(OFFICIAL) == "official"
+    assert calibration_for(Rules(finish=1)) == "official"  # no preset: the official thresholds
+    for name in ("monsters", "rocks-manual"):
+        assert calibration_for(PRESETS[name]) == (name if calibration_file(name).exists() else "official")
+    with pytest.raises(SystemExit, match="--rules must be one of"):
+        calibrate.main(["fit", "--rules", "hungarian"])
