@@ -165,7 +165,8 @@ class PlayApp(App):
         yield Footer()
 
     def on_mount(self) -> None:
-        self.sub_title = self.board.source or ""
+        goal = self.board.goal
+        self.sub_title = self.board.source or (f"puzzle {goal.id}" if goal is not None else "")
         self.redraw()
         self.say(HELP)
         self.query_one("#command", Input).focus()
