@@ -935,21 +935,17 @@ def generate(
     did not hold --count puzzles of the grade.
     """
     from tranquility.puzzles.generate import generate as run_generate
-    from tranquility.puzzles.grade import check_gradable
     from tranquility.solver.deal import DealError
     from tranquility.solver.deal import deal as seeded_deal
     from tranquility.solver.formats import line_to_json
-    from tranquility.solver.supported import UnsupportedRules
 
     if with_solutions and out is None and not as_json:
         raise usage_error("--with-solutions writes each solution beside its puzzle: give --out DIR (or --json)")
     rules = source.rules()
     try:
-        check_gradable(seeded_deal(rules, players, start_seed))
+        seeded_deal(rules, players, start_seed).check()
     except DealError as exc:
         raise usage_error(f"cannot deal: {exc}") from None
-    except UnsupportedRules as exc:
-        raise InputError(f"unsupported rules: {exc}") from None
     directory = Path(out) if out is not None else None
     if directory is not None:
         try:
@@ -1210,7 +1206,6 @@ def odds(
     """
     from tranquility.solver import odds as lib
     from tranquility.solver.deal import DealError
-    from tranquility.solver.supported import UnsupportedRules
 
     from .odds import counts_text, odds_progress, players_text
     from .options import check_output
@@ -1238,8 +1233,6 @@ def odds(
         lib.check_odds(rules, players, seeds)
     except DealError as exc:
         raise usage_error(f"cannot deal: {exc}") from None
-    except UnsupportedRules as exc:
-        raise InputError(f"unsupported rules: {exc}") from None
     names = _policies() if policies else ()
     budget = limits.budget()
     executor, slots, executor_name, close = _odds_executor(scheduler, jobs)  # before --db is created

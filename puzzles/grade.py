@@ -230,20 +230,12 @@ def measure(game: Deal, proof: Budget = PROOF_BUDGET) -> tuple[Verdict, Metrics 
     return Verdict.WIN, metrics, solution, reason
 
 
-def check_gradable(game: Deal) -> None:
-    """Raise ``UnsupportedRules`` for rule sets the solver cannot prove (modules)."""
-    from tranquility.solver.supported import check_supported
-
-    check_supported(State.initial(game))
-
-
 def grade(game: Deal, with_silent: bool = True, proof: Budget = PROOF_BUDGET) -> Grading:
     """Grade ``game``: measure, weigh, compare with the thresholds of its player count.
 
     ``proof`` is the budget of the solve that proves a deal no greedy playout wins; the
     default is deterministic (the grade is the same on every run and machine). With a
     clock-bound one, the grading of such a deal is marked ``reproducible=False``."""
-    check_gradable(game)
     verdict, metrics, solution, reason = measure(game, proof)
     preset = calibration_for(game.rules)
     calibrated = game.rules == PRESETS[preset]

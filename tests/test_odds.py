@@ -390,7 +390,6 @@ def test_retry_unknown_replaces_a_stored_unknown(tmp_path, monkeypatch):
         (["--players", "four", "--deals", "2"], "is not a player count"),
         (["--players", "4", "--deals", "2", "--plot", "odds.jpg"], "PNG or SVG"),
         (["--players", "4", "--deals", "2", "--jobs", "2", "--scheduler", "tcp://127.0.0.1:1"], "--jobs sets the local"),
-        (["--players", "4", "--deals", "2", "--rules", "monsters"], "unsupported rules"),
         (["--players", "4", "--deals", "2", "--start-seed", str(2**63 - 1)], "seeds of an odds run"),
         (["--report", "--db", "nowhere.sqlite"], "no such database"),
     ],
