@@ -279,3 +279,19 @@ def test_puzzles_lists_the_catalogue_and_filters_it():
     assert table.splitlines()[0].split() == ["id", "players", "grade", "rules", "score"]
     assert f"{len([e for e in catalogue() if (e.players, e.grade) == (1, 2)])} puzzle(s)" in table
     assert run("puzzles", "--grade", "6").exit_code == 2
+
+
+def test_a_position_file_plays_on_the_board_and_saves_as_a_line_from_it(tmp_path):
+    line = tmp_path / "line.tq"
+    line.write_text(f"deal 1 1 {SMALL}\n10@4 7@2\n")
+    shown = run("show", line, "--turn", "2", "--position", "--json")
+    assert shown.exit_code == 0, shown.output
+    position = tmp_path / "position.json"
+    position.write_text(shown.output)
+    board = load_board(str(position))
+    assert board.turn == 0 and board.state.grid == Board.open(small()).play("10@4 7@2").state.grid
+    won = board.play("1@0 S/2,5 8@3-4 6@1-3 11@5-9 F")
+    assert won.state.won
+    won.save(tmp_path / "won.json")
+    replayed = verify(read_game_file(tmp_path / "won.json"))
+    assert replayed.legal and replayed.won and replayed.turns == 6
