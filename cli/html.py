@@ -21,6 +21,7 @@ from typing import Any
 from tranquility.solver.actions import PlayIsland, PlayMonster, choice_of, describe
 from tranquility.solver.cards import sorted_cards
 from tranquility.solver.line import Line
+from tranquility.solver.position import Position, position_to_json, position_to_text
 from tranquility.solver.state import State
 
 from .render import rules_line
@@ -66,6 +67,7 @@ def _position(
         "filled": state.filled,
         "discarded": len(state.discarded),
         "rocks_row": state.rocks_row,
+        "position": position_to_text(Position.of(state)),  # its text form, to copy into a command
         "action": None,
     }
     if action is None or before is None:
@@ -208,6 +210,9 @@ def replay_html(line: Line, data: dict) -> str:
         "cols": rules.cols,
         "players": deal.players,
         "verdict": verdict,
+        # Where the line starts, in the one JSON shape of a position (docs/formats.md).
+        "start": position_to_json(Position.of(State.initial(deal))),
+        "from_position": deal.position is not None,
         "steps": steps,
         "critical_text": CRITICAL_TEXT,
     }
@@ -459,6 +464,7 @@ _SCRIPT = r"""
       : "Step " + k + " of " + last + ": after turn " + k;
     $("action-text").textContent = action
       ? (action.text.charAt(0).toUpperCase() + action.text.slice(1)) + "."
+      : data.from_position ? "The given position; seat " + step.seat + " moves first."
       : "Opening hands dealt; seat 0 moves first.";
     drawMoved(step);
     var why = { start: "the Start event is done", end: "the grid is complete and the game is won" };

@@ -28,11 +28,13 @@ from .options import (
     LazyChoice,
     Limits,
     deal_source,
+    file_or_position,
     game_file_argument,
     input_error,
     json_option,
     output_options,
     playable,
+    position_option,
     read_game,
     reject,
     solver_options,
@@ -44,6 +46,7 @@ from .render import (
     make_console,
     notation_text,
     position_json,
+    position_text,
     render_analysis,
     render_bench,
     render_deal,
@@ -195,7 +198,8 @@ docs/notation.md (a header naming the deal, then one token a turn).
 {exit_line("legal (also a line that has not won yet)", "well-formed but the deal or an action breaks a game rule")}
 2 is for a file that cannot be read or does not follow the format."""
 )
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", required=False, type=click.Path(dir_okay=False))
+@position_option
 @json_option
 @click.option(
     "--notation",
@@ -204,7 +208,7 @@ docs/notation.md (a header naming the deal, then one token a turn).
     help="Print the line in the game notation (docs/notation.md), the verdict as a last # comment.",
 )
 @click.pass_context
-def verify(ctx: click.Context, file: str, as_json: bool, as_notation: bool) -> None:
+def verify(ctx: click.Context, file: str | None, position_text: str | None, as_json: bool, as_notation: bool) -> None:
     """Check a deal FILE, or replay a line FILE action by action.
 
     --json prints {"legal", "won", "status", "turns", "error"}: turns = actions
@@ -216,11 +220,12 @@ def verify(ctx: click.Context, file: str, as_json: bool, as_notation: bool) -> N
 
     if as_json and as_notation:
         raise usage_error("--json and --notation do not mix; choose one")
-    game = read_game(file)
+    game, path = file_or_position(file, position_text)
     try:
-        puzzle = read_puzzle_header(file)
+        puzzle = None if path is None else read_puzzle_header(path)
     except INPUT_ERRORS as exc:
         raise input_error(file, exc) from None
+    file = path or "--position"
     verdict = run_verify(game)
     if as_json:
         click.echo(dump_json(verdict.to_json()))
@@ -260,12 +265,18 @@ names it) or N is beyond the end of the line."""
 @click.argument("file", type=click.Path(dir_okay=False))
 @click.option("--turn", type=click.IntRange(min=0), metavar="N", help="Show the position after N actions (from 0).")
 @click.option(
+    "--position",
+    "as_position",
+    is_flag=True,
+    help="Print the position after --turn N as a position: its text form and its JSON (--json: the JSON only).",
+)
+@click.option(
     "--hide-piles",
     is_flag=True,
     help="Show how many cards each pile holds, not the cards (for the table, where the piles lie face down).",
 )
 @json_option
-def show(file: str, turn: int | None, hide_piles: bool, as_json: bool) -> None:
+def show(file: str, turn: int | None, as_position: bool, hide_piles: bool, as_json: bool) -> None:
     """Draw a deal, position, line or puzzle FILE: grid, every hand and pile (top first),
     whose turn, status; a puzzle's id and grade in the header.
 
@@ -277,8 +288,8 @@ def show(file: str, turn: int | None, hide_piles: bool, as_json: bool) -> None:
     from tranquility.puzzles.puzzle_file import read_puzzle_header
     from tranquility.solver.verify import verify as run_verify
 
-    if hide_piles and as_json:
-        raise usage_error("--hide-piles hides the piles' cards in the drawing; --json gives only their counts")
+    if hide_piles and (as_json or as_position):
+        raise usage_error("--hide-piles hides the piles' cards in the drawing; a position shows every card")
     game = read_game(file)
     try:
         puzzle = read_puzzle_header(file)
@@ -293,8 +304,14 @@ def show(file: str, turn: int | None, hide_piles: bool, as_json: bool) -> None:
     verdict = run_verify(Line(line.deal, line.actions[:turn]))
     if not verdict.legal:
         raise InputError(f"{file}: {verdict.error} (cannot show turn {turn})")
-    if as_json:
-        click.echo(dump_json(position_json(verdict.state, turn)))
+    if as_json or as_position:
+        try:
+            data = position_json(verdict.state)
+        except BadInput as exc:
+            raise input_error(file, exc) from None
+        if as_position and not as_json:
+            click.echo(position_text(verdict.state))
+        click.echo(dump_json(data))
     else:
         render_show(make_console(), file, game, verdict.state, turn, piles=not hide_piles, puzzle=puzzle)
 
@@ -534,7 +551,8 @@ lost, later ones are marked no-win by "implied" without another solve.
 
 {exit_line()}"""
 )
-@click.argument("file", type=click.Path(dir_okay=False))
+@click.argument("file", required=False, type=click.Path(dir_okay=False))
+@position_option
 @solver_options(
     "each position (one solve per position of the line, before every action and after the last)",
     default=10.0,
@@ -543,12 +561,13 @@ lost, later ones are marked no-win by "implied" without another solve.
 )
 @output_options("Write the analysis here, as --json prints it.")
 @json_option
-def analyze(file: str, limits: Limits, out: str | None, force: bool, as_json: bool) -> None:
+def analyze(file: str | None, position_text: str | None, limits: Limits, out: str | None, force: bool, as_json: bool) -> None:
     """Find the action in a played game (a line FILE, won or lost) after which a winnable
     position became unwinnable, and a move that would have kept the win."""
     from tranquility.solver.analyze import analyze as run_analyze
 
-    game = playable(read_game(file), file)
+    game, file = file_or_position(file, position_text)
+    game = playable(game, file)
     line = game if isinstance(game, Line) else Line(game)
     budget = limits.budget()
     analysis = run_with_status(

@@ -76,11 +76,20 @@ json_option = click.option(
 )
 
 
+POSITION_HELP = "Start from this position, in its text form (tq1 ..., docs/formats.md), instead of a FILE."
+
+
+def position_option(func: Callable) -> Callable:
+    """``--position TEXT``: a position's text form in place of a FILE."""
+    return click.option("--position", "position_text", metavar="TEXT", help=POSITION_HELP)(func)
+
+
 def game_file_argument(func: Callable) -> Callable:
-    """An optional FILE (deal or line file) in place of --seed/--players."""
+    """An optional FILE (deal, position or line file) in place of --seed/--players, and
+    --position TEXT in place of either (``deal_source`` reads it)."""
     return click.argument(
         "file", required=False, metavar="[FILE]", type=click.Path(dir_okay=False)
-    )(func)
+    )(position_option(func))
 
 
 def output_options(
@@ -317,6 +326,7 @@ class DealSource:
     players: int | None = None
     rules_spec: str | None = None
     rule_overrides: tuple[str, ...] = ()
+    position_text: str | None = None  # --position TEXT
 
     @property
     def seeded(self) -> bool:
@@ -341,7 +351,14 @@ class DealSource:
             raise usage_error(f"cannot deal: {exc}") from None
 
     def resolve(self, file: str | None) -> Deal | Line:
-        """Either a seeded deal (--seed + --players) or the deal/line FILE, not both."""
+        """Either a seeded deal (--seed + --players), the deal/position/line FILE, or
+        --position TEXT: exactly one."""
+        if self.position_text is not None:
+            if file is not None or self.seeded:
+                raise usage_error("give --position TEXT, FILE or --seed/--players, only one of them")
+            if self.has_rules:
+                raise usage_error("--rules/--rule shape new deals only; a position carries its own rules")
+            return position_game(self.position_text)
         if file is None:
             if not self.seeded:
                 raise usage_error("give a deal or line FILE, or --seed N --players P")
@@ -351,6 +368,26 @@ class DealSource:
         if self.has_rules:
             raise usage_error("--rules/--rule shape new deals only; FILE carries its own rules")
         return read_game(file)
+
+
+def position_game(text: str) -> Deal:
+    """``--position TEXT`` as the deal made for the position; bad text is exit 2."""
+    from tranquility.solver.position import position_from_any
+
+    try:
+        return position_from_any(text, "--position").deal
+    except BadInput as exc:
+        raise InputError(f"--position: {exc}") from None
+
+
+def file_or_position(file: str | None, position_text: str | None) -> tuple[Deal | Line, str | None]:
+    """FILE or --position TEXT (exactly one): the game, and FILE (None for --position)."""
+    if (file is None) == (position_text is None):
+        raise usage_error("give a FILE or --position TEXT (one of them)")
+    if position_text is not None:
+        return position_game(position_text), None
+    assert file is not None
+    return read_game(file), file
 
 
 def read_game(path: str) -> Deal | Line:
@@ -407,7 +444,9 @@ def deal_source(func: Callable | None = None, *, seeded: bool = True) -> Callabl
         def wrapper(*args, rules_spec, rule_overrides, **kwargs):
             # Without the seed options, a command's own --players stays its own.
             seed, players = (kwargs.pop("seed"), kwargs.pop("players")) if seeded else (None, None)
-            source = DealSource(seed, players, rules_spec, tuple(rule_overrides))
+            # --position comes with game_file_argument, on the commands that take a FILE.
+            position_text = kwargs.pop("position_text", None)
+            source = DealSource(seed, players, rules_spec, tuple(rule_overrides), position_text)
             return f(*args, source=source, **kwargs)
 
         options = (_SEED_OPTIONS if seeded else ()) + _RULES_OPTIONS

@@ -187,7 +187,7 @@ def render_verdict(console: Console, path: str, game: Deal | Line, verdict, puzz
         what = f"line of {len(game.actions)} action(s)"
         deal = game.deal
     else:
-        what = "deal"
+        what = "deal" if game.position is None else "position"
         deal = game
     if puzzle is not None:
         what = f"{what} on {puzzle_text(puzzle)}" if isinstance(game, Line) else puzzle_text(puzzle)
@@ -218,7 +218,8 @@ def notation_text(path: str, game: Deal | Line, verdict) -> str:
     )
 
     deal = game.deal if isinstance(game, Line) else game
-    deal_file = None if seeded_header(deal) is not None else (notation_deal_file(path) or path)
+    named = deal.position is not None or seeded_header(deal) is not None  # the header names it
+    deal_file = None if named else (notation_deal_file(path) or path)
     if verdict.legal:
         said = f"legal, status {verdict.status} after {verdict.turns} turn(s)"
     else:
@@ -229,18 +230,19 @@ def notation_text(path: str, game: Deal | Line, verdict) -> str:
 # -- show ---------------------------------------------------------------------------------
 
 
-def position_json(state, turn: int) -> dict[str, Any]:
-    """``tranquility show --json``: the position after ``turn`` actions."""
-    return {
-        "turn": turn,
-        "seat": state.seat,
-        "status": state.status,
-        "grid": list(state.grid),
-        "hands": [list(h) for h in state.hands],
-        "piles": [len(state.pile(s)) for s in range(state.players)],
-        "start_played": state.start_played,
-        "discarded": list(state.discarded),
-    }
+def position_json(state) -> dict[str, Any]:
+    """``tranquility show --json``: the position ``state`` stands at, in the one JSON shape
+    of a position (tranquility-position/1, solver/position.py)."""
+    from tranquility.solver.position import Position, position_to_json
+
+    return position_to_json(Position.of(state))
+
+
+def position_text(state) -> str:
+    """``tranquility show --position``: the position's one-line text form."""
+    from tranquility.solver.position import Position, position_to_text
+
+    return position_to_text(Position.of(state))
 
 
 def _status_text(state) -> Text:
@@ -270,7 +272,7 @@ def render_show(
 
     line = game if isinstance(game, Line) else Line(game)
     total = len(line.actions)
-    what = f"line of {total} action(s)" if isinstance(game, Line) else "deal"
+    what = f"line of {total} action(s)" if isinstance(game, Line) else "deal" if game.position is None else "position"
     if puzzle is not None:
         what = f"{what} on {puzzle_text(puzzle)}" if isinstance(game, Line) else puzzle_text(puzzle)
     console.print(Text(f"{path}: {what}, {line.deal.players} player(s)", style="bold"), soft_wrap=True)

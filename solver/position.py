@@ -195,6 +195,8 @@ def _check_cards(p: Position) -> None:
     if len(p.sunk) > rules.monsters:
         raise PositionError(f"sunk: {len(p.sunk)} islands sunk, but the game has {rules.monsters} Sea Monster(s)")
     expected = _game_cards(p)
+    # The played Sea Monsters, Start and Finish are out of sight but still of the game.
+    played: dict[Card, int] = {MONSTER: len(p.sunk), START: int(p.start_played), FINISH: int(p.won)}
     seen: Counter[Card] = Counter()
     first: dict[Card, str] = {}
     for field, card in _where_cards(p):
@@ -207,17 +209,17 @@ def _check_cards(p: Position) -> None:
         if expected[card] == 0:
             raise PositionError(f"{field}: {card_label(card)} is not in the game ({_range_text(p, card)})")
         seen[card] += 1
-        limit = expected[card] - (len(p.sunk) if card == MONSTER else 0)
-        if seen[card] > limit:
+        if seen[card] > expected[card] - played.get(card, 0):
             if is_island(card):
                 raise PositionError(f"{field}: island {card} appears twice (first in {first[card]})")
             assert isinstance(card, str)
-            raise PositionError(f"{field}: more {_plural(card)} than the game's {expected[card]}")
+            why = f" ({played[card]} played)" if played.get(card) else ""
+            raise PositionError(f"{field}: more {_plural(card)} than the game's {expected[card]}{why}")
         first.setdefault(card, field)
 
 
 def _plural(card: str) -> str:
-    return {START: "Start cards", FINISH: "Finish cards", MONSTER: "Sea Monsters (in play and played)"}[card]
+    return {START: "Start cards", FINISH: "Finish cards", MONSTER: "Sea Monsters"}[card]
 
 
 def _range_text(p: Position, card: Card) -> str:
@@ -260,7 +262,7 @@ def _check_hands(p: Position) -> None:
 def _check_starts(p: Position) -> None:
     """Each seat's pile held one Start card, and cards never change seats: before the first
     Start is played every seat still holds its own (a seat holding one on its turn must
-    play it); afterwards a seat holds at most one, and the one played is gone."""
+    play it); afterwards a seat holds at most one (_check_cards counts the one played)."""
     held = [h.count(START) + pile.count(START) for h, pile in zip(p.hands, p.piles, strict=True)]
     for seat, n in enumerate(held):
         if n > 1:
@@ -270,8 +272,6 @@ def _check_starts(p: Position) -> None:
                 f"start_played: false, but seat {seat}'s Start card is in neither its hand nor its pile "
                 "(only a Start's own payment discards another Start)"
             )
-    if p.start_played and all(held):
-        raise PositionError("start_played: true, but every seat still holds its Start card")
 
 
 def _check_rocks(p: Position) -> None:

@@ -19,7 +19,11 @@ from tranquility.solver.state import State, replay
 
 from .helpers import ENV, SMALL, WON, random_game, run, write
 
-KEYS = ("turn", "seat", "status", "grid", "hands", "piles", "start_played", "discarded")
+# show --json prints the one JSON shape of a position (tranquility-position/1).
+KEYS = (
+    "format", "rules", "grid", "hands", "piles", "seat", "start_played", "won", "sunk", "removed_islands", "rocks_row",
+    "rocks_rolls",
+)
 
 
 @pytest.fixture
@@ -37,9 +41,13 @@ def show_json(*args):
 def expected_json(line: Line, turn: int) -> dict:
     """The position replayed independently of the command."""
     state = replay(line.deal, line.actions[:turn])
-    piles = [len(state.pile(seat)) for seat in range(state.players)]
+    piles = [list(state.pile(seat)) for seat in range(state.players)]
     hands = [list(h) for h in state.hands]
-    values = (turn, state.seat, state.status, list(state.grid), hands, piles, state.start_played, list(state.discarded))
+    values = (
+        "tranquility-position/1", state.rules.to_dict(), list(state.grid), hands, piles, state.seat,
+        state.start_played, state.won, [c for c in state.gone if c != "M"], list(line.deal.removed_islands),
+        state.rocks_row, [],  # no fixture here has rocks=auto
+    )
     return dict(zip(KEYS, values, strict=True))
 
 
@@ -62,11 +70,11 @@ def test_json_values_along_the_won_line(won_game):
     start, before, after, end = (show_json(won_game, "--turn", t) for t in (0, 3, 4, 8))
     opening = parse_notation(won_game.read_text()).deal.piles[0][:3]
     assert start["grid"] == [None] * 6 and start["hands"] == [sorted(opening)]
-    assert start["discarded"] == [] and start["start_played"] is False and start["status"] == "open"
+    assert start["start_played"] is False and start["won"] is False
     assert "S" in before["hands"][0] and before["start_played"] is False
-    assert after["start_played"] is True and after["discarded"] == [2, 5]
-    assert end["status"] == "won" and None not in end["grid"] and end["turn"] == 8
-    assert end["piles"] == [0] and end["discarded"] == [2, 3, 4, 5, 9]
+    assert after["start_played"] is True and 2 not in after["hands"][0] + after["piles"][0]
+    assert end["won"] is True and None not in end["grid"]
+    assert end["piles"] == [[]]
     # Without --turn: the end of the line.
     assert show_json(won_game) == end
 
@@ -100,7 +108,7 @@ def test_a_deal_file_is_its_starting_position(tmp_path):
     path = write(tmp_path / "deal.json", deal_to_json(game))
     data = show_json(path)
     assert data == expected_json(Line(game), 0)
-    assert data["piles"] == [len(p) - 5 for p in game.piles]
+    assert data["piles"] == [list(p[5:]) for p in game.piles]
     text = run("show", path, "--turn", 0).stdout
     assert f"{path}: deal, 4 player(s)" in text and "Starting position (turn 0 of 0)" in text
 
@@ -113,7 +121,7 @@ def test_a_lost_position_with_monsters_and_rocks(tmp_path):
     line = Line(game, tuple(actions))
     path = write(tmp_path / "lost.json", line_to_json(line))
     data = show_json(path)
-    assert data == expected_json(line, len(actions)) and data["status"] == "lost"
+    assert data == expected_json(line, len(actions)) and data["sunk"] and data["rocks_row"] is not None
     text = run("show", path).stdout
     assert f"Status: lost: seat {state.seat}, to move, has no legal action" in text
     assert state.rocks_row == 2 and f"rocks {state.rocks_row}" in text
