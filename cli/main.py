@@ -191,9 +191,13 @@ Examples:
   tranquility verify line.json --json
   tranquility verify line.json --notation > game.tq
   tranquility verify game.tq
+  tranquility show line.json --turn 2 --position --json > position.json
+  tranquility verify position.json
 \b
-FILE is a deal or line file in JSON, or a game in the notation of
-docs/notation.md (a header naming the deal, then one token a turn).
+FILE is a deal, position or line file in JSON, a position's text form (tq1
+...), or a game in the notation of docs/notation.md (a header naming the deal
+or position, then one token a turn); --position TEXT gives a position's text
+form in place of FILE. A position the rules make impossible is exit 2.
 
 {exit_line("legal (also a line that has not won yet)", "well-formed but the deal or an action breaks a game rule")}
 2 is for a file that cannot be read or does not follow the format."""
@@ -247,14 +251,17 @@ Examples:
   tranquility show deal.json --hide-piles
   tranquility simulate --seed 1 --players 4 --out line.json
   tranquility show line.json --turn 12 --json
+  tranquility show line.json --turn 12 --position
   tranquility verify line.json --notation > game.tq
   tranquility show game.tq --turn 0
   tranquility generate --players 1 --grade 3 --out my-puzzles
   tranquility show my-puzzles/tq1-1p-8cf48077-0.json
 \b
-FILE is a deal, position, line or puzzle file (JSON), or a game in the
-notation of docs/notation.md. --turn N shows the position after the first N
-actions (0 = the deal as dealt); without it, the end of the line. Every card
+FILE is a deal, position, line or puzzle file (JSON), a position's text form
+(tq1 ...), or a game in the notation of docs/notation.md. --turn N shows the
+position after the first N actions (0 = where the line starts); without it,
+the end of the line. --position prints that position in its text form and
+its JSON (docs/formats.md), to solve or play from it later. Every card
 is face up: each hand, and each pile top first (--hide-piles: only how many
 cards each pile holds). A puzzle file's id and grade head the drawing.
 
@@ -280,10 +287,10 @@ def show(file: str, turn: int | None, as_position: bool, hide_piles: bool, as_js
     """Draw a deal, position, line or puzzle FILE: grid, every hand and pile (top first),
     whose turn, status; a puzzle's id and grade in the header.
 
-    --json prints {"turn", "seat", "status", "grid", "hands", "piles",
-    "start_played", "discarded"}: grid = one entry per cell (row x cols + col,
-    null when empty), piles = cards each seat still has to draw, seat = the
-    seat to move, status = open, won or lost.
+    --json prints the position (tranquility-position/1, docs/formats.md):
+    grid = one entry per cell (row x cols + col, null when empty), hands, piles
+    = the cards each seat still has to draw (top first), seat = the seat to
+    move, start_played, won, and the modules' sunk islands and rocks.
     """
     from tranquility.puzzles.puzzle_file import read_puzzle_header
     from tranquility.solver.verify import verify as run_verify
@@ -351,8 +358,9 @@ REPRODUCIBLE = (
 Examples:
   tranquility solve --seed 1 --players 4
   tranquility solve --seed 6 --players 1 --time-limit 30 --json
-  printf 'deal 1 4\\n19@8 4@1 14@5 29@13\\n' > position.tq
-  tranquility solve position.tq --out win.json
+  printf 'deal 1 4\\n19@8 4@1 14@5 29@13\\n' > game.tq
+  tranquility show game.tq --position --json > position.json
+  tranquility solve position.json --out win.json
   tranquility solve --seed 3 --players 2 --rule order=grid --method cpsat --reproducible
   tranquility solve --seed 1 --players 3 --objective spare --time-limit 120
 \b
@@ -397,11 +405,12 @@ def solve(
     as_json: bool,
     verbose: bool,
 ) -> None:
-    """Decide whether a deal (or the position a line FILE reaches) can still be won.
+    """Decide whether a deal, a position, or the position a line FILE reaches can still be won.
 
     Three verdicts, never more: win (with a line the rules engine has replayed), no-win
-    (proven; the output names the proof) or unknown (the time ran out). The line always
-    starts from the deal, so `tranquility verify` accepts it as it is.
+    (proven; the output names the proof) or unknown (the time ran out). The line starts
+    where the game given does (the deal, or a position), so `tranquility verify` accepts it
+    as it is.
     """
     from tranquility.solver.formats import line_to_json
     from tranquility.solver.solve import solve as run_solve
@@ -432,8 +441,8 @@ def solve(
 Examples:
   tranquility explain --seed 1 --players 3
   tranquility explain --seed 6 --players 1
-  printf 'deal 1 4\\n19@8 4@1 14@5 29@13\\n' > position.tq
-  tranquility explain position.tq --objective turns --every-turn
+  printf 'deal 1 4\\n19@8 4@1 14@5 29@13\\n' > game.tq
+  tranquility explain game.tq --objective turns --every-turn
   tranquility explain --seed 2 --players 4 --time-limit 40 --json > explained.json
   tranquility explain --seed 1 --players 3 --html replay.html
 \b

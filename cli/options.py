@@ -382,8 +382,10 @@ def position_game(text: str) -> Deal:
 
 def file_or_position(file: str | None, position_text: str | None) -> tuple[Deal | Line, str | None]:
     """FILE or --position TEXT (exactly one): the game, and FILE (None for --position)."""
-    if (file is None) == (position_text is None):
-        raise usage_error("give a FILE or --position TEXT (one of them)")
+    if file is None and position_text is None:
+        raise usage_error("Missing argument 'FILE' (or give --position TEXT)")
+    if file is not None and position_text is not None:
+        raise usage_error("give a FILE or --position TEXT, not both")
     if position_text is not None:
         return position_game(position_text), None
     assert file is not None

@@ -466,7 +466,9 @@ def test_bad_positions_on_the_command_line_exit_2(small_position):
     both = run("solve", small_position["json"], "--position", text)
     assert both.exit_code == 2 and "only one of them" in both.stderr
     neither = run("verify")
-    assert neither.exit_code == 2 and "--position TEXT" in neither.stderr
+    assert neither.exit_code == 2 and "Missing argument 'FILE' (or give --position TEXT)" in neither.stderr
+    twice = run("verify", small_position["json"], "--position", text)
+    assert twice.exit_code == 2 and "not both" in twice.stderr
     file = write(small_position["text"].parent / "bad.tq", bad + "\n")
     result = run("show", file)
     assert result.exit_code == 2 and str(file) in result.stderr and "seat" in result.stderr
