@@ -15,19 +15,14 @@ from .position import is_position_text, position_from_text
 
 def read_game_file(path: str | Path) -> Deal | Line:
     """A deal file or a line file: JSON by its ``format`` key, a position's text form when
-    the first word is ``tq1`` (read as the deal made for the position), or a notation file
+    its first word is ``tq1`` (read as the deal made for the position), or a notation file
     (docs/notation.md) when the text starts with another word or a ``#`` comment."""
     text = read_text(path)
-    if is_position_text(_without_comments(text)):
+    if is_position_text(text):
         try:
-            return position_from_text(_without_comments(text)).deal
+            return position_from_text(text).deal
         except FormatError as exc:
             raise FormatError(f"{path}: {exc}") from None
     if looks_like_notation(text):
         return notation_from_text(text, path)
     return game_from_json(parse_json(text, path), path)
-
-
-def _without_comments(text: str) -> str:
-    """A text-form file may hold ``#`` comment lines around its one line."""
-    return "\n".join(line for line in text.removeprefix("\ufeff").splitlines() if not line.lstrip().startswith("#"))

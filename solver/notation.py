@@ -31,9 +31,9 @@ from .actions import (
 )
 from .cards import FINISH, MONSTER, START, Card, is_island
 from .deal import Deal, DealError, deal
-from .formats import FormatError, game_from_json, read_json, read_text
+from .formats import FormatError, game_from_json, parse_json, read_text
 from .line import Line
-from .position import position_from_text, position_to_text
+from .position import is_position_text, position_from_text, position_to_text
 from .rules import MAX_PLAYERS, PRESETS, Rules, RulesError, parse_rule_value
 from .ruleset import nearest_preset
 
@@ -360,9 +360,13 @@ def _deal_file_path(text: str, header: list[Token], base: Path) -> Path:
 
 
 def _file_deal(path: Path, word: Token) -> Deal:
-    """The deal of a JSON deal or line file (a notation file cannot name another)."""
+    """The deal of a JSON deal, position or line file, or of a position's text form (a
+    notation file cannot name another)."""
     try:
-        game = game_from_json(read_json(path), path)
+        text = read_text(path)
+        if is_position_text(text):
+            return position_from_text(text).deal
+        game = game_from_json(parse_json(text, path), path)
     except FormatError as exc:
         raise word.fail(f"cannot read the deal file: {exc}") from None
     return game.deal if isinstance(game, Line) else game

@@ -447,9 +447,16 @@ def position_to_text(p: Position) -> str:
     return " ".join(words)
 
 
+def _words(text: str) -> list[str]:
+    """The words of a text form, without a byte-order mark and ``#`` comment lines (a file
+    may hold them around its one line)."""
+    lines = text.removeprefix("\ufeff").splitlines()
+    return [w for line in lines if not line.lstrip().startswith("#") for w in line.split()]
+
+
 def is_position_text(text: str) -> bool:
     """Whether ``text`` (a file's, or ``--position``'s) is the text form: its first word is ``tq1``."""
-    words = text.removeprefix("\ufeff").split(None, 1)
+    words = _words(text)
     return bool(words) and words[0] == TEXT_TAG
 
 
@@ -457,7 +464,7 @@ class _Text:
     """Reads the words of the text form; every failure names the word."""
 
     def __init__(self, text: str):
-        self.words = text.split()
+        self.words = _words(text)
 
     def fail(self, field: str, message: str) -> PositionError:
         return PositionError(f"position text, {field}: {message}")
@@ -481,7 +488,7 @@ class _Text:
 
 def position_from_text(text: str) -> Position:
     """The text form back into a position; PositionError names the word that is wrong."""
-    r = _Text(text.removeprefix("\ufeff"))
+    r = _Text(text)
     words = r.words
     if not words or words[0] != TEXT_TAG:
         raise r.fail("tag", f"expected the first word {TEXT_TAG!r}, got {words[0] if words else 'nothing'!r}")

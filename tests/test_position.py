@@ -24,7 +24,7 @@ from tranquility.solver.position import (
     position_to_json,
     position_to_text,
 )
-from tranquility.solver.rules import OFFICIAL, PRESETS, Rules
+from tranquility.solver.rules import OFFICIAL, PRESETS, Rocks, Rules
 from tranquility.solver.solve import Budget, solve
 from tranquility.solver.state import State, Status
 from tranquility.solver.verify import verify
@@ -146,7 +146,7 @@ def golden_position(rules: Rules, players: int, seed: int, turns: int = 20) -> P
 
 GOLDENS = {
     "position_official_s1_p4_t20": (OFFICIAL, 4, 1),
-    "position_monsters_rocks_s7_p3_t20": (Rules(monsters=4, rocks="auto"), 3, 7),
+    "position_monsters_rocks_s7_p3_t20": (Rules(monsters=4, rocks=Rocks.AUTO), 3, 7),
 }
 
 
@@ -282,7 +282,7 @@ def test_the_modules():
     data = base()
     data["removed_islands"] = [1]
     refused(data, "position.removed_islands", "rule 'removed' sets aside 0")
-    rocks = position_to_json(golden_position(Rules(rocks="auto"), 2, 3, turns=6))
+    rocks = position_to_json(golden_position(Rules(rocks=Rocks.AUTO), 2, 3, turns=6))
     assert rocks["rocks_row"] is not None and rocks["rocks_rolls"]
     refused(dict(rocks, rocks_row=None), "position.rocks_row", "stay until 4 rows are complete (0 are)")
     refused(dict(rocks, rocks_row=6), "position.rocks_row", "a row of 0..5")
@@ -472,3 +472,33 @@ def test_bad_positions_on_the_command_line_exit_2(small_position):
     file = write(small_position["text"].parent / "bad.tq", bad + "\n")
     result = run("show", file)
     assert result.exit_code == 2 and str(file) in result.stderr and "seat" in result.stderr
+
+
+def test_verify_counts_the_turns_of_a_line_from_its_position(small_position):
+    p = small_position["position"]
+    rest = small_position["rest"]
+    bad = Line(p.deal, (rest[0], rest[0]))
+    check = verify(bad)
+    assert not check.legal and check.turns == 1 and check.error is not None
+    assert check.error.startswith("turn 2: seat 0 plays")
+
+
+def test_the_html_replay_embeds_the_position(small_position):
+    from tranquility.cli.html import replay_html, replay_steps
+
+    p = small_position["position"]
+    line = Line(p.deal, small_position["rest"])
+    page = replay_html(line, {"verdict": "win"})
+    assert json.dumps(position_to_json(p), separators=(",", ":")) in page
+    steps = replay_steps(line, {})
+    assert [position_from_text(s["position"]) for s in steps] == [Position.of(s) for s in states_along(line)]
+
+
+def test_a_text_form_file_may_hold_comments_and_a_notation_file_may_name_it(small_position, tmp_path):
+    p = small_position["position"]
+    path = write(tmp_path / "commented.tq", f"\ufeff# a table's position\n{position_to_text(p)}\n# typed by hand\n")
+    assert read_game_file(path).position == p
+    game = write(tmp_path / "from-file.tq", "deal-file position.tq\nS/2,5\n")
+    line = read_game_file(game)
+    assert isinstance(line, Line) and line.position == p and line.actions == small_position["rest"][:1]
+    assert verify(line).legal

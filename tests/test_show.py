@@ -43,7 +43,7 @@ def expected_json(line: Line, turn: int) -> dict:
     state = replay(line.deal, line.actions[:turn])
     piles = [list(state.pile(seat)) for seat in range(state.players)]
     hands = [list(h) for h in state.hands]
-    values = (
+    values: tuple[object, ...] = (
         "tranquility-position/1", state.rules.to_dict(), list(state.grid), hands, piles, state.seat,
         state.start_played, state.won, [c for c in state.gone if c != "M"], list(line.deal.removed_islands),
         state.rocks_row, [],  # no fixture here has rocks=auto
