@@ -8,20 +8,20 @@ from __future__ import annotations
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ortools.sat.python import cp_model
 
-from .actions import Action, DiscardTwo, PlayFinish, PlayIsland, PlayStart
-from .cards import FINISH, START, Card, is_island
+from .actions import Action, DiscardTwo, PlayFinish, PlayIsland, PlayMonster, PlayStart, RocksMove
+from .cards import FINISH, MONSTER, START, Card, is_island
 from .errors import InternalError
-from .model import Expr, GameModel, build_model, horizon
+from .model import Expr, GameModel, build_model, cell_of, horizon
 from .objectives import maximised
 from .search import least_total_cost
 from .state import IllegalAction, State
 from .verdicts import Objective, Verdict
 
-TurnFact = tuple[str, int | None, int | None]  # (kind, card, cell); card and cell for an island only
+TurnFact = tuple[str, int | None, int | None]  # (kind, card, cell); card and cell for an island, cell for a monster
 
 
 # -- the solver ----------------------------------------------------------------------------
@@ -105,8 +105,10 @@ def optimise(position: State, actions: list[Action], objective: Objective, limit
     Returns (better continuation or None, bound or None, proven optimal, info)."""
     game = build_model(position, horizon(position))
     add_hint(game, line_facts(position, actions))
-    # A valid cut (least_total_cost's argument) that tightens CP-SAT's bound.
-    game.model.add(objective_expr(game, Objective.COST) >= least_total_cost(position))
+    if not game.frame.monsters_left:
+        # A valid cut (least_total_cost's argument) that tightens CP-SAT's bound. Not with
+        # Sea Monsters to come: one may sink the neighbour that makes a cell cost.
+        game.model.add(objective_expr(game, Objective.COST) >= least_total_cost(position))
     game.model.minimize(objective_expr(game, objective))
     solver, status, info = _solve(game, limits)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -157,6 +159,8 @@ def line_facts(position: State, actions: list[Action]) -> LineFacts:
             turns.append(("start", None, None))
         elif isinstance(action, PlayFinish):
             turns.append(("finish", None, None))
+        elif isinstance(action, PlayMonster):
+            turns.append(("monster", None, action.cell))
         else:
             turns.append(("discard", None, None))
         state = state.apply(action)
@@ -171,9 +175,13 @@ def line_facts(position: State, actions: list[Action]) -> LineFacts:
 
 
 def add_hint(game: GameModel, facts: LineFacts) -> None:
-    """Warm start from a known winning continuation (as the engine replayed it)."""
+    """Warm start from a known winning continuation (as the engine replayed it). With
+    Sea Monsters to come, only each turn's kind and the removal counters are hinted (a
+    cell's islands are spots there, not one island per cell)."""
     m, f, turns = game.model, game.frame, facts.turns
     kinds = {"island": game.turns.island, "start": game.turns.start, "finish": game.turns.finish, "discard": game.turns.discard}
+    if f.monsters_left:
+        kinds["monster"] = game.turns.monster  # type: ignore[dict-item]  # Booleans while monsters are to come
     placed = {}
     for t in range(f.T):
         kind = turns[t][0] if t < len(turns) else "idle"
@@ -182,6 +190,9 @@ def add_hint(game: GameModel, facts: LineFacts) -> None:
         m.add_hint(game.turns.idle[t], kind == "idle")
         if kind == "island":
             placed[turns[t][2]] = (t, turns[t][1])
+    if f.monsters_left:
+        _hint_removed(game, facts)
+        return
     for (k, t), flag in game.fill.items():
         m.add_hint(flag, placed.get(k, (None,))[0] == t)
     for (card, k), flag in game.goes.items():
@@ -193,10 +204,15 @@ def add_hint(game: GameModel, facts: LineFacts) -> None:
             m.add_hint(game.turn[pc], played_at[pc.card])
     for pc in f.finishes:
         m.add_hint(game.played[pc], (pc.seat, pc.queue) == facts.finish_card)
+    _hint_removed(game, facts)
+
+
+def _hint_removed(game: GameModel, facts: LineFacts) -> None:
+    f = game.frame
     for s in range(f.P):
         removed = facts.removed[s]
         for t in range(f.T + 1):
-            m.add_hint(game.removed[s][t], removed[min(t, len(removed) - 1)])
+            game.model.add_hint(game.removed[s][t], removed[min(t, len(removed) - 1)])
 
 
 # -- from a solution to a line -----------------------------------------------------------------
@@ -210,16 +226,24 @@ class Plan:
     turns: tuple[TurnFact, ...]
     team_choice: tuple[int, ...] | None  # cards each seat picks in the Start event's last round
     finish_card: tuple[int, int]  # (seat, index among its undrawn cards, -1 = in hand)
+    # rocks=manual: after each turn, the row the rocks move to, or None to keep them (or
+    # when the turn has no choice to make: realise asks the engine whether one is due)
+    rocks: tuple[int | None, ...] = ()
 
 
 def plan_of(game: GameModel, solver: cp_model.CpSolver) -> Plan:
-    """The solution's turns up to the Finish, the team's picks and the Finish card played."""
+    """The solution's turns up to the Finish, the team's picks, the Finish card played and
+    the manual rocks' moves."""
     f, slots = game.frame, game.turns
+    filled = {t: spot for (spot, t), flag in game.fill.items() if solver.value(flag)}
+    sunk = {t: spot for (spot, t), flag in game.sink.items() if solver.value(flag)}
     kinds: list[TurnFact] = []
     for t in range(f.T):
         if solver.value(slots.island[t]):
-            k = next(k for k in f.empty if solver.value(game.fill[k, t]))
-            kinds.append(("island", solver.value(game.value[k]), k))
+            spot = filled[t]
+            kinds.append(("island", solver.value(game.value[spot]), cell_of(spot)))
+        elif solver.value(slots.monster[t]):
+            kinds.append(("monster", None, cell_of(sunk[t])))
         elif solver.value(slots.start[t]):
             kinds.append(("start", None, None))
         elif solver.value(slots.finish[t]):
@@ -232,7 +256,19 @@ def plan_of(game: GameModel, solver: cp_model.CpSolver) -> Plan:
     if game.team_choice is not None:
         team = tuple(sum(solver.value(c[s]) for c in game.team_choice) for s in range(f.P))
     finish = next(pc for pc in f.finishes if solver.value(game.played[pc]))
-    return Plan(tuple(kinds), team, (finish.seat, finish.queue))
+    return Plan(tuple(kinds), team, (finish.seat, finish.queue), _rocks_moves(game, solver, len(kinds)))
+
+
+def _rocks_moves(game: GameModel, solver: cp_model.CpSolver, turns: int) -> tuple[int | None, ...]:
+    """rocks=manual: the row the rocks are on after each turn, None where they stay."""
+    rocks = game.rocks
+    if rocks is None or all(isinstance(stay, int) for stay in rocks.stay):
+        return ()
+    moves: list[int | None] = []
+    for t in range(turns):
+        rows = [r for r, flag in enumerate(rocks.at[t + 1]) if solver.value(flag)]
+        moves.append(None if solver.value(rocks.stay[t]) or not rows else rows[0])
+    return tuple(moves)
 
 
 def realise(state: State, plan: Plan) -> list[Action]:
@@ -257,6 +293,9 @@ def realise(state: State, plan: Plan) -> list[Action]:
             action = DiscardTwo(seat=state.seat, discard=_spare(list(state.hand), 2, reserve, state.seat))
         elif kind == "finish":
             action = PlayFinish(seat=state.seat)
+        elif kind == "monster":
+            assert cell is not None  # a monster turn names its cell
+            action = PlayMonster(seat=state.seat, cell=cell)
         else:
             rounds = state.start_rounds()
             if rounds is None:
@@ -268,6 +307,8 @@ def realise(state: State, plan: Plan) -> list[Action]:
                 seat=state.seat,
                 team_discard=tuple(_spare(list(h), plan.team_choice[s], reserve, s) for s, h in enumerate(hands)),
             )
+        if plan.rocks and kind != "finish":
+            action = _with_rocks(state, action, plan.rocks[t], reserve)
         actions.append(action)
         try:
             state = state.apply(action)
@@ -276,10 +317,24 @@ def realise(state: State, plan: Plan) -> list[Action]:
     return actions
 
 
+def _with_rocks(state: State, action: Action, row: int | None, reserve) -> Action:
+    """rocks=manual: the plan's move of the rocks after the action, or two spare cards to
+    keep them, from the hand as the action leaves it; nothing when the engine says no
+    choice is due (they leave, or are gone)."""
+    after = state.before_rocks(action)
+    if not after.rocks_choice_due:
+        return action
+    if row is not None:
+        return replace(action, rocks=RocksMove(row))
+    return replace(action, rocks=RocksMove(None, _spare(list(after.hands[state.seat]), 2, reserve, state.seat)))
+
+
 def _reserved(later: set[int], finish_seat: int | None) -> Callable[[Card, int], bool]:
     def keep(card: Card, seat: int) -> bool:
         if is_island(card):
             return card in later
+        if card == MONSTER:
+            return True  # the Finish waits for every monster: each one is played
         return card == FINISH and seat == finish_seat
 
     return keep

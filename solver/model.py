@@ -20,12 +20,12 @@ creates. Reading a solution, hints and objectives are in solver/cpsat.py.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ortools.sat.python import cp_model
 
-from .cards import FINISH, START, Card, is_island
-from .rules import Adjacency, OneCard, Order, Rules
+from .cards import FINISH, MONSTER, START, Card, is_island
+from .rules import Adjacency, OneCard, Order, Rocks, Rules
 from .state import State
 from .supported import check_supported
 
@@ -77,19 +77,22 @@ def horizon(state: State) -> int:
     """A proven bound on the number of turns of any winning continuation.
 
     Every turn takes at least one card out of the hands: an island play takes the island
-    and its cost, a discard-two two cards, the Start event the Start and its discards, a
-    Finish the Finish. A win plays one island per empty cell, the Start event (if not yet
-    played) and one Finish; every other turn is a discard-two taking two cards. With N
-    cards left in hands and piles: discard turns <= (N - empty - start - 1) // 2.
+    and its cost, a discard-two two cards, a Sea Monster the monster, the Start event the
+    Start and its discards, a Finish the Finish (a manual rocks "stay" takes two more). A
+    win plays every monster still to come (M), each sinking an island, so one island per
+    empty cell and M more; the Start event (if not yet played) and one Finish; every other
+    turn is a discard-two taking two cards. With N cards left in hands and piles:
+    discard turns <= (N - empty - 2M - start - 1) // 2.
     """
     rules = state.rules
     left = state.cards_left
     empty = sum(v is None for v in state.grid)
+    monsters = rules.monsters - state.monsters_played
     start = 0 if state.start_played else 1 + rules.start_discards
-    spare = left - empty - start - 1
+    spare = left - empty - 2 * monsters - start - 1
     if spare < 0:
         return 0
-    return empty + (0 if state.start_played else 1) + 1 + spare // 2
+    return empty + 2 * monsters + (0 if state.start_played else 1) + 1 + spare // 2
 
 
 # Rule groups that can be switched off (``build_model(..., relaxable=True)``) to find out
@@ -111,8 +114,8 @@ RULE_GROUPS: dict[str, str] = {
 
 @dataclass(frozen=True, eq=False)
 class PlayCard:
-    """A card of a seat that the line may play (an island or a Finish): where it sits.
-    Compared by identity: two Finish cards in one hand are two cards."""
+    """A card of a seat that the line may play (an island, a Finish or a Sea Monster):
+    where it sits. Compared by identity: two Finish cards in one hand are two cards."""
 
     card: Card
     seat: int
@@ -123,6 +126,13 @@ class PlayCard:
         """An island card's number."""
         assert is_island(self.card)
         return self.card
+
+
+def playable(card: Card) -> bool:
+    """The cards a line may play: islands, Finish cards and Sea Monsters (a Start is the
+    Start rule's; a monster that is not played makes the Finish impossible, so a win plays
+    every one)."""
+    return is_island(card) or card in (FINISH, MONSTER)
 
 
 @dataclass(frozen=True)
@@ -145,8 +155,8 @@ class Frame:
         queue = tuple(state.pile(s) for s in range(P))
         cards: list[PlayCard] = []
         for s in range(P):
-            cards += [PlayCard(c, s, -1) for c in state.hands[s] if is_island(c) or c == FINISH]
-            cards += [PlayCard(c, s, q) for q, c in enumerate(queue[s]) if is_island(c) or c == FINISH]
+            cards += [PlayCard(c, s, -1) for c in state.hands[s] if playable(c)]
+            cards += [PlayCard(c, s, q) for q, c in enumerate(queue[s]) if playable(c)]
         return Frame(
             state=state,
             T=T,
@@ -183,6 +193,21 @@ class Frame:
         return [c for c in self.cards if c.card == FINISH]
 
     @property
+    def monsters(self) -> list[PlayCard]:
+        """The Sea Monsters in hands and piles: a win plays every one (rule 'monsters')."""
+        return [c for c in self.cards if c.card == MONSTER]
+
+    @property
+    def monsters_left(self) -> int:
+        """M: the Sea Monsters still to be played before the Finish."""
+        return self.rules.monsters - self.state.monsters_played
+
+    @property
+    def rocks(self) -> bool:
+        """The Jagged Rocks are in play at the position."""
+        return self.rules.rocks != Rocks.OFF and self.state.rocks_row is not None
+
+    @property
     def cards_left(self) -> int:
         """N: the cards in all hands and piles."""
         return sum(self.held) + sum(len(q) for q in self.queue)
@@ -217,13 +242,64 @@ class Context:
 
 @dataclass(frozen=True)
 class Turns:
-    """One Boolean per slot and action kind; exactly one of the five is true."""
+    """One Boolean per slot and action kind; exactly one of them is true. ``monster`` is
+    0 in every slot unless Sea Monsters are still to be played."""
 
     island: tuple[IntVar, ...]
     start: tuple[IntVar, ...]
     finish: tuple[IntVar, ...]
     discard: tuple[IntVar, ...]
     idle: tuple[IntVar, ...]
+    monster: tuple[Expr, ...]
+
+    def moves_rocks(self, t: int) -> Expr:
+        """1 if slot t's action moves the Jagged Rocks: every action but the Finish."""
+        return self.island[t] + self.start[t] + self.discard[t] + self.monster[t]
+
+
+Spot = tuple[int, int]  # (cell, i): the i-th island a cell holds from the position on
+
+
+@dataclass(frozen=True)
+class Occupancies:
+    """Sea Monsters: each cell's successive islands, spot (k, i) for i = 0..M, and the slots
+    that place and sink them (each_cell_is_filled_sunk_and_filled_again). A spot's island is
+    on the grid from slot start (placed then; -1 = at the position; T = never) until slot
+    end (sunk then; T = never)."""
+
+    spots: tuple[Spot, ...]
+    initial: frozenset[Spot]  # the islands on the grid at the position: spot (k, 0)
+    used: Mapping[Spot, Expr]  # the cell holds an i-th island at all
+    start: Mapping[Spot, Expr]
+    end: Mapping[Spot, Expr]
+    fill: Mapping[tuple[Spot, int], IntVar]  # spot filled on slot t
+    sink: Mapping[tuple[Spot, int], IntVar]  # spot sunk by a monster on slot t
+    cache: dict = field(default_factory=dict)  # half-reified comparisons, shared by the rules
+
+    def earlier(self, ctx: Context, x: Expr, y: Expr, name: str) -> Expr:
+        """A literal that is 1 whenever x < y (slot times; it may be 1 otherwise too, so it
+        only ever enables the constraints it guards): ``not lit -> x >= y``. Constant when
+        the bounds decide it."""
+        key = (name,)
+        if key not in self.cache:
+            if isinstance(x, int) and isinstance(y, int):
+                self.cache[key] = int(x < y)
+            elif isinstance(x, int) and x < 0:  # at the position: before every slot
+                self.cache[key] = 1
+            else:
+                lit = ctx.bool(name)
+                ctx.m.add(x >= y).only_enforce_if(lit.negated())
+                self.cache[key] = lit
+        return self.cache[key]
+
+
+@dataclass(frozen=True)
+class JaggedRocks:
+    """The Jagged Rocks' row as each slot begins (at[t][r], t = 0..T; all 0 once they have
+    left) and, with rocks=manual, the slots that keep them in place for two cards."""
+
+    at: tuple[tuple[IntVar, ...], ...]
+    stay: tuple[Expr, ...]
 
 
 @dataclass(frozen=True)
@@ -246,14 +322,16 @@ class GameModel:
     rule_on: Mapping[str, IntVar]  # one switch per rule group when relaxable, else empty
     turns: Turns  # one_action_per_turn
     finish_turn: IntVar  # the_game_ends_with_a_finish
-    fill: Mapping[tuple[int, int], IntVar]  # each_island_turn_fills_one_cell: cell k on slot t
-    goes: Mapping[tuple[int, int], IntVar]  # every_empty_cell_gets_an_island: island c into cell k
-    value: Mapping[int, IntVar]  # every_empty_cell_gets_an_island: the island in each empty cell
+    fill: Mapping[tuple, IntVar]  # each_island_turn_fills_one_cell: cell k (a spot with monsters) on slot t
+    goes: Mapping[tuple, IntVar]  # every_empty_cell_gets_an_island: island c into cell k (or spot)
+    value: Mapping  # every_empty_cell_gets_an_island: the island in each empty cell (or spot)
     removed: tuple[tuple[IntVar, ...], ...]  # removal_counters: R[s][t]
     team_choice: tuple[tuple[IntVar, ...], ...] | None  # start_event_rounds; None once a Start is played
     played: Mapping[PlayCard, IntVar]  # every_empty_cell_gets_an_island, cards_are_played_from_hand
     turn: Mapping[PlayCard, IntVar]  # cards_are_played_from_hand
-    cost: Mapping[int, IntVar]  # placement_cost
+    cost: Mapping[int | Spot, IntVar]  # placement_cost (per cell; per spot with Sea Monsters)
+    sink: Mapping[tuple[Spot, int], IntVar]  # each_cell_is_filled_sunk_and_filled_again; empty without monsters
+    rocks: JaggedRocks | None  # the_rocks_move_after_every_action; None without rocks in play
 
     def size(self) -> dict:
         proto = self.model.proto
@@ -275,20 +353,43 @@ def build_model(state: State, T: int, relaxable: bool = False) -> GameModel:
     ctx = Context(m, Frame.of(state, T), rule_on)
     turns = one_action_per_turn(ctx)
     finish_turn, start_turn = the_game_ends_with_a_finish(ctx, turns)
-    fill, placed_at = each_island_turn_fills_one_cell(ctx, turns)
-    goes, value, island_played = every_empty_cell_gets_an_island(ctx)
-    the_grid_ascends(ctx, value)
-    removed, cost_at, event = removal_counters(ctx, turns)
+    cells = None
+    if ctx.f.monsters_left:
+        # Sea Monsters empty cells again: each cell holds a sequence of islands over time.
+        cells = each_cell_is_filled_sunk_and_filled_again(ctx, turns)
+        fill, placed_at, spots = cells.fill, cells.start, list(cells.spots)
+        goes, value, island_played = every_spot_gets_an_island(ctx, cells)
+        the_grid_ascends_at_every_moment(ctx, cells, value)
+    else:
+        fill, placed_at = each_island_turn_fills_one_cell(ctx, turns)
+        spots = list(ctx.f.empty)
+        goes, value, island_played = every_empty_cell_gets_an_island(ctx)
+        the_grid_ascends(ctx, value)
+    rocks = None
+    if ctx.f.rocks:
+        complete = rows_complete_after_each_turn(ctx, fill, {} if cells is None else cells.sink)
+        rocks = the_rocks_move_after_every_action(ctx, turns, complete)
+        no_island_in_the_rocks_row(ctx, fill, rocks)
+    removed, cost_at, event = removal_counters(ctx, turns, rocks)
     hand = hand_sizes(ctx, removed)
     start_seat = the_start_must_be_played(ctx, turns, removed)
     rounds = None if start_turn is None else start_event_rounds(ctx, turns, removed, start_seat, event, start_turn)
-    played, turn = cards_are_played_from_hand(ctx, goes, placed_at, island_played, finish_turn, removed)
+    played, turn = cards_are_played_from_hand(ctx, goes, spots, placed_at, island_played, finish_turn, removed)
+    if cells is not None:
+        monsters_played, monsters_turn = every_monster_is_played_from_hand(ctx, turns, removed)
+        played |= monsters_played
+        turn |= monsters_turn
     if rounds is not None:
         played_cards_survive_forced_rounds(ctx, played, turn, rounds)
-    cost = placement_cost(ctx, turns, value, fill, placed_at, cost_at)
+    if cells is None:
+        cost = placement_cost(ctx, turns, value, fill, placed_at, cost_at)
+    else:
+        cost = placement_cost_among_present_islands(ctx, turns, cells, value, cost_at)
     a_play_cannot_cost_more_than_the_hand_holds(ctx, turns, cost_at, hand)
     discard_two_needs_two_cards(ctx, turns, hand)
     one_card_rule(ctx, turns, hand)
+    if rocks is not None and ctx.f.rules.rocks == Rocks.MANUAL:
+        keeping_the_rocks_costs_two_more_cards(ctx, turns, removed, hand, rocks, rounds)
     discards_are_never_played_cards(ctx, turns, removed, played, start_seat, rounds)
     return GameModel(
         frame=ctx.f,
@@ -304,18 +405,22 @@ def build_model(state: State, T: int, relaxable: bool = False) -> GameModel:
         played=played,
         turn=turn,
         cost=cost,
+        sink={} if cells is None else cells.sink,
+        rocks=rocks,
     )
 
 
 def one_action_per_turn(ctx: Context) -> Turns:
     """The turn (docs/rules.md, The turn): exactly one action, an island, the Start, a
-    Finish or discard two. After the Finish the remaining slots are idle."""
+    Finish, discard two or a Sea Monster. After the Finish the remaining slots are idle."""
     m, T = ctx.m, ctx.f.T
-    turns = Turns(
-        *(tuple(ctx.bool(f"{kind}[{t}]") for t in range(T)) for kind in ("island", "start", "finish", "discard", "idle"))
-    )
+    kinds = [tuple(ctx.bool(f"{kind}[{t}]") for t in range(T)) for kind in ("island", "start", "finish", "discard", "idle")]
+    # Sea Monster (docs/rules.md, Sea Monsters): playing one is an action of its own.
+    monster: tuple[Expr, ...] = tuple(ctx.bool(f"monster[{t}]") for t in range(T)) if ctx.f.monsters_left else (0,) * T
+    turns = Turns(*kinds, monster=monster)
     for t in range(T):
-        m.add_exactly_one(turns.island[t], turns.start[t], turns.finish[t], turns.discard[t], turns.idle[t])
+        also = [turns.monster[t]] if ctx.f.monsters_left else []
+        m.add_exactly_one(turns.island[t], turns.start[t], turns.finish[t], turns.discard[t], turns.idle[t], *also)
         if t + 1 < T:
             m.add_implication(turns.idle[t], turns.idle[t + 1])
             m.add_implication(turns.finish[t], turns.idle[t + 1])
@@ -406,11 +511,341 @@ def the_grid_ascends(ctx: Context, value: Mapping[int, IntVar]) -> None:
                 ctx.m.add(f.value_of(value, k) < f.value_of(value, j)).only_enforce_if(ctx.when("order"))
 
 
-def removal_counters(ctx: Context, turns: Turns) -> tuple[tuple, tuple, tuple]:
+# -- Sea Monsters: cells that empty again ----------------------------------------------------
+
+
+def cell_of(spot: int | Spot) -> int:
+    """The cell of a fill key: a cell, or a (cell, i) spot with Sea Monsters."""
+    return spot if isinstance(spot, int) else spot[0]
+
+
+def _enforced(*literals: Expr) -> list | None:
+    """Enforcement literals without the constant ones: None when one is 0 (the constraint
+    never applies)."""
+    if any(isinstance(lit, int) and not lit for lit in literals):
+        return None
+    return [lit for lit in literals if not isinstance(lit, int)]
+
+
+def each_cell_is_filled_sunk_and_filled_again(ctx: Context, turns: Turns) -> Occupancies:
+    """Sea Monsters (docs/rules.md, Sea Monsters): a monster sinks the island on a cell,
+    which is empty again and can be filled again. Cell k holds the islands of its spots
+    (k, 0), (k, 1), ... in turn: (k, 0) is the position's island or the first one placed,
+    and (k, i + 1) is used only once a monster has sunk (k, i), and placed after that. With
+    M monsters still to play exactly M islands are sunk, so M + 1 spots per cell are enough
+    (docs/model.md); the last spot used in a cell is never sunk, so the grid is full at the
+    Finish. Island slots fill one spot each, monster slots sink one."""
+    m, f = ctx.m, ctx.f
+    T, M = f.T, f.monsters_left
+    grid = f.state.grid
+    spots = tuple((k, i) for k in range(f.rules.cells) for i in range(M + 1))
+    initial = frozenset((k, 0) for k, v in enumerate(grid) if v is not None)
+    used: dict[Spot, Expr] = {}
+    start: dict[Spot, Expr] = {}
+    end: dict[Spot, Expr] = {}
+    fill: dict[tuple[Spot, int], IntVar] = {}
+    sink: dict[tuple[Spot, int], IntVar] = {}
+    for k, i in spots:
+        o = (k, i)
+        used[o] = 1 if i == 0 else ctx.bool(f"used[{k},{i}]")
+        if i > 1:
+            m.add_implication(used[o], used[k, i - 1])
+        if o in initial:
+            start[o] = -1
+            continue
+        for t in range(T):
+            fill[o, t] = ctx.bool(f"fill[{k},{i},{t}]")
+        m.add(sum(fill[o, t] for t in range(T)) == used[o])
+        start[o] = m.new_int_var(0, T, f"placed_at[{k},{i}]")
+        m.add(start[o] == sum(t * fill[o, t] for t in range(T)) + T * (1 - used[o]))
+    for k, i in spots:
+        o = (k, i)
+        if i == M:
+            end[o] = T  # the last spot is never sunk
+            continue
+        later = used[k, i + 1]
+        for t in range(T):
+            sink[o, t] = ctx.bool(f"sink[{k},{i},{t}]")
+        m.add(sum(sink[o, t] for t in range(T)) == later)
+        end[o] = m.new_int_var(0, T, f"sunk_at[{k},{i}]")
+        m.add(end[o] == sum(t * sink[o, t] for t in range(T)) + T * (1 - later))
+        if o not in initial:  # a monster needs an island on its cell
+            m.add(start[o] < end[o]).only_enforce_if(later)
+        m.add(end[o] < start[k, i + 1]).only_enforce_if(later)
+    for t in range(T):
+        m.add(sum(fill[o, t] for o in spots if (o, t) in fill) == turns.island[t])
+        m.add(sum(sink[o, t] for o in spots if (o, t) in sink) == turns.monster[t])
+    m.add(sum(used[o] for o in spots if o[1] > 0) == M)
+    return Occupancies(spots, initial, used, start, end, fill, sink)
+
+
+def every_spot_gets_an_island(ctx: Context, cells: Occupancies) -> tuple[dict, dict, dict]:
+    """Island play with Sea Monsters, island to spot: each spot used gets exactly one
+    island of the hands and piles, and an island goes to at most one spot (a sunk island
+    leaves the game). Any island may go to any spot: a placed island that bounds a cell
+    may be sunk first. Returns goes[c, spot], value[spot] and played[pc] for each island."""
+    m, f = ctx.m, ctx.f
+    goes: dict[tuple[int, Spot], IntVar] = {}
+    value: dict[Spot, Expr] = {}
+    uses: dict[int, list[IntVar]] = {pc.number: [] for pc in f.islands}
+    for o in cells.spots:
+        k, i = o
+        if o in cells.initial:
+            v = f.state.grid[k]
+            assert v is not None  # an initial spot holds the position's island
+            value[o] = v
+            continue
+        options = []
+        for pc in f.islands:
+            flag = ctx.bool(f"goes[{pc.number},{k},{i}]")
+            goes[pc.number, o] = flag
+            uses[pc.number].append(flag)
+            options.append((pc.number, flag))
+        m.add(sum(flag for _, flag in options) == cells.used[o])
+        var = m.new_int_var(0, f.rules.islands, f"value[{k},{i}]")
+        m.add(var == sum(card * flag for card, flag in options))
+        value[o] = var
+    played = {}
+    for pc in f.islands:
+        played[pc] = ctx.bool(f"played[{pc.card}]")
+        m.add(sum(uses[pc.number]) == played[pc])
+    return goes, value, played
+
+
+def the_grid_ascends_at_every_moment(ctx: Context, cells: Occupancies, value: Mapping) -> None:
+    """Ascending order with Sea Monsters (docs/rules.md, Island play, rule 'order'): a
+    placement is compared with every island on the grid at that moment, and a cell may be
+    empty in between, so order holds between the islands of two ordered cells whenever
+    they are on the grid together (the islands of the position ascend already). Two
+    islands are on the grid together exactly when each is placed before the other is sunk."""
+    m, f = ctx.m, ctx.f
+    by_cell: dict[int, list[Spot]] = {}
+    for o in cells.spots:
+        by_cell.setdefault(o[0], []).append(o)
+    for j in range(f.rules.cells):
+        for k in range(f.rules.cells):
+            if not precedes(f.rules, j, k):
+                continue
+            for a in by_cell[j]:
+                for b in by_cell[k]:
+                    if a in cells.initial and b in cells.initial:
+                        continue
+                    both = _enforced(_before_sunk(ctx, cells, a, b), _before_sunk(ctx, cells, b, a))
+                    if both is not None:
+                        m.add(value[a] < value[b]).only_enforce_if(ctx.when("order", *both))
+
+
+def _before_sunk(ctx: Context, cells: Occupancies, a: Spot, b: Spot) -> Expr:
+    """1 whenever spot a's island is placed before spot b's is sunk."""
+    return cells.earlier(ctx, cells.start[a], cells.end[b], f"placed_before_sunk[{a[0]},{a[1]};{b[0]},{b[1]}]")
+
+
+def every_monster_is_played_from_hand(ctx: Context, turns: Turns, removed: tuple) -> tuple[dict, dict]:
+    """Sea Monsters: the Finish waits for every monster of the game (monsters_played ==
+    monsters), so a win plays each monster card in the hands and piles, from its seat's
+    hand: on one of its seat's slots, once drawn, one card per monster slot. Fewer cards
+    than monsters to play (one was discarded) leave no win. Returns played[pc] (always 1)
+    and turn[pc] for each monster card."""
+    m, f = ctx.m, ctx.f
+    played: dict[PlayCard, IntVar] = {}
+    turn: dict[PlayCard, IntVar] = {}
+    by_slot: dict[int, list[IntVar]] = {t: [] for t in range(f.T)}
+    for pc in f.monsters:
+        own = f.turns_of[pc.seat]
+        at = [(t, ctx.bool(f"monster_from[{pc.seat},{pc.queue},{t}]")) for t in own]
+        m.add_exactly_one(flag for _, flag in at)
+        turn[pc] = m.new_int_var_from_domain(cp_model.Domain.from_values(own or [0]), f"turn[{pc.seat},{pc.queue}]")
+        m.add(turn[pc] == sum(t * flag for t, flag in at))
+        played[pc] = ctx.bool(f"monster_played[{pc.seat},{pc.queue}]")
+        m.add(played[pc] == 1)
+        for t, flag in at:
+            by_slot[t].append(flag)
+            if pc.queue >= 0:
+                m.add(removed[pc.seat][t] >= pc.queue + 1).only_enforce_if(ctx.when("draw", flag))
+    for t in range(f.T):
+        m.add(turns.monster[t] == sum(by_slot[t]))
+    return played, turn
+
+
+def placement_cost_among_present_islands(
+    ctx: Context, turns: Turns, cells: Occupancies, value: Mapping, cost_at: tuple
+) -> dict[Spot, IntVar]:
+    """Cost with Sea Monsters (docs/rules.md, Island play, rule 'adjacency'): the smallest
+    difference to an island on a neighbouring cell at the moment of the placement (placed
+    before it and not sunk yet), 0 if there is none. Returns cost[spot] for each spot
+    placed in the line (0 for a spot not used)."""
+    m, f = ctx.m, ctx.f
+    by_cell: dict[int, list[Spot]] = {}
+    for o in cells.spots:
+        by_cell.setdefault(o[0], []).append(o)
+    cost = {}
+    for b in cells.spots:
+        if b in cells.initial:
+            continue
+        k, i = b
+        options = []
+        for j in cost_neighbours(f.rules, k):
+            for a in by_cell[j]:
+                here = _enforced(
+                    cells.earlier(ctx, cells.start[a], cells.start[b], f"placed_before[{a[0]},{a[1]};{k},{i}]"),
+                    _before_sunk(ctx, cells, b, a),
+                )
+                if here is None:
+                    continue
+                gap = m.new_int_var(0, f.rules.islands, f"gap[{k},{i};{a[0]},{a[1]}]")
+                m.add_abs_equality(gap, value[b] - value[a])
+                options.append((a, here, gap))
+        c = m.new_int_var(0, f.H - 1, f"cost[{k},{i}]")
+        picks = []
+        none = ctx.bool(f"no_neighbour[{k},{i}]")
+        for a, here, gap in options:
+            m.add(c <= gap).only_enforce_if(here)
+            pick = ctx.bool(f"cost_from[{k},{i}]")
+            m.add(c == gap).only_enforce_if(pick)
+            if a not in cells.initial:
+                m.add(cells.start[a] < cells.start[b]).only_enforce_if(pick)
+            m.add(cells.start[b] < cells.end[a]).only_enforce_if(pick)
+            picks.append(pick)
+            m.add_bool_or([lit.negated() for lit in here]).only_enforce_if(none)
+        m.add_exactly_one([*picks, none])
+        m.add(c == 0).only_enforce_if(none)
+        for t in range(f.T):
+            m.add(cost_at[t] == c).only_enforce_if(ctx.when("cost", cells.fill[b, t]))
+        cost[b] = c
+    for t in range(f.T):
+        m.add(cost_at[t] == 0).only_enforce_if(turns.island[t].negated())
+    return cost
+
+
+# -- Jagged Rocks: a row blocked, moving after every action ----------------------------------
+
+
+def rows_complete_after_each_turn(ctx: Context, fill: Mapping, sink: Mapping) -> tuple[tuple[Expr, ...], ...]:
+    """Jagged Rocks, what they look at (docs/rules.md, Jagged Rocks): which rows are
+    complete after each slot's action. A cell holds an island after slot t if it held one
+    before and nothing sank it, or an island was placed (at most one of the two happens,
+    and the 0/1 domain keeps fills and sinkings alternating). Returns complete[t][r]."""
+    m, f = ctx.m, ctx.f
+    cols = f.rules.cols
+    enters: dict[tuple[int, int], list[IntVar]] = {}
+    leaves: dict[tuple[int, int], list[IntVar]] = {}
+    for (spot, t), flag in fill.items():
+        enters.setdefault((cell_of(spot), t), []).append(flag)
+    for (spot, t), flag in sink.items():
+        leaves.setdefault((cell_of(spot), t), []).append(flag)
+    full: list[Expr] = [int(v is not None) for v in f.state.grid]
+    complete = []
+    for t in range(f.T):
+        for k in range(f.rules.cells):
+            came, went = enters.get((k, t), []), leaves.get((k, t), [])
+            if came or went:
+                now = ctx.bool(f"held[{k},{t}]")
+                m.add(now == full[k] + sum(came) - sum(went))
+                full[k] = now
+        rows = []
+        for r in range(f.rules.rows):
+            row = full[r * cols : (r + 1) * cols]
+            if all(isinstance(v, int) for v in row):
+                rows.append(int(all(row)))
+                continue
+            done = ctx.bool(f"row_complete[{r},{t}]")
+            for v in row:
+                m.add(done <= v)
+            m.add(done >= sum(row) - (cols - 1))
+            rows.append(done)
+        complete.append(tuple(rows))
+    return tuple(complete)
+
+
+def the_rocks_move_after_every_action(ctx: Context, turns: Turns, complete: tuple) -> JaggedRocks:
+    """Jagged Rocks (docs/rules.md): after every action but the winning Finish, before any
+    draw, the rocks leave for good if rocks_leave_rows rows are complete, and otherwise
+    move to an eligible row (another row with an empty cell): by the deal's rolls (auto) or
+    the seat's choice, or stay for two more cards (manual)."""
+    m, f = ctx.m, ctx.f
+    rows, T = f.rules.rows, f.T
+    at = tuple(tuple(ctx.bool(f"rocks_at[{t},{r}]") for r in range(rows)) for t in range(T + 1))
+    for r in range(rows):
+        m.add(at[0][r] == int(r == f.state.rocks_row))
+    stay: list[Expr] = []
+    for t in range(T):
+        here = sum(at[t])
+        m.add(here <= 1)
+        acts = turns.moves_rocks(t)
+        due = ctx.bool(f"rocks_due[{t}]")  # in play, and the action moves them
+        m.add(due <= here)
+        m.add(due <= acts)
+        m.add(due >= here + acts - 1)
+        enough = ctx.bool(f"rocks_leave_rows[{t}]")
+        m.add(sum(complete[t]) >= f.rules.rocks_leave_rows).only_enforce_if(enough)
+        m.add(sum(complete[t]) < f.rules.rocks_leave_rows).only_enforce_if(enough.negated())
+        move = ctx.bool(f"rocks_move[{t}]")  # due, and not leaving
+        m.add(move <= due)
+        m.add(move + enough <= 1)
+        m.add(move >= due - enough)
+        m.add(sum(at[t + 1]) == here - due + move)
+        for r in range(rows):
+            m.add(at[t + 1][r] == at[t][r]).only_enforce_if(due.negated())
+        eligible = []
+        for r in range(rows):
+            e = ctx.bool(f"rocks_eligible[{t},{r}]")  # another row, with an empty cell
+            m.add(e + at[t][r] <= 1)
+            m.add(e + complete[t][r] <= 1)
+            m.add(e + at[t][r] + complete[t][r] >= 1)
+            eligible.append(e)
+        if f.rules.rocks == Rocks.AUTO:
+            the_rolls_choose_the_row(ctx, t, at, eligible, move)
+            stay.append(0)
+        else:
+            stay.append(the_seat_moves_the_rocks_or_keeps_them(ctx, t, at, eligible, move))
+    return JaggedRocks(at, tuple(stay))
+
+
+def the_rolls_choose_the_row(ctx: Context, t: int, at: tuple, eligible: list, move: IntVar) -> None:
+    """rocks=auto: the new row is eligible[rolls[k] mod len(eligible)], eligible in
+    ascending order, k the moves so far. The rocks are still in play on slot t only if
+    every earlier slot moved them, so k = the position's rolls used + t: a constant."""
+    m, f = ctx.m, ctx.f
+    k = f.state.rolls_used + t
+    rolls = f.state.deal.rocks_rolls
+    if k >= len(rolls):
+        m.add(move == 0)  # the engine stops: the deal has run out of rolls
+        return
+    size = {c: ctx.bool(f"rocks_choices[{t},{c}]") for c in range(1, f.rules.rows)}
+    m.add(sum(size.values()) == move)
+    m.add(sum(c * flag for c, flag in size.items()) == sum(eligible)).only_enforce_if(move)
+    index = sum((rolls[k] % c) * flag for c, flag in size.items())
+    for r in range(f.rules.rows):
+        m.add_bool_or([eligible[r]]).only_enforce_if([at[t + 1][r], move])
+        m.add(sum(eligible[:r]) == index).only_enforce_if([at[t + 1][r], move])
+
+
+def the_seat_moves_the_rocks_or_keeps_them(ctx: Context, t: int, at: tuple, eligible: list, move: IntVar) -> IntVar:
+    """rocks=manual: the seat moves the rocks to an eligible row, or keeps them where they
+    are (stay; it pays two more cards: keeping_the_rocks_costs_two_more_cards). Returns
+    stay[t]."""
+    m = ctx.m
+    stay = ctx.bool(f"rocks_stay[{t}]")
+    m.add_implication(stay, move)
+    for r in range(ctx.f.rules.rows):
+        m.add(at[t + 1][r] == at[t][r]).only_enforce_if(stay)
+        m.add_bool_or([eligible[r]]).only_enforce_if([at[t + 1][r], move, stay.negated()])
+    return stay
+
+
+def no_island_in_the_rocks_row(ctx: Context, fill: Mapping, rocks: JaggedRocks) -> None:
+    """Jagged Rocks, the blocked row: no island may be placed in the rocks' row."""
+    cols = ctx.f.rules.cols
+    for (spot, t), flag in fill.items():
+        ctx.m.add(flag + rocks.at[t][cell_of(spot) // cols] <= 1)
+
+
+def removal_counters(ctx: Context, turns: Turns, rocks: JaggedRocks | None) -> tuple[tuple, tuple, tuple]:
     """The turn: an action takes cards out of the hand. removed[s][t] = the cards that have
-    left seat s's hand before slot t: its own plays, the cost cost_at[t] it pays (set by
-    placement_cost), two for a discard, and its share event[s] of the Start event's
-    discards (set by start_event_rounds)."""
+    left seat s's hand before slot t: its own plays (a Sea Monster too), the cost
+    cost_at[t] it pays (set by placement_cost), two for a discard, two for keeping manual
+    Jagged Rocks in place, and its share event[s] of the Start event's discards (set by
+    start_event_rounds)."""
     m, f = ctx.m, ctx.f
     big = f.cards_left
     removed = tuple(
@@ -424,6 +859,10 @@ def removal_counters(ctx: Context, turns: Turns) -> tuple[tuple, tuple, tuple]:
             own = []
             if f.seat_of[t] == s:
                 own = [turns.island[t], cost_at[t], 2 * turns.discard[t], turns.finish[t], turns.start[t]]
+                if f.monsters_left:
+                    own.append(turns.monster[t])
+                if rocks is not None and not isinstance(rocks.stay[t], int):
+                    own.append(2 * rocks.stay[t])
             ev = m.new_int_var(0, big, f"event_at[{s},{t}]")
             m.add(ev == event[s]).only_enforce_if(turns.start[t])
             m.add(ev == 0).only_enforce_if(turns.start[t].negated())
@@ -588,17 +1027,18 @@ def _draw_after_a_forced_round(ctx: Context, j: int, hand: tuple, drawn: tuple, 
 
 
 def cards_are_played_from_hand(
-    ctx: Context, goes: Mapping, placed_at: Mapping, island_played: Mapping, finish_turn: IntVar, removed: tuple
+    ctx: Context, goes: Mapping, spots: list, placed_at: Mapping, island_played: Mapping, finish_turn: IntVar, removed: tuple
 ) -> tuple[dict, dict]:
     """Island play and Finish card: a card is played from its seat's hand, so on one of
     its seat's own turns and once it has been drawn. Exactly one Finish card is played, on
-    the Finish slot. Returns played[pc] (the islands' and the Finish cards') and turn[pc]."""
+    the Finish slot. ``spots`` are where islands go (the empty cells; with Sea Monsters,
+    every cell's spots). Returns played[pc] (the islands' and the Finish cards') and turn[pc]."""
     m, f = ctx.m, ctx.f
     played = dict(island_played)
     turn = {}
     for pc in f.islands:
         turn[pc] = _turn_of(ctx, pc, played[pc], removed)
-        for k in f.empty:
+        for k in spots:
             flag = goes.get((pc.card, k))
             if flag is not None:
                 m.add(turn[pc] == placed_at[k]).only_enforce_if(flag)
@@ -732,6 +1172,26 @@ def one_card_rule(ctx: Context, turns: Turns, hand: tuple) -> None:
         ctx.m.add(hand[t] >= 2).only_enforce_if(ctx.when("hand", turns.idle[t].negated()))
 
 
+def keeping_the_rocks_costs_two_more_cards(
+    ctx: Context, turns: Turns, removed: tuple, hand: tuple, rocks: JaggedRocks, rounds: StartRounds | None
+) -> None:
+    """rocks=manual, stay (docs/rules.md, Jagged Rocks): the two cards come from the
+    seat's own hand as it stands after the action (after the team payment, for a Start),
+    so that hand must still hold them: what leaves the hand on the slot, the two included,
+    is at most what it held."""
+    m, f = ctx.m, ctx.f
+    for t in range(f.T):
+        stay = rocks.stay[t]
+        if isinstance(stay, int):
+            continue
+        s = f.seat_of[t]
+        taken = removed[s][t + 1] - removed[s][t]
+        m.add(taken <= hand[t]).only_enforce_if(ctx.when("hand", stay, turns.start[t].negated()))
+        if rounds is not None:
+            # The event draws mid-way: the hand after it is what its rounds drew, less what left.
+            m.add(removed[s][t + 1] <= f.held[s] + rounds.drawn[s]).only_enforce_if(ctx.when("hand", stay, turns.start[t]))
+
+
 def discards_are_never_played_cards(
     ctx: Context, turns: Turns, removed: tuple, played: Mapping, start_seat: tuple, rounds: StartRounds | None
 ) -> None:
@@ -783,7 +1243,7 @@ def _starter(ctx: Context, start_seat: tuple) -> Callable[[int], IntVar]:
 def _spare_in_hand(f: Frame, s: int, played: Mapping, starts: Callable[[int], IntVar]) -> Expr:
     """Cards in seat s's hand now that the line never plays (as far as known now)."""
     hand = f.state.hands[s]
-    fixed = sum(1 for c in hand if not (is_island(c) or c in (FINISH, START)))
+    fixed = sum(1 for c in hand if not (playable(c) or c == START))
     spare: Expr = fixed + sum(played[pc].negated() for pc in f.cards if pc.seat == s and pc.queue < 0)
     if START in hand:
         spare += 1 if f.start_played else starts(s).negated()
@@ -791,12 +1251,15 @@ def _spare_in_hand(f: Frame, s: int, played: Mapping, starts: Callable[[int], In
 
 
 def _plays_until(f: Frame, turns: Turns, s: int) -> list:
-    """plays[t] = cards of seat s played on turns before t (islands, Start, Finish)."""
+    """plays[t] = cards of seat s played on turns before t (islands, Start, Finish, Sea
+    Monsters)."""
     out: list[Expr] = [0]
     acc: Expr = 0
     for t in range(f.T):
         if f.seat_of[t] == s:
             acc = acc + turns.island[t] + turns.finish[t] + turns.start[t]
+            if f.monsters_left:
+                acc = acc + turns.monster[t]
         out.append(acc)
     return out
 
@@ -815,6 +1278,8 @@ def _spare_drawn(
         m.add(drawn >= q + 1).only_enforce_if(has)
         m.add(drawn <= q).only_enforce_if(has.negated())
         flags.append(has)
+        if card == MONSTER:
+            continue  # every monster is played: never a spare card
         if card == START and not f.start_played:
             never = starts(s).negated()
         elif q in played_at:

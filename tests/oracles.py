@@ -49,3 +49,35 @@ def exhaustive_best(state: State, objective: Objective, deadline: Deadline, stat
     if found is None:
         return "no-win", None, None
     return "win", found[0], found[1]
+
+
+def plain_verdict(state: State, limit: int = 100_000):
+    """Win or no-win by a depth-first search over every legal action of the rules engine,
+    with no dominance rule and no refutation (for tiny deals). Lost positions are
+    remembered by everything the future depends on. Returns ("win", actions),
+    ("no-win", None), or ("unknown", None) past ``limit`` positions."""
+    lost: set = set()
+    nodes = 0
+
+    def line(s: State):
+        nonlocal nodes
+        if s.won:
+            return []
+        key = (s.grid, s.hands, s.drawn, s.seat, s.start_played, s.monsters_played, s.rocks_row, s.rolls_used)
+        if key in lost:
+            return None
+        nodes += 1
+        if nodes > limit:
+            raise TimeoutError
+        for action in s.legal_actions():
+            rest = line(s.apply(action))
+            if rest is not None:
+                return [action, *rest]
+        lost.add(key)
+        return None
+
+    try:
+        found = line(state)
+    except TimeoutError:
+        return "unknown", None
+    return ("no-win", None) if found is None else ("win", found)
