@@ -1,4 +1,6 @@
-"""The replay verifier: checks a deal, or replays a line action by action.
+"""The replay verifier: checks a deal, or replays a line action by action from where it
+starts (the deal as dealt, or a position: ``State.initial`` starts there, and a position
+was checked when it was read, so only a real deal can fail as ``deal: ...``).
 
 Separate from every solver on purpose: a solver's line is only trusted once this accepts it.
 """
