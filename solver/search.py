@@ -226,9 +226,9 @@ def least_total_cost(state: State) -> int:
     neighbours may be filled for free. Count only the last placement into each cell: the
     cells never sunk stay filled, and of two adjacent last placements the later one sees
     the earlier, so the argument above holds for the grid with the sunk cells emptied.
-    Emptying one cell adds a cell to fill and frees at most its neighbours, so the bound
-    drops by at most the cell's number of neighbours: the bound less that much per
-    monster is still a bound."""
+    Emptying a cell adds it to the cells to fill and may free its d neighbours; it touches
+    them all, so the free plays gain at most d while the cells gain one: the bound less
+    (d - 1) per monster still to play is still a bound."""
     geo = geometry_of(state.rules)
     grid = state.grid
     free = [k for k, v in enumerate(grid) if v is None and all(grid[j] is None for j in geo.neighbours[k])]
@@ -244,7 +244,7 @@ def least_total_cost(state: State) -> int:
             pairs += 1
     sinks = monsters_left(state)
     if sinks:
-        return max(0, touching + pairs - sinks * max(len(near) for near in geo.neighbours))
+        return max(0, touching + pairs - sinks * (max(len(near) for near in geo.neighbours) - 1))
     return touching + pairs
 
 
