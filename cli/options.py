@@ -375,7 +375,7 @@ def position_game(text: str) -> Deal:
     from tranquility.solver.position import position_from_any
 
     try:
-        return position_from_any(text, "--position").deal
+        return position_from_any(text).deal
     except BadInput as exc:
         raise InputError(f"--position: {exc}") from None
 

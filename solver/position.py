@@ -580,12 +580,12 @@ def _extras(r: _Text, words: list[str], rules: Rules) -> dict[str, str]:
 # -- reading either form ------------------------------------------------------------------------
 
 
-def position_from_any(text: str, where: str) -> Position:
+def position_from_any(text: str) -> Position:
     """The text form, or the JSON form's text (``--position TEXT`` takes either)."""
     if is_position_text(text):
         return position_from_text(text)
     try:
         data = json.loads(text)
     except json.JSONDecodeError:
-        raise PositionError(f"{where}: neither the text form (tq1 ...) nor JSON") from None
+        raise PositionError(f"neither the text form (tq1 ...) nor JSON: {text[:40]!r}") from None
     return position_from_json(data)

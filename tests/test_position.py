@@ -425,7 +425,8 @@ def test_show_draws_a_position_file(small_position):
 
 def test_verify_and_solve_take_a_position_file_and_text(small_position, tmp_path):
     text = small_position["text"].read_text().strip()
-    for args in ([small_position["text"]], [small_position["json"]], ["--position", text]):
+    as_json = json.dumps(position_to_json(small_position["position"]))
+    for args in ([small_position["text"]], [small_position["json"]], ["--position", text], ["--position", as_json]):
         check = run("verify", *args, "--json")
         assert check.exit_code == 0, check.output
         assert json.loads(check.stdout) == {"legal": True, "won": False, "status": "open", "turns": 0, "error": None}
@@ -459,10 +460,16 @@ def test_bad_positions_on_the_command_line_exit_2(small_position):
     text = small_position["text"].read_text().strip()
     bad = text.replace(" 0 -", " 3 -")
     assert bad != text
-    for args in (["verify", "--position", bad], ["solve", "--position", bad], ["simulate", "--position", "tq1 nosuch"]):
+    for args in (
+        ["verify", "--position", bad],
+        ["solve", "--position", bad],
+        ["simulate", "--position", "tq1 nosuch"],
+        ["verify", "--position", "{not json"],
+    ):
         result = run(*args)
         assert result.exit_code == 2, result.output
-        assert result.stderr.count("\n") == 1 and "--position: position text" in result.stderr
+        assert result.stderr.count("\n") == 1 and result.stderr.startswith("Error: --position: ")
+        assert result.stderr.count("--position") == 1 and ("position text" in result.stderr or "nor JSON" in result.stderr)
     both = run("solve", small_position["json"], "--position", text)
     assert both.exit_code == 2 and "only one of them" in both.stderr
     neither = run("verify")
