@@ -76,7 +76,7 @@ json_option = click.option(
 )
 
 
-POSITION_HELP = "Start from this position, in its text form (tq1 ..., docs/formats.md), instead of a FILE."
+POSITION_HELP = "Start from this position, in its text form (tq1 ..., docs/formats.md) or its JSON, instead of a FILE."
 
 
 def position_option(func: Callable) -> Callable:
