@@ -15,15 +15,21 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
-from .cards import FINISH, START, is_island
-from .search import empty_runs, least_total_cost, live_islands
+from .cards import FINISH, MONSTER, START, is_island
+from .rules import Rocks
+from .search import empty_runs, least_total_cost, live_islands, monsters_left
 from .state import State
+from .supported import uncovered_module
+
+NOT_COVERED = "not covered"  # Binding.status when the CP-SAT model does not encode the rules
 
 
 @dataclass(frozen=True)
 class Binding:
     """``status``: proven (CP-SAT proved the model infeasible; ``groups`` is sufficient),
-    winnable (the model has a win: nothing binds), unknown (no proof in the budget)."""
+    winnable (the model has a win: nothing binds), unknown (no proof in the budget),
+    not covered (the CP-SAT model does not encode the rules yet; ``facts`` says which
+    module)."""
 
     status: str
     groups: tuple[str, ...]
@@ -45,6 +51,9 @@ def what_binds(state: State, seconds: float = 20.0, deterministic: float | None 
     """The rule groups that make ``state`` unwinnable, within ``seconds`` in all; with
     ``deterministic``, each solve is also capped at that much CP-SAT deterministic time
     (reproducible results when the seconds do not run out first)."""
+    module = uncovered_module(state.rules)
+    if module is not None:  # before OR-Tools loads: nothing to ask it
+        return Binding(NOT_COVERED, (), False, 0, (f"What binds reads the CP-SAT model, which does not cover {module} yet.",))
     from ortools.sat.python import cp_model
 
     from .cpsat import Limits, new_solver
@@ -207,6 +216,34 @@ def _discards(state: State) -> str:
     return "Costs and discards come from the paying seat's own hand, with cards the line never plays."
 
 
+def _monsters(state: State) -> str:
+    rules = state.rules
+    left = monsters_left(state)
+    places = _where(state, MONSTER)
+    where = f"; Sea Monster cards lie {', '.join(places)}" if places else "; none is left in a hand or pile"
+    return (
+        f"Sea Monsters: the Finish waits for all {rules.monsters} to be played ({state.monsters_played} played, "
+        f"{left} to go{where}); each sinks a placed island, whose cell must be filled again, "
+        "so each costs a turn, its card and one more island."
+    )
+
+
+def _rocks(state: State) -> str:
+    rules = state.rules
+    if state.rocks_row is None:
+        return "The Jagged Rocks have left the game: no row is blocked any more."
+    how = (
+        "the deal's rolls move them after every action"
+        if rules.rocks == Rocks.AUTO
+        else "after every action the seat moves them to another row, or pays two cards to keep them"
+    )
+    return (
+        f"The Jagged Rocks block row {state.rocks_row} (row 0 is the bottom row): no island is placed there "
+        f"while they stay; {how}, until {rules.rocks_leave_rows} row(s) are complete "
+        f"({state.complete_rows} now)."
+    )
+
+
 _DESCRIBE = {
     "order": _order,
     "cost": _cost,
@@ -215,4 +252,6 @@ _DESCRIBE = {
     "start": _start,
     "hand": _hand,
     "discards": _discards,
+    "monsters": _monsters,
+    "rocks": _rocks,
 }

@@ -26,12 +26,14 @@ from .search import (
     exhaustive,
     greedy_playout,
     live_islands,
+    monsters_left,
     plausible_first,
     refutation,
     state_key,
 )
 from .solve import Budget, Phase, Progress, Result, Step, solve
 from .state import State, Status
+from .supported import model_covers
 from .verdicts import DecidedBy, Objective, Verdict
 from .verify import position_after
 
@@ -406,7 +408,7 @@ def _choice_outcome(
         # The complete search shares its table of lost positions with every other
         # re-solve of this pass (the work reused between re-solves), then CP-SAT.
         verdict, _ = exhaustive(after, Deadline(seconds=left / 2), SearchStats(), lost)
-        if verdict == Verdict.UNKNOWN:
+        if verdict == Verdict.UNKNOWN and model_covers(state.rules):
             position = Line(line.deal, line.actions[:done] + (action,))
             verdict = solve(position, Budget(seconds=until - time.monotonic(), workers=1), method="cpsat").verdict
         if verdict == Verdict.WIN:
@@ -441,11 +443,13 @@ def best_reach(game: Deal | Line, budget: Budget, reason: str | None) -> Reach:
 
 def fillable(state: State, live: frozenset[int]) -> int:
     """An upper bound on the empty cells that can still be filled: each run of empty cells
-    along the order's lines takes at most as many islands as still fit between its ends."""
+    along the order's lines takes at most as many islands as still fit between its ends.
+    While a Sea Monster is still to play it can sink a run's end, so then only the count
+    of islands left bounds it (a sink empties a cell, never fills one)."""
     in_play = [c for h in state.hands for c in h] + [c for s in range(state.players) for c in state.pile(s)]
     available = [c for c in in_play if isinstance(c, int) and c in live]
     empty = sum(v is None for v in state.grid)
-    if state.rules.order != Order.SEQUENCE:
+    if state.rules.order != Order.SEQUENCE or monsters_left(state):
         return min(empty, len(available))
     return sum(min(run, sum(1 for c in available if low < c < high)) for low, high, run in empty_runs(state))
 

@@ -353,3 +353,47 @@ def test_cpsat_alone_refuses_a_module_it_does_not_cover_and_auto_runs_without_it
     # A deal too big for the complete search in the time (measured: unknown after 10 s).
     big = solve(deal(Rules(monsters=3, removed=8), 1, 0), Budget(seconds=2))
     assert big.method == "timeout" and big.verdict == Verdict.UNKNOWN and "cpsat" not in big.stats
+
+
+def test_what_binds_puts_the_modules_in_words_and_stays_off_where_the_model_does_not_reach(monkeypatch):
+    from tranquility.solver import binds
+
+    rocks = State.initial(Deal(rules=ROCKS, piles=ROCKS_PILE, rocks_row=1))
+    assert binds.describe(rocks, "rocks") == (
+        "The Jagged Rocks block row 1 (row 0 is the bottom row): no island is placed there while they stay; "
+        "after every action the seat moves them to another row, or pays two cards to keep them, until 1 row(s) "
+        "are complete (0 now)."
+    )
+    sink = position_after(Line(SINK_DEAL, SINK_OPENING))
+    assert binds.describe(sink, "monsters") == (
+        "Sea Monsters: the Finish waits for all 1 to be played (0 played, 1 to go; Sea Monster cards lie in "
+        "seat 1's hand); each sinks a placed island, whose cell must be filled again, so each costs a turn, "
+        "its card and one more island."
+    )
+    monkeypatch.setattr("tranquility.solver.supported.model_covers", lambda rules: rules.rocks == "off")
+    binding = binds.what_binds(rocks, seconds=5)
+    assert binding.status == binds.NOT_COVERED and binding.solves == 0
+    assert binding.facts == ("What binds reads the CP-SAT model, which does not cover the Jagged Rocks module (rocks=manual) yet.",)
+
+
+def test_explain_and_analyze_on_module_games():
+    from tranquility.solver.analyze import analyze
+    from tranquility.solver.explain import explain
+
+    lost = explain(Deal(rules=ROCKS, piles=ROCKS_PILE, rocks_row=1), budget=Budget(seconds=10))
+    assert lost.result.verdict == Verdict.NO_WIN and lost.reach is not None and verify(lost.reach.line).legal
+    won = explain(Line(SINK_DEAL, SINK_OPENING), budget=Budget(seconds=10), critical_budget=5)
+    assert won.result.verdict == Verdict.WIN and len(won.turns) == 5
+    # Both first choices that keep the win (golden above) spare as many cards: the line
+    # takes one, the check finds the other.
+    first = won.critical[0]
+    assert (first.kind, first.winning_alternatives) == ("few", 1)
+    pair = {first.choice: first.example for first in won.critical[:1]}
+    assert pair in (
+        {"Sea Monster on cell 1": "seat 0 plays 2 at cell 0, paying 1"},
+        {"2 at cell 0": "seat 0 plays a Sea Monster on cell 1"},
+    )
+    # Analyze the discarded monster: the discard lost it.
+    played = Line(SINK_DEAL, (*SINK_OPENING, DiscardTwo(seat=0, discard=(1, MONSTER))))
+    analysis = analyze(played, Budget(seconds=5))
+    assert [p.verdict for p in analysis.positions] == [Verdict.WIN, Verdict.WIN, Verdict.WIN, Verdict.NO_WIN]
