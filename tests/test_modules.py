@@ -334,7 +334,8 @@ def test_a_loss_only_because_the_rocks_block_a_row():
 def test_cpsat_alone_refuses_a_module_it_does_not_cover_and_auto_runs_without_it(monkeypatch):
     # The model's cover as it was before the model encoded the modules (model_covers is the
     # model's to widen): auto must skip CP-SAT, and --method cpsat must refuse, exit 2.
-    from tranquility.solver import solve as solve_module, supported
+    from tranquility.solver import solve as solve_module
+    from tranquility.solver import supported
 
     def without_modules(rules: Rules) -> bool:
         return not rules.monsters and rules.rocks == "off"
@@ -373,7 +374,8 @@ def test_what_binds_puts_the_modules_in_words_and_stays_off_where_the_model_does
     monkeypatch.setattr("tranquility.solver.supported.model_covers", lambda rules: rules.rocks == "off")
     binding = binds.what_binds(rocks, seconds=5)
     assert binding.status == binds.NOT_COVERED and binding.solves == 0
-    assert binding.facts == ("What binds reads the CP-SAT model, which does not cover the Jagged Rocks module (rocks=manual) yet.",)
+    said = "What binds reads the CP-SAT model, which does not cover the Jagged Rocks module (rocks=manual) yet."
+    assert binding.facts == (said,)
 
 
 def test_explain_and_analyze_on_module_games():
