@@ -8,7 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from .actions import Action, PlayIsland
-from .search import least_total_cost
+from .cards import FINISH
+from .search import least_total_cost, monsters_left
 from .state import State
 from .verdicts import Objective
 
@@ -44,16 +45,42 @@ def better(objective: Objective, new: int, old: int) -> bool:
     return score(objective, new) > score(objective, old)
 
 
+def turns_without_discards(position: State) -> int:
+    """The turns of every win from ``position`` that are not discard-two turns: one per
+    empty cell, the Start if still to come, the Finish, and two per Sea Monster still to
+    play (the monster, and the island that refills the cell it empties). Every turn is
+    one of these or a discard two, so a win takes exactly this many turns plus D, its
+    discard-two turns (docs/model.md, The finisher check)."""
+    empty = sum(v is None for v in position.grid)
+    return empty + (0 if position.start_played else 1) + 1 + 2 * monsters_left(position)
+
+
+def least_discard_turns(position: State) -> int:
+    """The finisher check: the fewest discard-two turns D a win from ``position`` can take.
+    A win takes exactly ``turns_without_discards + D`` turns and ends with the Finish, so
+    its seat is fixed by D; that seat must hold a Finish card in its hand or pile. Seats
+    take turns in order, so some D below the player count works whenever any seat holds
+    one (0 when none does: no win exists then, and any bound is vacuous)."""
+    holders = {s for s in range(position.players) if FINISH in position.hands[s] or FINISH in position.pile(s)}
+    last = position.seat + turns_without_discards(position) - 1  # the Finish's turn when D = 0
+    return next((d for d in range(position.players) if (last + d) % position.players in holders), 0)
+
+
 def objective_bound(position: State, objective: Objective) -> int:
     """A bound every win from ``position`` obeys (docs/model.md, Objectives): each empty
-    cell takes a turn, an island and its cost (at least ``least_total_cost``); the Start
-    event, if still to come, a turn and 1 + start_discards cards; the Finish a turn and a card."""
-    empty = sum(v is None for v in position.grid)
-    start = 0 if position.start_played else 1
+    cell takes a turn, an island and its cost (at least ``least_total_cost``); each Sea
+    Monster still to play a turn and its card, and the refill of the cell it empties a
+    turn and an island; the Start event, if still to come, a turn and 1 + start_discards
+    cards; the Finish a turn and a card; and the discard-two turns the finisher check
+    proves (``least_discard_turns``) a turn and two cards each."""
     least = least_total_cost(position)
+    discards = least_discard_turns(position)
     if objective == Objective.TURNS:
-        return empty + start + 1
+        return turns_without_discards(position) + discards
     if objective == Objective.COST:
         return least
-    left = position.cards_left
-    return left - empty - least - 1 - start * (1 + position.rules.start_discards)
+    # Cards used: one per turn but discard twos and the Start (their cards are counted
+    # below), plus the costs, the Start's discards and two per discard two.
+    start = 0 if position.start_played else 1
+    used = turns_without_discards(position) - start + least + start * (1 + position.rules.start_discards) + 2 * discards
+    return position.cards_left - used
