@@ -509,3 +509,13 @@ def test_a_text_form_file_may_hold_comments_and_a_notation_file_may_name_it(smal
     line = read_game_file(game)
     assert isinstance(line, Line) and line.position == p and line.actions == small_position["rest"][:1]
     assert verify(line).legal
+
+
+def test_an_impossible_position_inside_a_line_file_names_the_line_and_field(tmp_path):
+    data = line_to_json(Line(golden_position(OFFICIAL, 4, 1).deal))
+    data["position"]["seat"] = 7
+    path = write(tmp_path / "line.json", data)
+    with pytest.raises(FormatError, match=r"line\.json: line\.position\.seat: the seat to move must be one of 0\.\.3, got 7"):
+        read_game_file(path)
+    result = run("verify", path)
+    assert result.exit_code == 2 and "line.position.seat" in result.stderr
