@@ -22,7 +22,7 @@ from .state import State, Status
 from .verdicts import DecidedBy, Objective, Verdict
 from .verify import verify
 
-SUITES = ("official", "variants", "positions", "all")  # solve suites: ``run``
+SUITES = ("official", "variants", "positions", "modules", "all")  # solve suites: ``run``
 EXPLAIN_SUITE = "explain"  # ``run_explain_suite``
 PUZZLES_SUITE = "puzzles"  # ``tranquility.puzzles.bench.run_puzzle_suite``
 ALL_SUITES = (*SUITES, EXPLAIN_SUITE, PUZZLES_SUITE)  # what ``tranquility bench --suite`` takes
@@ -34,6 +34,16 @@ VARIANTS: dict[str, dict] = {
     "finish=1": {"finish": 1},
     "one_card=lose": {"one_card": "lose"},
     "removed=12": {"removed": 12},
+}
+
+# The modules suite (issue 11): the rulebook's module settings, each on its own, and the
+# Islands module with Sea Monsters.
+MODULES: dict[str, dict] = {
+    "monsters=3": {"monsters": 3},
+    "monsters=5": {"monsters": 5},
+    "rocks=auto": {"rocks": "auto"},
+    "rocks=manual": {"rocks": "manual"},
+    "removed=8 monsters=3": {"removed": 8, "monsters": 3},
 }
 
 
@@ -120,11 +130,7 @@ def cases(suite: str, deals: int | None = None) -> Iterator[Case]:
             for seed in range(deals or 200):
                 yield Case("official", players, seed, deal(OFFICIAL, players, seed))
     if suite in ("variants", "all"):
-        for name, options in VARIANTS.items():
-            rules = Rules(**options)
-            for players in (1, 2, 4):
-                for seed in range(deals or 50):
-                    yield Case(name, players, seed, deal(rules, players, seed))
+        yield from _rule_set_cases(VARIANTS, deals)
     if suite in ("positions", "all"):
         for players in range(2, 6):
             for seed in range(deals or 25):
@@ -143,6 +149,17 @@ def cases(suite: str, deals: int | None = None) -> Iterator[Case]:
                 for turns in (10, 20, 30):
                     if len(played.actions) >= turns:
                         yield Case(f"silent play, {turns} turns", players, seed, Line(played.deal, played.actions[:turns]))
+    if suite in ("modules", "all"):
+        yield from _rule_set_cases(MODULES, deals)
+
+
+def _rule_set_cases(table: dict[str, dict], deals: int | None) -> Iterator[Case]:
+    """Each rule set of ``table`` (a group each) for 1, 2 and 4 players, seeds 0.. (50)."""
+    for name, options in table.items():
+        rules = Rules(**options)
+        for players in (1, 2, 4):
+            for seed in range(deals or 50):
+                yield Case(name, players, seed, deal(rules, players, seed))
 
 
 def random_playout(game: Deal, seed: int, max_turns: int = 30) -> Line:
