@@ -296,14 +296,6 @@ def render_show(
 VERDICT_STYLES = {"win": "bold green", "no-win": "bold red", "unknown": "bold yellow"}
 
 
-def best_text(best) -> str:
-    what = {"spare": "cards left at the win", "turns": "turns to the win", "cost": "cards paid as costs"}[best.objective]
-    if best.optimal:
-        return f"{what}: {best.value} (proven optimal)"
-    bound = "no bound proven" if best.bound is None else f"bound {best.bound}"
-    return f"{what}: {best.value} (best found in the time limit; {bound})"
-
-
 def verdict_head(verdict: str, method: str, seconds: float, phases) -> Text:
     """The verdict, then each phase that ran with its own time ("WIN  in 60.04 s: found by
     greedy in 0.04 s; improved by CP-SAT for 60.0 s (spare 12 -> 15)"), so that no
@@ -328,7 +320,7 @@ def render_solve(console: Console, result, prefix_turns: int, verbose: bool = Fa
     if result.reason:
         console.print(f"Proof: {result.reason}", soft_wrap=True)
     if result.best is not None:
-        console.print(f"Objective {result.best.objective}: {best_text(result.best)}", soft_wrap=True)
+        console.print(f"Objective {result.best.objective}: {result.best.in_words}", soft_wrap=True)
     if result.method == "interrupted":
         console.print("Interrupted before a win was found or ruled out.")
     elif result.verdict == "unknown":
@@ -456,7 +448,7 @@ def render_explanation(console: Console, e, every_turn: bool = False) -> None:
             soft_wrap=True,
         )
     if result.best is not None:
-        console.print(f"Best line by {result.best.objective}: {best_text(result.best)}", soft_wrap=True)
+        console.print(f"Best line by {result.best.objective}: {result.best.in_words}", soft_wrap=True)
     if e.interrupted and result.verdict != "unknown":
         left_out = "the turns not reached are not checked"
         if result.verdict == "no-win":

@@ -110,6 +110,14 @@ class Result:
         return data
 
 
+# Per objective: what its value counts, and what its bound says no win can do.
+OBJECTIVE_WORDS = {
+    Objective.SPARE: ("cards left at the win", "no win keeps more than"),
+    Objective.TURNS: ("turns to the win", "no win takes fewer than"),
+    Objective.COST: ("cards paid as costs", "no win pays fewer than"),
+}
+
+
 @dataclass(frozen=True)
 class Best:
     """How good the returned line is for an objective: its value, the best bound known
@@ -120,8 +128,25 @@ class Best:
     bound: int | None
     optimal: bool
 
+    @property
+    def in_words(self) -> str:
+        """The proven interval in words: "23 cards left at the win, the best found in the
+        time limit; no win keeps more than 25"."""
+        what, limit = OBJECTIVE_WORDS[self.objective]
+        if self.optimal:
+            return f"{self.value} {what}, proven optimal"
+        if self.bound is None:
+            return f"{self.value} {what}, the best found in the time limit; no bound proven"
+        return f"{self.value} {what}, the best found in the time limit; {limit} {self.bound}"
+
     def to_json(self) -> dict:
-        return {"name": self.objective, "value": self.value, "bound": self.bound, "optimal": self.optimal}
+        return {
+            "name": self.objective,
+            "value": self.value,
+            "bound": self.bound,
+            "optimal": self.optimal,
+            "in_words": self.in_words,
+        }
 
 
 @dataclass(frozen=True)
