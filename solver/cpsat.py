@@ -181,7 +181,7 @@ def add_hint(game: GameModel, facts: LineFacts) -> None:
     m, f, turns = game.model, game.frame, facts.turns
     kinds = {"island": game.turns.island, "start": game.turns.start, "finish": game.turns.finish, "discard": game.turns.discard}
     if f.monsters_left:
-        kinds["monster"] = game.turns.monster  # type: ignore[dict-item]  # Booleans while monsters are to come
+        kinds["monster"] = game.turns.monster  # type: ignore[assignment]  # Booleans while monsters are to come
     placed = {}
     for t in range(f.T):
         kind = turns[t][0] if t < len(turns) else "idle"

@@ -5,7 +5,9 @@ engine's move logic: that independence is what makes the engine's replay of a mo
 line a real check. It reads only the position's data (grid, hands, piles, seat).
 
 Formulation, in short: one slot per turn up to a proven horizon; each slot holds one
-action kind. Island-to-cell and cell-to-turn Booleans place the islands; each seat's
+action kind. Island-to-cell and cell-to-turn Booleans place the islands (with Sea Monsters
+to come, island-to-spot and spot-to-turn: each cell's successive islands, placed and sunk
+on slots; the Jagged Rocks are a row per slot that moves after every action); each seat's
 removal counter R[s][t] (cards that have left the seat's hand before turn t) says which
 pile cards it has drawn (the hand is always full while the pile lasts, so a seat has drawn
 its first R pile cards). Discards are counted, not named: only cards that are never
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import Any
 
 from ortools.sat.python import cp_model
 
@@ -31,6 +34,7 @@ from .supported import check_supported
 
 IntVar = cp_model.IntVar
 Expr = cp_model.LinearExpr | int  # an IntVar is a LinearExpr
+Bit = IntVar | int  # a Boolean variable, or a constant 0 or 1 where the rules decide it
 
 
 # -- the geometry, written again apart from the rules engine's -------------------------------
@@ -250,7 +254,7 @@ class Turns:
     finish: tuple[IntVar, ...]
     discard: tuple[IntVar, ...]
     idle: tuple[IntVar, ...]
-    monster: tuple[Expr, ...]
+    monster: tuple[Bit, ...]
 
     def moves_rocks(self, t: int) -> Expr:
         """1 if slot t's action moves the Jagged Rocks: every action but the Finish."""
@@ -269,14 +273,14 @@ class Occupancies:
 
     spots: tuple[Spot, ...]
     initial: frozenset[Spot]  # the islands on the grid at the position: spot (k, 0)
-    used: Mapping[Spot, Expr]  # the cell holds an i-th island at all
+    used: Mapping[Spot, Bit]  # the cell holds an i-th island at all
     start: Mapping[Spot, Expr]
     end: Mapping[Spot, Expr]
     fill: Mapping[tuple[Spot, int], IntVar]  # spot filled on slot t
     sink: Mapping[tuple[Spot, int], IntVar]  # spot sunk by a monster on slot t
     cache: dict = field(default_factory=dict)  # half-reified comparisons, shared by the rules
 
-    def earlier(self, ctx: Context, x: Expr, y: Expr, name: str) -> Expr:
+    def earlier(self, ctx: Context, x: Expr, y: Expr, name: str) -> Bit:
         """A literal that is 1 whenever x < y (slot times; it may be 1 otherwise too, so it
         only ever enables the constraints it guards): ``not lit -> x >= y``. Constant when
         the bounds decide it."""
@@ -299,7 +303,7 @@ class JaggedRocks:
     left) and, with rocks=manual, the slots that keep them in place for two cards."""
 
     at: tuple[tuple[IntVar, ...], ...]
-    stay: tuple[Expr, ...]
+    stay: tuple[Bit, ...]
 
 
 @dataclass(frozen=True)
@@ -329,7 +333,7 @@ class GameModel:
     team_choice: tuple[tuple[IntVar, ...], ...] | None  # start_event_rounds; None once a Start is played
     played: Mapping[PlayCard, IntVar]  # every_empty_cell_gets_an_island, cards_are_played_from_hand
     turn: Mapping[PlayCard, IntVar]  # cards_are_played_from_hand
-    cost: Mapping[int | Spot, IntVar]  # placement_cost (per cell; per spot with Sea Monsters)
+    cost: Mapping[Any, IntVar]  # placement_cost (per cell; per spot with Sea Monsters)
     sink: Mapping[tuple[Spot, int], IntVar]  # each_cell_is_filled_sunk_and_filled_again; empty without monsters
     rocks: JaggedRocks | None  # the_rocks_move_after_every_action; None without rocks in play
 
@@ -354,6 +358,8 @@ def build_model(state: State, T: int, relaxable: bool = False) -> GameModel:
     turns = one_action_per_turn(ctx)
     finish_turn, start_turn = the_game_ends_with_a_finish(ctx, turns)
     cells = None
+    spots: list
+    cost: Mapping
     if ctx.f.monsters_left:
         # Sea Monsters empty cells again: each cell holds a sequence of islands over time.
         cells = each_cell_is_filled_sunk_and_filled_again(ctx, turns)
@@ -416,8 +422,9 @@ def one_action_per_turn(ctx: Context) -> Turns:
     m, T = ctx.m, ctx.f.T
     kinds = [tuple(ctx.bool(f"{kind}[{t}]") for t in range(T)) for kind in ("island", "start", "finish", "discard", "idle")]
     # Sea Monster (docs/rules.md, Sea Monsters): playing one is an action of its own.
-    monster: tuple[Expr, ...] = tuple(ctx.bool(f"monster[{t}]") for t in range(T)) if ctx.f.monsters_left else (0,) * T
-    turns = Turns(*kinds, monster=monster)
+    monster: tuple[Bit, ...] = tuple(ctx.bool(f"monster[{t}]") for t in range(T)) if ctx.f.monsters_left else (0,) * T
+    island, start, finish, discard, idle = kinds
+    turns = Turns(island, start, finish, discard, idle, monster)
     for t in range(T):
         also = [turns.monster[t]] if ctx.f.monsters_left else []
         m.add_exactly_one(turns.island[t], turns.start[t], turns.finish[t], turns.discard[t], turns.idle[t], *also)
@@ -519,7 +526,7 @@ def cell_of(spot: int | Spot) -> int:
     return spot if isinstance(spot, int) else spot[0]
 
 
-def _enforced(*literals: Expr) -> list | None:
+def _enforced(*literals: Bit) -> list | None:
     """Enforcement literals without the constant ones: None when one is 0 (the constraint
     never applies)."""
     if any(isinstance(lit, int) and not lit for lit in literals):
@@ -540,7 +547,7 @@ def each_cell_is_filled_sunk_and_filled_again(ctx: Context, turns: Turns) -> Occ
     grid = f.state.grid
     spots = tuple((k, i) for k in range(f.rules.cells) for i in range(M + 1))
     initial = frozenset((k, 0) for k, v in enumerate(grid) if v is not None)
-    used: dict[Spot, Expr] = {}
+    used: dict[Spot, Bit] = {}
     start: dict[Spot, Expr] = {}
     end: dict[Spot, Expr] = {}
     fill: dict[tuple[Spot, int], IntVar] = {}
@@ -635,7 +642,7 @@ def the_grid_ascends_at_every_moment(ctx: Context, cells: Occupancies, value: Ma
                         m.add(value[a] < value[b]).only_enforce_if(ctx.when("order", *both))
 
 
-def _before_sunk(ctx: Context, cells: Occupancies, a: Spot, b: Spot) -> Expr:
+def _before_sunk(ctx: Context, cells: Occupancies, a: Spot, b: Spot) -> Bit:
     """1 whenever spot a's island is placed before spot b's is sunk."""
     return cells.earlier(ctx, cells.start[a], cells.end[b], f"placed_before_sunk[{a[0]},{a[1]};{b[0]},{b[1]}]")
 
@@ -720,7 +727,7 @@ def placement_cost_among_present_islands(
 # -- Jagged Rocks: a row blocked, moving after every action ----------------------------------
 
 
-def rows_complete_after_each_turn(ctx: Context, fill: Mapping, sink: Mapping) -> tuple[tuple[Expr, ...], ...]:
+def rows_complete_after_each_turn(ctx: Context, fill: Mapping, sink: Mapping) -> tuple[tuple[Bit, ...], ...]:
     """Jagged Rocks, what they look at (docs/rules.md, Jagged Rocks): which rows are
     complete after each slot's action. A cell holds an island after slot t if it held one
     before and nothing sank it, or an island was placed (at most one of the two happens,
@@ -733,7 +740,7 @@ def rows_complete_after_each_turn(ctx: Context, fill: Mapping, sink: Mapping) ->
         enters.setdefault((cell_of(spot), t), []).append(flag)
     for (spot, t), flag in sink.items():
         leaves.setdefault((cell_of(spot), t), []).append(flag)
-    full: list[Expr] = [int(v is not None) for v in f.state.grid]
+    full: list[Bit] = [int(v is not None) for v in f.state.grid]
     complete = []
     for t in range(f.T):
         for k in range(f.rules.cells):
@@ -742,7 +749,7 @@ def rows_complete_after_each_turn(ctx: Context, fill: Mapping, sink: Mapping) ->
                 now = ctx.bool(f"held[{k},{t}]")
                 m.add(now == full[k] + sum(came) - sum(went))
                 full[k] = now
-        rows = []
+        rows: list[Bit] = []
         for r in range(f.rules.rows):
             row = full[r * cols : (r + 1) * cols]
             if all(isinstance(v, int) for v in row):
@@ -767,7 +774,7 @@ def the_rocks_move_after_every_action(ctx: Context, turns: Turns, complete: tupl
     at = tuple(tuple(ctx.bool(f"rocks_at[{t},{r}]") for r in range(rows)) for t in range(T + 1))
     for r in range(rows):
         m.add(at[0][r] == int(r == f.state.rocks_row))
-    stay: list[Expr] = []
+    stay: list[Bit] = []
     for t in range(T):
         here = sum(at[t])
         m.add(here <= 1)
@@ -856,7 +863,7 @@ def removal_counters(ctx: Context, turns: Turns, rocks: JaggedRocks | None) -> t
     for s in range(f.P):
         m.add(removed[s][0] == 0)
         for t in range(f.T):
-            own = []
+            own: list[Expr] = []
             if f.seat_of[t] == s:
                 own = [turns.island[t], cost_at[t], 2 * turns.discard[t], turns.finish[t], turns.start[t]]
                 if f.monsters_left:

@@ -78,7 +78,7 @@ def test_the_model_covers_the_modules():
 
 def test_the_model_agrees_with_the_plain_search_on_small_module_games():
     decided = {Verdict.WIN: 0, Verdict.NO_WIN: 0}
-    kinds = set()
+    kinds: set[object] = set()
     for state in _positions(70, seed=11):
         oracle, _ = plain_verdict(state, limit=4000)
         if oracle == "unknown":
