@@ -295,3 +295,15 @@ def test_a_position_file_plays_on_the_board_and_saves_as_a_line_from_it(tmp_path
     won.save(tmp_path / "won.json")
     replayed = verify(read_game_file(tmp_path / "won.json"))
     assert replayed.legal and replayed.won and replayed.turns == 6
+
+
+def test_play_opens_a_position_given_as_text():
+    from tranquility.cli.options import DealSource
+    from tranquility.cli.play import open_board
+    from tranquility.solver.position import Position, position_to_text
+
+    start = Board.open(small()).play("10@4 7@2")
+    text = position_to_text(Position.of(start.state))
+    board = open_board(DealSource(position_text=text), None, None)
+    assert board.state.grid == start.state.grid and board.state.hands == start.state.hands
+    assert board.play("1@0 S/2,5 8@3-4 6@1-3 11@5-9 F").state.won
