@@ -622,7 +622,8 @@ line; its critical-move checks get half as much again) but not --workers or
     "--deals",
     type=click.IntRange(min=1),
     metavar="N",
-    help="Seeds per group (default: the suite's own: official 200, variants 50, positions 25, modules 50, explain 50, puzzles 50).",
+    help="Seeds per group (default: the suite's own: official 200, variants 50, positions 25, modules 50, "
+    "explain 50, puzzles 50).",
 )
 @solver_options(
     "each case: one solve (official, variants, positions, modules, all), or one explain's line (explain)",

@@ -132,7 +132,7 @@ class Best:
     def in_words(self) -> str:
         """The proven interval in words: "23 cards left at the win, the best found in the
         time limit; no win keeps more than 25"."""
-        what, limit = OBJECTIVE_WORDS[self.objective]
+        what, limit = OBJECTIVE_WORDS[Objective(self.objective)]
         if self.optimal:
             return f"{self.value} {what}, proven optimal"
         if self.bound is None:

@@ -9,14 +9,15 @@ from __future__ import annotations
 import random
 from collections.abc import Iterator
 from dataclasses import replace
+from typing import Any
 
 import pytest
 from tranquility.solver.actions import Action, DiscardTwo, PlayFinish, PlayIsland, PlayMonster, PlayStart, RocksMove
-from tranquility.solver.cards import FINISH, MONSTER, sorted_cards
+from tranquility.solver.cards import FINISH, MONSTER, Card, sorted_cards
 from tranquility.solver.deal import Deal, DealError, deal
 from tranquility.solver.line import Line
 from tranquility.solver.objectives import objective_bound, objective_value
-from tranquility.solver.rules import Rules, RulesError
+from tranquility.solver.rules import Adjacency, Rocks, Rules, RulesError
 from tranquility.solver.search import Deadline, SearchStats, Style, exhaustive, greedy_action, live_islands, refutation
 from tranquility.solver.solve import Budget, solve
 from tranquility.solver.state import State, Status
@@ -27,7 +28,7 @@ from tranquility.solver.verify import position_after, verify
 from .helpers import random_action, run
 
 # Every module setting, alone and together.
-SETTINGS = (
+SETTINGS: tuple[dict[str, Any], ...] = (
     {"monsters": 1},
     {"monsters": 2},
     {"rocks": "auto"},
@@ -68,7 +69,7 @@ def tiny_games(count: int, seed: int = 11) -> Iterator[Line]:
             **setting,
         }
         try:
-            game = deal(Rules(**options), rng.randint(1, 3), rng.randrange(10**6))
+            game = deal(Rules.from_dict(options), rng.randint(1, 3), rng.randrange(10**6))
         except (RulesError, DealError):
             continue
         actions: list[Action] = []
@@ -95,10 +96,9 @@ def late_positions(count: int, seed: int = 5) -> Iterator[State]:
     while count:
         monsters = rng.randint(1, 2)
         cols = rng.choice((2, 3))
-        rocks = rng.choice(("off", "auto", "manual"))
         rules = Rules(
-            rows=2, cols=cols, islands=2 * cols + monsters + 4, finish=1, hand=5,
-            start_discards=1, monsters=monsters, rocks=rocks, adjacency=rng.choice(("sequence", "orthogonal")),
+            rows=2, cols=cols, islands=2 * cols + monsters + 4, finish=1, hand=5, start_discards=1, monsters=monsters,
+            rocks=rng.choice(list(Rocks)), adjacency=rng.choice((Adjacency.SEQUENCE, Adjacency.ORTHOGONAL)),
         )
         players = rng.choice((1, 2, 2, 2, 3))
         try:
@@ -115,7 +115,7 @@ def late_positions(count: int, seed: int = 5) -> Iterator[State]:
         room = rules.hand * players - held - 1
         empty = rules.cells - len(cells)
         islands = rng.sample(left, min(len(left), room, rng.randint(empty + held + 1, empty + held + 5)))
-        cards = [FINISH, *[MONSTER] * held, *islands]
+        cards: list[Card] = [FINISH, *[MONSTER] * held, *islands]
         rng.shuffle(cards)
         hands = [sorted_cards(cards[seat::players]) for seat in range(players)]
         position = replace(
@@ -165,7 +165,7 @@ def replays(game: Deal | Line, actions: list[Action]) -> bool:
     return verify(Line(line.deal, line.actions + tuple(actions))).won
 
 
-CHECKED = []  # (deal, oracle verdict, oracle), filled once by ``oracle_cases``
+CHECKED: list[tuple[Line, list[Action] | None, Oracle]] = []  # filled once by ``oracle_cases``
 
 
 @pytest.fixture(scope="module")
@@ -234,7 +234,7 @@ def test_every_objective_bound_holds_along_the_oracles_wins(oracle_cases):
             state = state.apply(action)
 
 
-LATE_POSITIONS = []  # (position, oracle's line or None, oracle), filled once
+LATE_POSITIONS: list[tuple[State, list[Action] | None, Oracle]] = []  # filled once by ``late_cases``
 
 
 @pytest.fixture(scope="module")
@@ -303,7 +303,7 @@ def test_a_win_only_through_a_monster_play():
     )
 
 
-ROCKS = Rules(rows=2, cols=2, islands=6, finish=1, hand=3, start_discards=0, rocks="manual")
+ROCKS = Rules(rows=2, cols=2, islands=6, finish=1, hand=3, start_discards=0, rocks=Rocks.MANUAL)
 ROCKS_PILE = ((FINISH, 1, 6, 5, 4, 2, "S", 3),)
 # Without the rocks, the solver's win (the greedy player's first playout):
 ROCKS_WIN = (
@@ -318,7 +318,7 @@ ROCKS_WIN = (
 
 def test_a_loss_only_because_the_rocks_block_a_row():
     with_rocks = Deal(rules=ROCKS, piles=ROCKS_PILE, rocks_row=1)
-    without = Deal(rules=replace(ROCKS, rocks="off"), piles=ROCKS_PILE)
+    without = Deal(rules=replace(ROCKS, rocks=Rocks.OFF), piles=ROCKS_PILE)
     won = solve(without, Budget(seconds=20), method="search")
     assert won.verdict == Verdict.WIN and won.winning_line.actions == ROCKS_WIN and verify(won.winning_line).won
     assert Oracle(100_000).wins(State.initial(without)) is not None
