@@ -74,8 +74,12 @@ def _interruptible_solve(solver: cp_model.CpSolver, model: cp_model.CpModel) -> 
     return outcome["status"]
 
 
-def _solve(game: GameModel, limits: Limits) -> tuple[cp_model.CpSolver, cp_model.CpSolverStatus, dict]:
-    """Solve the model; the solver, its status, and what the result's stats report."""
+def _solve(game: GameModel, limits: Limits, built_at: float) -> tuple[cp_model.CpSolver, cp_model.CpSolverStatus, dict]:
+    """Solve the model; the solver, its status, and what the result's stats report. The
+    seconds count from ``built_at``, when building began (a model with Sea Monsters takes
+    a second or two to build)."""
+    if limits.seconds is not None:
+        limits = replace(limits, seconds=limits.seconds - (time.monotonic() - built_at))
     solver = new_solver(limits)
     status = _interruptible_solve(solver, game.model)
     info = {**game.size(), "status": solver.status_name(status), "wall_time": round(solver.wall_time, 3)}
@@ -90,8 +94,9 @@ def cpsat(state: State, limits: Limits) -> tuple[Verdict, list[Action] | None, d
     T = horizon(state)
     if T == 0:
         return Verdict.NO_WIN, None, {"reason": "no turn is left for a win (card count)", "horizon": 0}
+    built_at = time.monotonic()
     game = build_model(state, T)
-    solver, status, info = _solve(game, limits)
+    solver, status, info = _solve(game, limits, built_at)
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return Verdict.WIN, realise(state, plan_of(game, solver)), info
     if status == cp_model.INFEASIBLE:
@@ -103,6 +108,7 @@ def cpsat(state: State, limits: Limits) -> tuple[Verdict, list[Action] | None, d
 def optimise(position: State, actions: list[Action], objective: Objective, limits: Limits):
     """CP-SAT over the model with the objective, hinted with ``actions``.
     Returns (better continuation or None, bound or None, proven optimal, info)."""
+    built_at = time.monotonic()
     game = build_model(position, horizon(position))
     add_hint(game, line_facts(position, actions))
     if not game.frame.monsters_left:
@@ -110,7 +116,7 @@ def optimise(position: State, actions: list[Action], objective: Objective, limit
         # Sea Monsters to come: one may sink the neighbour that makes a cell cost.
         game.model.add(objective_expr(game, Objective.COST) >= least_total_cost(position))
     game.model.minimize(objective_expr(game, objective))
-    solver, status, info = _solve(game, limits)
+    solver, status, info = _solve(game, limits, built_at)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None, None, False, info
     sign = -1 if maximised(objective) else 1

@@ -81,3 +81,38 @@ def plain_verdict(state: State, limit: int = 100_000):
     except TimeoutError:
         return "unknown", None
     return ("no-win", None) if found is None else ("win", found)
+
+
+def plain_best(state: State, objective: Objective, limit: int = 100_000) -> int | str | None:
+    """The best value of ``objective`` over every winning continuation, by the same plain
+    search (every legal action, memoised on the same key: each objective's value only
+    depends on the future). None when nothing wins, "unknown" past ``limit`` positions."""
+    memo: dict = {}
+    nodes = 0
+
+    def value(s: State):
+        nonlocal nodes
+        if s.won:
+            return objective_value(s, [], objective, s)
+        key = (s.grid, s.hands, s.drawn, s.seat, s.start_played, s.monsters_played, s.rocks_row, s.rolls_used)
+        if key in memo:
+            return memo[key]
+        nodes += 1
+        if nodes > limit:
+            raise TimeoutError
+        found = None
+        for action in s.legal_actions():
+            rest = value(s.apply(action))
+            if rest is None:
+                continue
+            # A turn and a payment are this action's share; the cards left are the end's.
+            here = {Objective.TURNS: 1, Objective.COST: objective_value(s, [action], Objective.COST, s)}.get(objective, 0)
+            if found is None or better(objective, rest + here, found):
+                found = rest + here
+        memo[key] = found
+        return found
+
+    try:
+        return value(state)
+    except TimeoutError:
+        return "unknown"

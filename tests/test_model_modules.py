@@ -11,15 +11,16 @@ from dataclasses import replace
 import pytest
 from ortools.sat.python import cp_model
 from tranquility.solver.actions import DiscardTwo, PlayIsland, PlayMonster
-from tranquility.solver.cpsat import Limits, add_hint, cpsat, line_facts, new_solver
+from tranquility.solver.cpsat import Limits, add_hint, cpsat, line_facts, new_solver, optimise, plan_of, realise
 from tranquility.solver.deal import Deal, deal
 from tranquility.solver.model import build_model, horizon
+from tranquility.solver.objectives import objective_value
 from tranquility.solver.rules import Rocks, Rules
 from tranquility.solver.state import State
 from tranquility.solver.supported import model_covers
-from tranquility.solver.verdicts import Verdict
+from tranquility.solver.verdicts import Objective, Verdict
 
-from .oracles import plain_verdict
+from .oracles import plain_best, plain_verdict
 
 LIMITS = Limits(workers=1, seconds=20)
 
@@ -162,3 +163,31 @@ def test_a_discarded_monster_leaves_no_win():
             assert cpsat(after, LIMITS)[0] == Verdict.NO_WIN
             return
     pytest.fail("no opening hand with the monster")
+
+
+@pytest.mark.parametrize("objective", [Objective.SPARE, Objective.TURNS, Objective.COST])
+def test_the_optimum_of_a_module_game_is_the_plain_search_s(objective):
+    """optimise on module games: the line it returns replays, and its value, when proven
+    optimal, is the best over every legal line (the model's objective is the engine's)."""
+    rocky = State.initial(deal(Rules(rows=2, cols=2, islands=6, finish=3, hand=3, start_discards=0, rocks=Rocks.MANUAL), 2, 1))
+    for state in (_blocked_position(), rocky):
+        verdict, actions, _ = cpsat(state, LIMITS)
+        assert verdict == Verdict.WIN and actions is not None
+        line, bound, optimal, _ = optimise(state, actions, objective, LIMITS)
+        line = line or actions
+        assert _replays_to_a_win(state, line) and optimal
+        assert objective_value(state, line, objective) == bound == plain_best(state, objective)
+
+
+def test_a_line_that_keeps_the_manual_rocks_in_place_replays():
+    """Forced to keep the rocks on the second turn (the winning line of the plain search
+    does), the model's line pays the two cards from the hand the action leaves."""
+    state = State.initial(deal(Rules(rows=2, cols=2, islands=6, finish=3, hand=3, start_discards=0, rocks=Rocks.MANUAL), 2, 1))
+    game = build_model(state, horizon(state))
+    assert game.rocks is not None
+    game.model.add(game.rocks.stay[1] == 1)
+    solver = new_solver(LIMITS)
+    assert solver.solve(game.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE)
+    actions = realise(state, plan_of(game, solver))
+    assert actions[1].rocks is not None and actions[1].rocks.row is None and len(actions[1].rocks.discard) == 2
+    assert _replays_to_a_win(state, actions)
