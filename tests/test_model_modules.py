@@ -15,7 +15,7 @@ from tranquility.solver.cpsat import Limits, add_hint, cpsat, line_facts, new_so
 from tranquility.solver.deal import Deal, deal
 from tranquility.solver.model import build_model, horizon
 from tranquility.solver.objectives import objective_value
-from tranquility.solver.rules import Rocks, Rules
+from tranquility.solver.rules import Adjacency, OneCard, Order, Rocks, Rules
 from tranquility.solver.state import State
 from tranquility.solver.supported import model_covers
 from tranquility.solver.verdicts import Objective, Verdict
@@ -42,9 +42,9 @@ def _module_rules(rng: random.Random) -> Rules:
         start_discards=rng.randint(0, 1),
         monsters=monsters,
         rocks=rocks,
-        order=rng.choice(["sequence", "sequence", "grid"]),
-        adjacency=rng.choice(["sequence", "orthogonal", "both"]),
-        one_card=rng.choice(["play", "play", "lose"]),
+        order=rng.choice([Order.SEQUENCE, Order.SEQUENCE, Order.GRID]),
+        adjacency=rng.choice(list(Adjacency)),
+        one_card=rng.choice([OneCard.PLAY, OneCard.PLAY, OneCard.LOSE]),
     )
 
 
