@@ -278,23 +278,22 @@ class Occupancies:
     end: Mapping[Spot, Expr]
     fill: Mapping[tuple[Spot, int], IntVar]  # spot filled on slot t
     sink: Mapping[tuple[Spot, int], IntVar]  # spot sunk by a monster on slot t
-    cache: dict = field(default_factory=dict)  # half-reified comparisons, shared by the rules
+    cache: dict[str, Bit] = field(default_factory=dict)  # half-reified comparisons by name, shared by the rules
 
     def earlier(self, ctx: Context, x: Expr, y: Expr, name: str) -> Bit:
         """A literal that is 1 whenever x < y (slot times; it may be 1 otherwise too, so it
         only ever enables the constraints it guards): ``not lit -> x >= y``. Constant when
         the bounds decide it."""
-        key = (name,)
-        if key not in self.cache:
+        if name not in self.cache:
             if isinstance(x, int) and isinstance(y, int):
-                self.cache[key] = int(x < y)
+                self.cache[name] = int(x < y)
             elif isinstance(x, int) and x < 0:  # at the position: before every slot
-                self.cache[key] = 1
+                self.cache[name] = 1
             else:
                 lit = ctx.bool(name)
                 ctx.m.add(x >= y).only_enforce_if(lit.negated())
-                self.cache[key] = lit
-        return self.cache[key]
+                self.cache[name] = lit
+        return self.cache[name]
 
 
 @dataclass(frozen=True)
