@@ -279,14 +279,17 @@ def test_a_win_only_through_a_monster_play():
     state = position_after(position)
     assert state.grid == (None, 3, None) and state.hands == ((1, 2, 5, 6, FINISH, MONSTER),)
     result = solve(position, Budget(seconds=20), method="search")
-    assert result.verdict == Verdict.WIN and verify(result.winning_line).won
+    assert result.verdict == Verdict.WIN and result.method == "greedy" and verify(result.winning_line).won
     assert result.winning_line.actions[2:] == (
-        PlayIsland(seat=0, card=2, cell=0, discard=(1,)),
         PlayMonster(seat=0, cell=1),  # sinks the 3
-        PlayIsland(seat=0, card=5, cell=2),
-        PlayIsland(seat=0, card=4, cell=1, discard=(6,)),
+        PlayIsland(seat=0, card=1, cell=0),
+        PlayIsland(seat=0, card=6, cell=2),
+        PlayIsland(seat=0, card=2, cell=1, discard=(4,)),
         PlayFinish(seat=0),
     )
+    # The complete search finds a win too, and it sinks the 3 as well.
+    verdict, found = exhaustive(state, Deadline(nodes=100_000), SearchStats())
+    assert verdict == Verdict.WIN and found is not None and PlayMonster(seat=0, cell=1) in found
     # The plain search: the two choices that keep the win are the Sea Monster on the 3 and
     # 2 in the first cell (which pays 1, then sinks the 3); every win sinks the 3.
     keeps = set()
@@ -348,9 +351,9 @@ def test_cpsat_alone_refuses_a_module_it_does_not_cover_and_auto_runs_without_it
     assert result.exit_code == 2
     assert "the CP-SAT model does not cover the Jagged Rocks module (rocks=manual) yet" in result.stderr
     assert "--method search and --method auto solve it" in result.stderr
-    # Auto on a position the greedy cannot win: the complete search decides it, no CP-SAT.
-    decided = solve(Line(SINK_DEAL, SINK_OPENING), Budget(seconds=20))
-    assert decided.verdict == Verdict.WIN and decided.method == "exhaustive" and "cpsat" not in decided.stats
+    # Auto on a lost deal: the complete search proves it, with no CP-SAT phase.
+    decided = solve(Deal(rules=ROCKS, piles=ROCKS_PILE, rocks_row=1), Budget(seconds=20))
+    assert decided.verdict == Verdict.NO_WIN and decided.method == "exhaustive" and "cpsat" not in decided.stats
     # A deal too big for the complete search in the time (measured: unknown after 10 s).
     big = solve(deal(Rules(monsters=3, removed=8), 1, 0), Budget(seconds=2))
     assert big.method == "timeout" and big.verdict == Verdict.UNKNOWN and "cpsat" not in big.stats
