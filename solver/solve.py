@@ -344,6 +344,26 @@ def _improve(result: Result, budget: Budget, objective: Objective, progress: Pro
         check_line(line)
         result.line = line
     ran(DecidedBy.GREEDY, first)
+    from .improve import LNS, LNS_SHARE, applies, lns  # the improving search (OR-Tools)
+
+    if not interrupted and value != simple and applies(position, objective):
+        # Most of the time left re-solves windows of the best line (docs/explain.md); the rest
+        # is the one CP-SAT run over the whole model, whose bound alone is proven.
+        before = value
+        say(f"improving {objective}: {LNS}", f"best {objective} {value} so far, bound {simple}")
+        left = LNS_SHARE * max(0.0, budget.seconds - (time.monotonic() - started) - result.seconds)
+        windows = lns(
+            Line(line.deal, line.actions[:prefix]), position, continuation, objective,
+            None if budget.reproducible else left, budget.seed, target=simple,
+            progress=lambda v: say(f"improving {objective}: {LNS}", f"best {objective} {v} so far, bound {simple}"),
+        )
+        result.stats["lns"], interrupted = windows.to_json(), windows.interrupted
+        if better(objective, windows.value, value):
+            continuation, value = windows.actions, windows.value
+            line = Line(line.deal, line.actions[:prefix] + tuple(continuation))
+            check_line(line)
+            result.line = line
+        ran(LNS, before)
     left = max(0.0, budget.seconds - (time.monotonic() - started) - result.seconds)
     before = value
     cpsat_ran = False

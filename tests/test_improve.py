@@ -1,0 +1,127 @@
+"""The improving search (solver/improve.py): on small deals whose exact optimum the plain
+search finds, the LNS never returns a line worse than its start or better than the
+optimum, every line it returns replays as a win, a solve never claims optimal unless the
+value is the exact optimum, and a reproducible budget gives the same line twice."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import pytest
+from tranquility.solver import improve
+from tranquility.solver.deal import deal
+from tranquility.solver.errors import InternalError
+from tranquility.solver.improve import Rest, applies, draw_window, lns
+from tranquility.solver.line import Line
+from tranquility.solver.objectives import better, objective_value
+from tranquility.solver.rules import OFFICIAL
+from tranquility.solver.search import Deadline, SearchStats, best_playout
+from tranquility.solver.solve import Budget, solve
+from tranquility.solver.verdicts import Objective
+from tranquility.solver.verify import position_after, verify
+
+from .helpers import small_deals
+from .oracles import exhaustive_best
+
+OBJECTIVES = (Objective.SPARE, Objective.COST)
+FAST = Budget(reproducible=True, workers=1, greedy_playouts=50, search_nodes=500, cpsat_deterministic=2.0)
+
+
+def _cases():
+    """Small won deals, each with a poor first line (the greedy playout that keeps the
+    fewest cards, so that there is room to improve) and the exact optimum of each
+    objective."""
+    cases = []
+    for game in small_deals(40, seed=14):
+        position = position_after(Line(game))
+        _, start = best_playout(position, 20, 0, lambda a, end: -end.cards_left)
+        if start is None:
+            continue
+        optimum = {}
+        for objective in OBJECTIVES:
+            verdict, value, _ = exhaustive_best(position, objective, Deadline(seconds=3), SearchStats())
+            if verdict == "win":
+                optimum[objective] = value
+        if len(optimum) < len(OBJECTIVES):
+            continue  # the plain search ran out of time: no exact optimum to check against
+        cases.append((game, position, start, optimum))
+        if len(cases) == 6:
+            break
+    return cases
+
+
+CASES = _cases()
+
+
+@pytest.fixture(autouse=True)
+def few_rounds(monkeypatch):
+    monkeypatch.setattr(improve, "REPRODUCIBLE_ROUNDS", 4)
+
+
+def test_the_cases_are_real():
+    assert len(CASES) >= 4
+
+
+@pytest.mark.parametrize("objective", OBJECTIVES)
+def test_the_lns_never_returns_a_worse_line_and_every_line_replays(objective):
+    improved = 0
+    for game, position, start, optimum in CASES:
+        first = objective_value(position, start, objective)
+        found = lns(Line(game), position, start, objective, None, seed=1)
+        assert not better(objective, first, found.value)  # never worse than the start
+        check = verify(Line(game, tuple(found.actions)))
+        assert check.legal and check.won
+        assert found.value == objective_value(position, found.actions, objective)
+        assert not better(objective, found.value, optimum[objective])  # never beyond the optimum
+        improved += better(objective, found.value, first)
+        assert sum(found.accepted.values()) <= found.rounds
+    assert improved  # the rounds do find better lines
+
+
+def test_a_reproducible_budget_gives_the_same_line_twice():
+    for game, position, start, _ in CASES[:2]:
+        runs = [lns(Line(game), position, start, Objective.SPARE, None, seed=5) for _ in range(2)]
+        assert runs[0].actions == runs[1].actions and runs[0].accepted == runs[1].accepted
+
+
+def test_a_solve_claims_optimal_only_at_the_exact_optimum():
+    claimed = 0
+    for game, _, _, optimum in CASES:
+        for objective, exact in optimum.items():
+            result = solve(game, FAST, objective=objective)
+            assert result.best is not None and result.line is not None
+            assert verify(result.line).won
+            assert not better(objective, result.best.value, exact)
+            assert result.best.bound is not None and not better(objective, exact, result.best.bound)
+            if result.best.optimal:
+                claimed += 1
+                assert result.best.value == exact
+    assert claimed
+
+
+def test_a_line_the_engine_rejects_is_an_internal_error(monkeypatch):
+    game, position, start, _ = CASES[0]
+    # A "better" line that never plays the Finish: it keeps one card more, and does not win.
+    monkeypatch.setattr(improve, "_round", lambda *args: (start[:-1], False))
+    with pytest.raises(InternalError, match="does not replay as a win"):
+        lns(Line(game), position, start, Objective.SPARE, None)
+
+
+def test_windows_are_seeded_and_inside_the_line():
+    for turns in (5, 12, 43):
+        a, b = random.Random(3), random.Random(3)
+        for length in range(1, 50):
+            lengths = dict.fromkeys(Rest, length)
+            window = draw_window(a, turns, lengths)
+            assert window == draw_window(b, turns, lengths)
+            assert window.end - window.first in range(max(1, min(turns, length - 2)), length + 3)
+            assert 0 <= window.first < window.end <= turns
+            assert window.rest != Rest.NOTHING or window.end == turns
+
+
+def test_the_lns_runs_only_where_it_fixes_cells_by_one_island():
+    _, position, *_ = CASES[0]
+    assert applies(position, Objective.SPARE) and not applies(position, Objective.TURNS)
+    monsters = position_after(Line(deal(replace(OFFICIAL, monsters=3), 2, 0)))
+    assert not applies(monsters, Objective.SPARE)
