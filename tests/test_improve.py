@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 from tranquility.solver import improve
@@ -125,3 +126,12 @@ def test_the_lns_runs_only_where_it_fixes_cells_by_one_island():
     assert applies(position, Objective.SPARE) and not applies(position, Objective.TURNS)
     monsters = position_after(Line(deal(replace(OFFICIAL, monsters=3), 2, 0)))
     assert not applies(monsters, Objective.SPARE)
+
+
+def test_the_docs_give_the_search_s_budgets():
+    text = (Path(__file__).parent.parent / "docs" / "explain.md").read_text(encoding="utf-8")
+    assert f"{improve.REPRODUCIBLE_ROUNDS} rounds of {improve.ROUND_DETERMINISTIC} s" in text
+    assert f"A round's CP-SAT run has {improve.ROUND_SECONDS:g} s on one worker" in text
+    assert f"starts at {improve.FIRST_LENGTH} turns, grows by {improve.GROW}" in text
+    assert f"shrinks by {improve.SHRINK}" in text and improve.LNS_SHARE == 0.75 and "three quarters" in text
+    assert "one of two kinds" in text and len(Rest) == 2
