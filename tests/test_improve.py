@@ -135,3 +135,14 @@ def test_the_docs_give_the_search_s_budgets():
     assert f"starts at {improve.FIRST_LENGTH} turns, grows by {improve.GROW}" in text
     assert f"shrinks by {improve.SHRINK}" in text and improve.LNS_SHARE == 0.75 and "three quarters" in text
     assert "one of two kinds" in text and len(Rest) == 2
+
+
+def test_ctrl_c_keeps_the_best_line_so_far(monkeypatch):
+    game, position, start, _ = CASES[0]
+
+    def interrupted(*args):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(improve, "_round", interrupted)
+    found = lns(Line(game), position, start, Objective.SPARE, None)
+    assert found.interrupted and found.actions == start and found.rounds == 1
