@@ -128,13 +128,9 @@ def run_with_status(
     phase the library reports, what it has found so far and the time left (``total``:
     the command's seconds). Input errors name the file (exit 2); anything else goes on to
     ``exits.Group`` (a bug is exit 3)."""
-    from tranquility.solver.supported import UnsupportedRules
-
     try:
         with activity(make_console(stderr=True), label, quiet, total) as progress:
             return work(progress)
-    except UnsupportedRules as exc:
-        raise InputError(f"unsupported rules: {exc}") from None
     except BadInput as exc:
         raise input_error(file, exc) from None
 

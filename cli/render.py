@@ -530,9 +530,6 @@ def _render_binding(console: Console, binding) -> None:
     if binding.status == "unknown":
         console.print("What binds: CP-SAT did not prove the model infeasible in the time limit.", style="yellow")
         return
-    if binding.status == "not covered":
-        console.print(f"What binds: not worked out. {binding.facts[0]}", style="yellow", soft_wrap=True)
-        return
     if binding.status == "winnable":
         console.print("What binds: the CP-SAT model found no obstacle (it disagrees with the proof: please report).", style="red")
         return

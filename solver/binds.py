@@ -19,17 +19,12 @@ from .cards import FINISH, MONSTER, START, is_island
 from .rules import Rocks
 from .search import empty_runs, least_total_cost, live_islands, monsters_left
 from .state import State
-from .supported import uncovered_module
-
-NOT_COVERED = "not covered"  # Binding.status when the CP-SAT model does not encode the rules
 
 
 @dataclass(frozen=True)
 class Binding:
     """``status``: proven (CP-SAT proved the model infeasible; ``groups`` is sufficient),
-    winnable (the model has a win: nothing binds), unknown (no proof in the budget),
-    not covered (the CP-SAT model does not encode the rules yet; ``facts`` says which
-    module)."""
+    winnable (the model has a win: nothing binds), unknown (no proof in the budget)."""
 
     status: str
     groups: tuple[str, ...]
@@ -51,9 +46,6 @@ def what_binds(state: State, seconds: float = 20.0, deterministic: float | None 
     """The rule groups that make ``state`` unwinnable, within ``seconds`` in all; with
     ``deterministic``, each solve is also capped at that much CP-SAT deterministic time
     (reproducible results when the seconds do not run out first)."""
-    module = uncovered_module(state.rules)
-    if module is not None:  # before OR-Tools loads: nothing to ask it
-        return Binding(NOT_COVERED, (), False, 0, (f"What binds reads the CP-SAT model, which does not cover {module} yet.",))
     from ortools.sat.python import cp_model
 
     from .cpsat import Limits, new_solver

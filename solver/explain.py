@@ -33,7 +33,6 @@ from .search import (
 )
 from .solve import Budget, Phase, Progress, Result, Step, solve
 from .state import State, Status
-from .supported import model_covers
 from .verdicts import DecidedBy, Objective, Verdict
 from .verify import position_after
 
@@ -408,7 +407,7 @@ def _choice_outcome(
         # The complete search shares its table of lost positions with every other
         # re-solve of this pass (the work reused between re-solves), then CP-SAT.
         verdict, _ = exhaustive(after, Deadline(seconds=left / 2), SearchStats(), lost)
-        if verdict == Verdict.UNKNOWN and model_covers(state.rules):
+        if verdict == Verdict.UNKNOWN:
             position = Line(line.deal, line.actions[:done] + (action,))
             verdict = solve(position, Budget(seconds=until - time.monotonic(), workers=1), method="cpsat").verdict
         if verdict == Verdict.WIN:

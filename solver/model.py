@@ -30,7 +30,6 @@ from ortools.sat.python import cp_model
 from .cards import FINISH, MONSTER, START, Card, is_island
 from .rules import Adjacency, OneCard, Order, Rocks, Rules
 from .state import State
-from .supported import check_supported
 
 IntVar = cp_model.IntVar
 Expr = cp_model.LinearExpr | int  # an IntVar is a LinearExpr
@@ -350,7 +349,6 @@ def build_model(state: State, T: int, relaxable: bool = False) -> GameModel:
 
     Each rule comes after the rules whose variables it reads; the order is also the order
     of the model's variables and constraints, which reproducible CP-SAT runs depend on."""
-    check_supported(state)
     m = cp_model.CpModel()
     rule_on = {g: m.new_bool_var(f"rule_on[{g}]") for g in RULE_GROUPS} if relaxable else {}
     ctx = Context(m, Frame.of(state, T), rule_on)

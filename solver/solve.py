@@ -26,7 +26,6 @@ from .search import (
     refutation,
 )
 from .state import State, Status
-from .supported import check_supported, model_covers
 from .verdicts import DecidedBy, Method, Objective, Verdict
 from .verify import position_after, verify
 
@@ -201,12 +200,7 @@ def _decide(game: Deal | Line, budget: Budget, method: str, progress: Progress |
         raise BadInput(f"method must be one of {', '.join(METHODS)}")
     started = time.monotonic()
     prefix, state = position_of(game)
-    # The search covers every module; CP-SAT only the rules its model encodes. Asked for
-    # alone, CP-SAT refuses the rest (exit 2); auto then runs without it, and a position
-    # the greedy and the complete search cannot settle stays unknown.
-    with_cpsat = method != Method.SEARCH and model_covers(state.rules)
-    if method == Method.CPSAT:
-        check_supported(state)
+    with_cpsat = method != Method.SEARCH
     stats: dict = {}
     until = None if budget.reproducible else started + budget.seconds
     phases: list[Phase] = []
@@ -372,8 +366,6 @@ def _improve(result: Result, budget: Budget, objective: Objective, progress: Pro
             improved, bound, optimal, info = None, None, False, {"status": "interrupted"}
         elif value == simple:  # the line found already meets the bound: nothing to search
             improved, bound, optimal, info = None, simple, True, {"status": "bound met"}
-        elif not model_covers(position.rules):  # the greedy's best stands, with the simple bound
-            improved, bound, optimal, info = None, None, False, {"status": "rules not covered by the CP-SAT model"}
         else:
             from .cpsat import optimise
 

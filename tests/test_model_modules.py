@@ -17,7 +17,6 @@ from tranquility.solver.model import build_model, horizon
 from tranquility.solver.objectives import objective_value
 from tranquility.solver.rules import Adjacency, OneCard, Order, Rocks, Rules
 from tranquility.solver.state import State
-from tranquility.solver.supported import model_covers
 from tranquility.solver.verdicts import Objective, Verdict
 
 from .oracles import plain_best, plain_verdict
@@ -70,11 +69,6 @@ def _replays_to_a_win(state: State, actions) -> bool:
     for action in actions:
         state = state.apply(action)
     return state.won
-
-
-def test_the_model_covers_the_modules():
-    assert model_covers(Rules(monsters=3)) and model_covers(Rules(rocks=Rocks.MANUAL))
-    assert model_covers(Rules(monsters=5, rocks=Rocks.AUTO, removed=8))
 
 
 def test_the_model_agrees_with_the_plain_search_on_small_module_games():

@@ -21,11 +21,10 @@ from tranquility.solver.rules import Adjacency, Rocks, Rules, RulesError
 from tranquility.solver.search import Deadline, SearchStats, Style, exhaustive, greedy_action, live_islands, refutation
 from tranquility.solver.solve import Budget, solve
 from tranquility.solver.state import State, Status
-from tranquility.solver.supported import UnsupportedRules, model_covers
 from tranquility.solver.verdicts import Objective, Verdict
 from tranquility.solver.verify import position_after, verify
 
-from .helpers import random_action, run
+from .helpers import random_action
 
 # Every module setting, alone and together.
 SETTINGS: tuple[dict[str, Any], ...] = (
@@ -202,7 +201,7 @@ def test_the_complete_search_agrees_with_the_oracle(oracle_cases):
 def test_the_portfolio_agrees_with_the_oracle(oracle_cases):
     budget = Budget(reproducible=True, greedy_playouts=30, search_nodes=300, cpsat_deterministic=5.0)
     for game, line, _ in oracle_cases:
-        for method in ("auto", "search") + (("cpsat",) if model_covers(game.deal.rules) else ()):
+        for method in ("auto", "search", "cpsat"):
             result = solve(game, budget, method=method)
             if result.verdict != Verdict.UNKNOWN:
                 assert result.verdict == (Verdict.WIN if line is not None else Verdict.NO_WIN), (game.deal.rules, method)
@@ -334,32 +333,14 @@ def test_a_loss_only_because_the_rocks_block_a_row():
     assert blocked == "cell 3 is in row 1, blocked by the Jagged Rocks"
 
 
-def test_cpsat_alone_refuses_a_module_it_does_not_cover_and_auto_runs_without_it(monkeypatch):
-    # The model's cover as it was before the model encoded the modules (model_covers is the
-    # model's to widen): auto must skip CP-SAT, and --method cpsat must refuse, exit 2.
-    from tranquility.solver import solve as solve_module
-    from tranquility.solver import supported
-
-    def without_modules(rules: Rules) -> bool:
-        return not rules.monsters and rules.rocks == "off"
-
-    monkeypatch.setattr(supported, "model_covers", without_modules)
-    monkeypatch.setattr(solve_module, "model_covers", without_modules)
-    with pytest.raises(UnsupportedRules, match="does not cover the Sea Monsters module"):
-        solve(Line(SINK_DEAL, SINK_OPENING), Budget(seconds=5), method="cpsat")
-    result = run("solve", "--seed", 2, "--players", 4, "--rules", "rocks-manual", "--method", "cpsat")
-    assert result.exit_code == 2
-    assert "the CP-SAT model does not cover the Jagged Rocks module (rocks=manual) yet" in result.stderr
-    assert "--method search and --method auto solve it" in result.stderr
-    # Auto on a lost deal: the complete search proves it, with no CP-SAT phase.
-    decided = solve(Deal(rules=ROCKS, piles=ROCKS_PILE, rocks_row=1), Budget(seconds=20))
-    assert decided.verdict == Verdict.NO_WIN and decided.method == "exhaustive" and "cpsat" not in decided.stats
-    # A deal too big for the complete search in the time (measured: unknown after 10 s).
-    big = solve(deal(Rules(monsters=3, removed=8), 1, 0), Budget(seconds=2))
-    assert big.method == "timeout" and big.verdict == Verdict.UNKNOWN and "cpsat" not in big.stats
+def test_the_rocks_golden_is_proven_lost_by_every_method():
+    # The loss the rocks alone cause: auto, the complete search and CP-SAT alone all prove it.
+    for method in ("auto", "search", "cpsat"):
+        decided = solve(Deal(rules=ROCKS, piles=ROCKS_PILE, rocks_row=1), Budget(seconds=20), method=method)
+        assert decided.verdict == Verdict.NO_WIN, method
 
 
-def test_what_binds_puts_the_modules_in_words_and_stays_off_where_the_model_does_not_reach(monkeypatch):
+def test_what_binds_puts_the_modules_in_words():
     from tranquility.solver import binds
 
     rocks = State.initial(Deal(rules=ROCKS, piles=ROCKS_PILE, rocks_row=1))
@@ -374,11 +355,6 @@ def test_what_binds_puts_the_modules_in_words_and_stays_off_where_the_model_does
         "seat 1's hand); each sinks a placed island, whose cell must be filled again, so each costs a turn, "
         "its card and one more island."
     )
-    monkeypatch.setattr("tranquility.solver.supported.model_covers", lambda rules: rules.rocks == "off")
-    binding = binds.what_binds(rocks, seconds=5)
-    assert binding.status == binds.NOT_COVERED and binding.solves == 0
-    said = "What binds reads the CP-SAT model, which does not cover the Jagged Rocks module (rocks=manual) yet."
-    assert binding.facts == (said,)
 
 
 def test_explain_and_analyze_on_module_games():

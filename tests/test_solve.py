@@ -16,7 +16,6 @@ from tranquility.solver.rules import OFFICIAL, Rocks, Rules
 from tranquility.solver.search import least_total_cost, refutation
 from tranquility.solver.solve import Budget, solve
 from tranquility.solver.state import State
-from tranquility.solver.supported import UnsupportedRules, model_covers
 from tranquility.solver.verify import verify
 
 from .helpers import run, small_deals
@@ -42,12 +41,8 @@ def test_a_lost_solo_deal_is_proven_by_cpsat():
     assert "proven bound" in str(result.reason)
 
 
-def test_monsters_and_rocks_are_refused_by_cpsat_alone_and_solved_by_the_search():
-    for rules, module in ((Rules(monsters=3), "Sea Monsters"), (Rules(rocks=Rocks.AUTO), "Jagged Rocks")):
-        if model_covers(rules):
-            continue  # the CP-SAT model encodes the module: nothing is refused
-        with pytest.raises(UnsupportedRules, match=module):
-            solve(deal(rules, 2, 1), Budget(seconds=1), method="cpsat")
+def test_monsters_and_rocks_are_solved_by_the_greedy_player():
+    for rules in (Rules(monsters=3), Rules(rocks=Rocks.AUTO)):
         for method in ("auto", "search"):
             result = solve(deal(rules, 2, 1), Budget(seconds=10), method=method)
             assert result.verdict == "win" and result.method == "greedy"  # the line was replayed
@@ -131,15 +126,6 @@ def test_solve_out_never_overwrites(tmp_path):
 
 def verify_file(path) -> bool:
     return json.loads(run("verify", path, "--json").stdout)["won"]
-
-
-def test_solve_cpsat_on_rules_the_model_does_not_cover_exit_2():
-    if model_covers(Rules(monsters=3)):
-        pytest.skip("the CP-SAT model covers the Sea Monsters")
-    result = run("solve", "--seed", 1, "--players", 2, "--rule", "monsters=3", "--method", "cpsat")
-    assert result.exit_code == 2
-    assert "the CP-SAT model does not cover the Sea Monsters module" in result.stderr and "--method search" in result.stderr
-    assert run("solve", "--seed", 1, "--players", 2, "--rule", "monsters=3").exit_code == 0
 
 
 def test_solve_bad_file_exit_2(tmp_path):
