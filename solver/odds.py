@@ -284,17 +284,32 @@ class OddsStore:
             self.conn = sqlite3.connect(self.path, timeout=BUSY_SECONDS, isolation_level=None)
         except sqlite3.Error as exc:
             raise BadInput(f"{self.path}: cannot open the database: {exc}") from None
-        try:
-            self.conn.execute("PRAGMA journal_mode=WAL")
-            self.conn.execute("PRAGMA synchronous=FULL")
-            self.conn.execute("PRAGMA foreign_keys=ON")
-            self._migrate(create)
-        except sqlite3.DatabaseError as exc:
-            self.conn.close()
-            raise BadInput(f"{self.path}: not an odds database: {exc}") from None
-        except BadInput:
-            self.conn.close()
-            raise
+        # Two runs opening the same new file at once: switching it to WAL needs the file to
+        # itself, and SQLite answers "locked" at once there (no busy wait), to the switch and
+        # to the other side's reads. Every step is idempotent, so wait and start again, up
+        # to BUSY_SECONDS, as every other statement waits.
+        until = time.monotonic() + BUSY_SECONDS
+        while True:
+            try:
+                self.conn.execute("PRAGMA journal_mode=WAL")
+                self.conn.execute("PRAGMA synchronous=FULL")
+                self.conn.execute("PRAGMA foreign_keys=ON")
+                self._migrate(create)
+                return
+            except sqlite3.OperationalError as exc:
+                if "locked" in str(exc) and time.monotonic() < until:
+                    if self.conn.in_transaction:
+                        self.conn.rollback()
+                    time.sleep(0.02)
+                    continue
+                self.conn.close()
+                raise BadInput(f"{self.path}: cannot open the odds database: {exc}") from None
+            except sqlite3.DatabaseError as exc:
+                self.conn.close()
+                raise BadInput(f"{self.path}: not an odds database: {exc}") from None
+            except BadInput:
+                self.conn.close()
+                raise
 
     def close(self) -> None:
         self.conn.close()
