@@ -446,7 +446,8 @@ def test_two_runs_opening_one_new_database_at_once_both_get_it(tmp_path):
     # Switching a new file to WAL makes SQLite answer "locked" at once to the other side;
     # the store waits and starts again (measured before: 69 of 150 such races failed).
     for attempt in range(30):
-        path, failed = tmp_path / f"new{attempt}.sqlite", []
+        path = tmp_path / f"new{attempt}.sqlite"
+        failed: list[BadInput] = []
 
         def open_it(path=path, failed=failed) -> None:
             try:
