@@ -461,3 +461,18 @@ def test_two_runs_opening_one_new_database_at_once_both_get_it(tmp_path):
         for t in threads:
             t.join()
         assert not failed, failed
+
+
+def test_the_report_never_rounds_an_interval_to_a_certainty(tmp_path, monkeypatch):
+    # 2,000 wins of 2,000: the Wilson low end is 99.81%; the table must not print [100.0, 100.0].
+    monkeypatch.chdir(tmp_path)
+    with OddsStore("odds.sqlite") as store:
+        digest = store.add_rules(OFFICIAL)
+        wins = tuple(Solved(4, seed, "win", "greedy", 0.01, "0" * 64, "0") for seed in range(2000))
+        store.write(digest, Budget(seconds=1, workers=1), Batch(solved=wins))
+    text = run("odds", "--report", "--json")
+    assert json.loads(text.stdout)["groups"][0]["ci95"] == pytest.approx(list(wilson(2000, 2000)), abs=1e-4)
+    shown = run("odds", "--report").stdout
+    low = wilson(2000, 2000)[0]
+    assert f"[{math.floor(1000 * low) / 10:.1f}, 100.0]" in shown and "[100.0, 100.0]" not in shown
+    assert "100.0%" in shown  # every deal won: the share itself is exact
