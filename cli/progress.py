@@ -27,6 +27,8 @@ METHOD_WORDS = {
     "refute": "a refutation",
     "greedy": "greedy",
     "replay": "replaying the line",
+    "lns": "the improving search (LNS)",
+    "ladder": "the restricted-horizon ladder",
 }
 
 

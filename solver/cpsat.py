@@ -15,7 +15,7 @@ from ortools.sat.python import cp_model
 from .actions import Action, DiscardTwo, PlayFinish, PlayIsland, PlayMonster, PlayStart, RocksMove
 from .cards import FINISH, MONSTER, START, Card, is_island
 from .errors import InternalError
-from .model import Expr, GameModel, build_model, cell_of, horizon
+from .model import Expr, GameModel, build_model, cell_of, every_turn_before_the_finish_is_counted, horizon
 from .objectives import maximised
 from .search import least_total_cost
 from .state import IllegalAction, State
@@ -52,7 +52,7 @@ def new_solver(limits: Limits) -> cp_model.CpSolver:
     return solver
 
 
-def _interruptible_solve(solver: cp_model.CpSolver, model: cp_model.CpModel) -> cp_model.CpSolverStatus:
+def interruptible_solve(solver: cp_model.CpSolver, model: cp_model.CpModel) -> cp_model.CpSolverStatus:
     """Run CP-SAT in a worker thread so that Ctrl-C reaches Python: it stops the search
     and is passed on as KeyboardInterrupt (the caller reports ``unknown``)."""
     solver.parameters.catch_sigint_signal = False
@@ -81,7 +81,7 @@ def _solve(game: GameModel, limits: Limits, built_at: float) -> tuple[cp_model.C
     if limits.seconds is not None:
         limits = replace(limits, seconds=limits.seconds - (time.monotonic() - built_at))
     solver = new_solver(limits)
-    status = _interruptible_solve(solver, game.model)
+    status = interruptible_solve(solver, game.model)
     info = {**game.size(), "status": solver.status_name(status), "wall_time": round(solver.wall_time, 3)}
     return solver, status, info
 
@@ -111,6 +111,7 @@ def optimise(position: State, actions: list[Action], objective: Objective, limit
     built_at = time.monotonic()
     game = build_model(position, horizon(position))
     add_hint(game, line_facts(position, actions))
+    every_turn_before_the_finish_is_counted(game)
     if not game.frame.monsters_left:
         # A valid cut (least_total_cost's argument) that tightens CP-SAT's bound. Not with
         # Sea Monsters to come: one may sink the neighbour that makes a cell cost.

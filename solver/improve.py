@@ -26,7 +26,7 @@ from .actions import Action
 from .cpsat import (
     Limits,
     LineFacts,
-    _interruptible_solve,
+    interruptible_solve,
     line_facts,
     new_solver,
     objective_expr,
@@ -212,7 +212,7 @@ def _assignment(game: GameModel, facts: LineFacts, seed: int) -> list[int] | Non
     _fix(model.proto, game, facts, range(len(facts.turns)))
     model.clear_objective()  # any completion will do
     solver = new_solver(Limits(workers=1, deterministic=5.0, seed=seed))
-    status = _interruptible_solve(solver, model)
+    status = interruptible_solve(solver, model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None
     return list(solver.response_proto.solution)
@@ -237,7 +237,7 @@ def _round(
     # presolve (probing above all) can take a whole round's budget on a loaded machine.
     solver.parameters.cp_model_probing_level = PROBING
     solver.parameters.symmetry_level = 0
-    status = _interruptible_solve(solver, model)
+    status = interruptible_solve(solver, model)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return None, False
     return realise(position, plan_of(game, solver)), status == cp_model.OPTIMAL

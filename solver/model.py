@@ -450,6 +450,16 @@ def the_game_ends_with_a_finish(ctx: Context, turns: Turns) -> tuple[IntVar, Int
     return finish_turn, start_turn
 
 
+def every_turn_before_the_finish_is_counted(game: GameModel) -> None:
+    """The Finish-turn equality (docs/model.md, The Finish-turn equality): every turn is one
+    action and the Finish needs a full grid, so the Finish comes on slot E + M (island
+    plays) + S (the Start, if still to come) + M (monsters) + D (discard twos). Implied by
+    the model, so a cut: it ties the Finish's slot, and so its seat, to the discard twos."""
+    f, turns = game.frame, game.turns
+    before = len(f.empty) + (0 if f.start_played else 1) + 2 * f.monsters_left
+    game.model.add(game.finish_turn == before + sum(turns.discard))
+
+
 def each_island_turn_fills_one_cell(ctx: Context, turns: Turns) -> tuple[dict, dict]:
     """Island play (docs/rules.md, Island play), cell to turn: each empty cell is filled on
     exactly one island turn, and each island turn fills exactly one cell. Returns
