@@ -183,6 +183,18 @@ def _reach_text(reach: dict | None) -> str:
     return text + " The replay below follows that line."
 
 
+def _binding_text(reach: dict | None) -> str:
+    """What binds (solver.binds), when CP-SAT proved it: each rule group in words."""
+    from tranquility.solver.binds import in_words
+
+    binding = (reach or {}).get("binding") or {}
+    if binding.get("status") != "proven" or not binding.get("groups"):
+        return ""
+    how = "a minimal set" if binding.get("minimal") else "sufficient"
+    said = " ".join(f"({i}) {text}" for i, text in enumerate(in_words(binding["groups"], binding["facts"]), 1))
+    return f"What binds (rule groups of the CP-SAT model that together rule out a win; {how}): {said}"
+
+
 def _critical_counts(data: dict) -> str:
     kinds = [((t.get("critical") or {}).get("kind")) for t in data.get("turns") or []]
     if not any(kinds):
@@ -227,6 +239,7 @@ def replay_html(line: Line, data: dict) -> str:
         ("critical-counts", _critical_counts(data)),
         ("reach", _reach_text(data.get("reach"))),
         ("binds", f"What binds: {binds}" if binds and binds != data.get("reason") else ""),
+        ("binding", _binding_text(data.get("reach"))),
         ("reason", f"Why: {data['reason']}" if data.get("reason") and verdict == "no-win" else ""),
     ):
         if text:

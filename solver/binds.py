@@ -1,7 +1,9 @@
 """What binds: which rules together make a position unwinnable, read off the CP-SAT model.
 
-The model is built with one assumption literal per rule group (``model.RULE_GROUPS``);
-a group whose literal is not assumed is switched off. CP-SAT proves the position's model
+The model is built with one assumption literal per rule group of the position
+(``model.rule_groups``: the base game's, and the Sea Monsters' and the Jagged Rocks' while
+those modules are in play); a group whose literal is not assumed is switched off, and
+switching groups off only ever removes constraints. CP-SAT proves the position's model
 infeasible under all assumptions and names a sufficient subset of them; a deletion filter
 then switches each named group off in turn and keeps it only if the win becomes possible
 without it. The result is a set of rule groups that together make the win impossible,
@@ -49,7 +51,7 @@ def what_binds(state: State, seconds: float = 20.0, deterministic: float | None 
     from ortools.sat.python import cp_model
 
     from .cpsat import Limits, new_solver
-    from .model import RULE_GROUPS, build_model, horizon
+    from .model import Frame, build_model, horizon, rule_groups
 
     until = time.monotonic() + seconds
     solves = 0
@@ -74,7 +76,7 @@ def what_binds(state: State, seconds: float = 20.0, deterministic: float | None 
         named = {game.rule_on[g].index for g in groups} & set(solver.sufficient_assumptions_for_infeasibility())
         return status, [g for g in groups if game.rule_on[g].index in named]
 
-    status, needed = run(list(RULE_GROUPS), 0.5, core=True)
+    status, needed = run(list(rule_groups(Frame.of(state, 0))), 0.5, core=True)
     if status in (cp_model.FEASIBLE, cp_model.OPTIMAL):
         return Binding("winnable", (), True, solves, ())
     if status != cp_model.INFEASIBLE:
@@ -96,6 +98,14 @@ def what_binds(state: State, seconds: float = 20.0, deterministic: float | None 
 
 def describe(state: State, group: str) -> str:
     return _DESCRIBE[group](state)
+
+
+def in_words(groups: list[str] | tuple[str, ...], facts: list[str] | tuple[str, ...]) -> list[str]:
+    """Each binding group as the text, --json and --html views show it: the rule
+    (``model.RULE_GROUPS``), then the position's facts about it."""
+    from .model import RULE_GROUPS
+
+    return [f"{RULE_GROUPS[group]}. {fact}" for group, fact in zip(groups, facts, strict=True)]
 
 
 def _where(state: State, card) -> list[str]:
@@ -150,9 +160,19 @@ def _gone(state: State, island: int) -> str:
 
 def _cost(state: State) -> str:
     empty = sum(v is None for v in state.grid)
-    return (
+    text = (
         f"Placement costs: the {empty} empty cell(s) cost at least {least_total_cost(state)} card(s) "
         f"in all, out of {state.cards_left} card(s) left in hands and piles."
+    )
+    monsters = monsters_left(state)
+    if not monsters:
+        return text
+    # The plays themselves, as the horizon counts them (model.horizon): what is left pays the costs.
+    start = "" if state.start_played else f", the Start and its {state.rules.start_discards} discard(s)"
+    plays = empty + 2 * monsters + (0 if state.start_played else 1 + state.rules.start_discards) + 1
+    return text + (
+        f" With {monsters} Sea Monster(s) to go, the plays alone take {plays} of them: {empty + monsters} islands "
+        f"(each monster's cell is filled again), the {monsters} monster(s){start} and a Finish."
     )
 
 
@@ -213,6 +233,8 @@ def _monsters(state: State) -> str:
     left = monsters_left(state)
     places = _where(state, MONSTER)
     where = f"; Sea Monster cards lie {', '.join(places)}" if places else "; none is left in a hand or pile"
+    if len(places) < left:
+        where += f": {left - len(places)} too few, as a discarded Sea Monster can never be played"
     return (
         f"Sea Monsters: the Finish waits for all {rules.monsters} to be played ({state.monsters_played} played, "
         f"{left} to go{where}); each sinks a placed island, whose cell must be filled again, "
