@@ -109,7 +109,19 @@ RULE_GROUPS: dict[str, str] = {
     "start": "the Start card is played as soon as it is held, and the team discards start_discards cards",
     "hand": "an action needs the cards: cost + 1 to play, two to discard, one to act at all",
     "discards": "paid and discarded cards come from the seat's own hand (cards it never plays)",
+    # The modules' groups, in a position's model only while the module is in play there
+    # (rule_groups), so that a base-game model is the one it always was.
+    "monsters": "the Finish waits for every Sea Monster: each is played from hand and sinks a placed island",
+    "rocks": "no island in the Jagged Rocks' row, which moves after every action as the rolls or the seat say "
+    "(keeping it costs two cards)",
 }
+
+
+def rule_groups(f: Frame) -> tuple[str, ...]:
+    """The rule groups of a position's model: the base groups, then "monsters" while Sea
+    Monsters are still to be played and "rocks" while the Jagged Rocks are in play."""
+    modules = {"monsters": f.monsters_left > 0, "rocks": f.rocks}
+    return tuple(g for g in RULE_GROUPS if modules.get(g, True))
 
 
 # -- what the model reads, and the variables it declares ---------------------------------------
@@ -350,8 +362,9 @@ def build_model(state: State, T: int, relaxable: bool = False) -> GameModel:
     Each rule comes after the rules whose variables it reads; the order is also the order
     of the model's variables and constraints, which reproducible CP-SAT runs depend on."""
     m = cp_model.CpModel()
-    rule_on = {g: m.new_bool_var(f"rule_on[{g}]") for g in RULE_GROUPS} if relaxable else {}
-    ctx = Context(m, Frame.of(state, T), rule_on)
+    frame = Frame.of(state, T)
+    rule_on = {g: m.new_bool_var(f"rule_on[{g}]") for g in rule_groups(frame)} if relaxable else {}
+    ctx = Context(m, frame, rule_on)
     turns = one_action_per_turn(ctx)
     finish_turn, start_turn = the_game_ends_with_a_finish(ctx, turns)
     cells = None
@@ -589,7 +602,9 @@ def each_cell_is_filled_sunk_and_filled_again(ctx: Context, turns: Turns) -> Occ
     for t in range(T):
         m.add(sum(fill[o, t] for o in spots if (o, t) in fill) == turns.island[t])
         m.add(sum(sink[o, t] for o in spots if (o, t) in sink) == turns.monster[t])
-    m.add(sum(used[o] for o in spots if o[1] > 0) == M)
+    # Exactly M sunk: the Finish waits for every monster (rule group 'monsters'; switched
+    # off, the monsters are optional and fewer sink).
+    m.add(sum(used[o] for o in spots if o[1] > 0) == M).only_enforce_if(ctx.when("monsters"))
     return Occupancies(spots, initial, used, start, end, fill, sink)
 
 
@@ -658,8 +673,8 @@ def every_monster_is_played_from_hand(ctx: Context, turns: Turns, removed: tuple
     """Sea Monsters: the Finish waits for every monster of the game (monsters_played ==
     monsters), so a win plays each monster card in the hands and piles, from its seat's
     hand: on one of its seat's slots, once drawn, one card per monster slot. Fewer cards
-    than monsters to play (one was discarded) leave no win. Returns played[pc] (always 1)
-    and turn[pc] for each monster card."""
+    than monsters to play (one was discarded) leave no win. Returns played[pc] (always 1,
+    unless the relaxable model's 'monsters' group is off) and turn[pc] for each monster card."""
     m, f = ctx.m, ctx.f
     played: dict[PlayCard, IntVar] = {}
     turn: dict[PlayCard, IntVar] = {}
@@ -667,11 +682,16 @@ def every_monster_is_played_from_hand(ctx: Context, turns: Turns, removed: tuple
     for pc in f.monsters:
         own = f.turns_of[pc.seat]
         at = [(t, ctx.bool(f"monster_from[{pc.seat},{pc.queue},{t}]")) for t in own]
-        m.add_exactly_one(flag for _, flag in at)
         turn[pc] = m.new_int_var_from_domain(cp_model.Domain.from_values(own or [0]), f"turn[{pc.seat},{pc.queue}]")
-        m.add(turn[pc] == sum(t * flag for t, flag in at))
         played[pc] = ctx.bool(f"monster_played[{pc.seat},{pc.queue}]")
-        m.add(played[pc] == 1)
+        if ctx.relaxable:  # with 'monsters' off, a monster card may stay unplayed (and be discarded)
+            m.add(sum(flag for _, flag in at) == played[pc])
+            m.add(turn[pc] == sum(t * flag for t, flag in at)).only_enforce_if(played[pc])
+            m.add(played[pc] == 1).only_enforce_if(ctx.rule_on["monsters"])
+        else:
+            m.add_exactly_one(flag for _, flag in at)
+            m.add(turn[pc] == sum(t * flag for t, flag in at))
+            m.add(played[pc] == 1)
         for t, flag in at:
             by_slot[t].append(flag)
             if pc.queue >= 0:
@@ -818,40 +838,43 @@ def the_rocks_move_after_every_action(ctx: Context, turns: Turns, complete: tupl
 def the_rolls_choose_the_row(ctx: Context, t: int, at: tuple, eligible: list, move: IntVar) -> None:
     """rocks=auto: the new row is eligible[rolls[k] mod len(eligible)], eligible in
     ascending order, k the moves so far. The rocks are still in play on slot t only if
-    every earlier slot moved them, so k = the position's rolls used + t: a constant."""
+    every earlier slot moved them, so k = the position's rolls used + t: a constant.
+    Rule group 'rocks': switched off, the rocks may go to any row."""
     m, f = ctx.m, ctx.f
     k = f.state.rolls_used + t
     rolls = f.state.deal.rocks_rolls
     if k >= len(rolls):
-        m.add(move == 0)  # the engine stops: the deal has run out of rolls
+        m.add(move == 0).only_enforce_if(ctx.when("rocks"))  # the engine stops: the deal has run out of rolls
         return
     size = {c: ctx.bool(f"rocks_choices[{t},{c}]") for c in range(1, f.rules.rows)}
     m.add(sum(size.values()) == move)
-    m.add(sum(c * flag for c, flag in size.items()) == sum(eligible)).only_enforce_if(move)
+    m.add(sum(c * flag for c, flag in size.items()) == sum(eligible)).only_enforce_if(ctx.when("rocks", move))
     index = sum((rolls[k] % c) * flag for c, flag in size.items())
     for r in range(f.rules.rows):
-        m.add_bool_or([eligible[r]]).only_enforce_if([at[t + 1][r], move])
-        m.add(sum(eligible[:r]) == index).only_enforce_if([at[t + 1][r], move])
+        m.add_bool_or([eligible[r]]).only_enforce_if(ctx.when("rocks", at[t + 1][r], move))
+        m.add(sum(eligible[:r]) == index).only_enforce_if(ctx.when("rocks", at[t + 1][r], move))
 
 
 def the_seat_moves_the_rocks_or_keeps_them(ctx: Context, t: int, at: tuple, eligible: list, move: IntVar) -> IntVar:
     """rocks=manual: the seat moves the rocks to an eligible row, or keeps them where they
     are (stay; it pays two more cards: keeping_the_rocks_costs_two_more_cards). Returns
-    stay[t]."""
+    stay[t]. Rule group 'rocks': switched off, the rocks may go to any row, so no seat
+    has to stay and pay."""
     m = ctx.m
     stay = ctx.bool(f"rocks_stay[{t}]")
     m.add_implication(stay, move)
     for r in range(ctx.f.rules.rows):
         m.add(at[t + 1][r] == at[t][r]).only_enforce_if(stay)
-        m.add_bool_or([eligible[r]]).only_enforce_if([at[t + 1][r], move, stay.negated()])
+        m.add_bool_or([eligible[r]]).only_enforce_if(ctx.when("rocks", at[t + 1][r], move, stay.negated()))
     return stay
 
 
 def no_island_in_the_rocks_row(ctx: Context, fill: Mapping, rocks: JaggedRocks) -> None:
-    """Jagged Rocks, the blocked row: no island may be placed in the rocks' row."""
+    """Jagged Rocks, the blocked row: no island may be placed in the rocks' row (rule
+    group 'rocks')."""
     cols = ctx.f.rules.cols
     for (spot, t), flag in fill.items():
-        ctx.m.add(flag + rocks.at[t][cell_of(spot) // cols] <= 1)
+        ctx.m.add(flag + rocks.at[t][cell_of(spot) // cols] <= 1).only_enforce_if(ctx.when("rocks"))
 
 
 def removal_counters(ctx: Context, turns: Turns, rocks: JaggedRocks | None) -> tuple[tuple, tuple, tuple]:
