@@ -7,13 +7,14 @@ Each rule is a small function named after it; docs/rules.md cites the rulebook f
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from enum import StrEnum
-from functools import cache, cached_property
+from functools import cache
 from itertools import combinations
-from typing import NamedTuple, assert_never
+from typing import Any, Generic, NamedTuple, TypeVar, assert_never, overload
 
 from .actions import (
     Action,
@@ -40,6 +41,30 @@ from .cards import (
 from .deal import Deal, DealError
 from .errors import BadInput
 from .rules import Adjacency, OneCard, Order, Rocks, Rules
+
+T = TypeVar("T")
+
+
+class table(Generic[T]):
+    """A value worked out from a position once, on first use, and kept in the instance
+    (``functools.cached_property`` without its lock, which costs more than most of these
+    tables: two threads asking at once would only work the same value out twice)."""
+
+    def __init__(self, compute: Callable[[Any], T]):
+        self.compute = compute
+        self.name = compute.__name__
+        self.__doc__ = compute.__doc__
+
+    @overload
+    def __get__(self, obj: None, owner: type | None = None) -> table[T]: ...
+    @overload
+    def __get__(self, obj: object, owner: type | None = None) -> T: ...
+    def __get__(self, obj, owner=None):
+        if obj is None:
+            return self
+        # A frozen dataclass refuses setattr; the instance dict then shadows this descriptor.
+        value = obj.__dict__[self.name] = self.compute(obj)
+        return value
 
 
 class IllegalAction(BadInput):
@@ -221,7 +246,7 @@ class State:
         """Every choice (an action without its payment) that some legal action makes."""
         return iter(self._choices)
 
-    @cached_property
+    @table
     def _choices(self) -> tuple[Choice, ...]:
         # Worked out once per position: the players, the search and the status all ask.
         if self.won or self._out_of_cards():
@@ -230,12 +255,9 @@ class State:
             return (Choice(ChoiceKind.START, START),) if self.start_rounds() is not None else ()
         hand = self.hand
         found = []
-        costs = self._costs
+        spare = len(hand) - 1
         for card in sorted({c for c in hand if is_island(c)}):
-            for cell in self._cells_for(card):
-                cost = costs[card, cell] = self._gap(card, cell)
-                if cost <= len(hand) - 1:
-                    found.append(island_choice(card, cell))
+            found += [island_choice(card, cell) for cell, cost in self._placements(card) if cost <= spare]
         if FINISH in hand and self.finish_allowed():
             found.append(Choice(ChoiceKind.FINISH, FINISH))
         if MONSTER in hand:
@@ -304,54 +326,80 @@ class State:
             return None
         return _smallest_gap(card, near)
 
-    def _gap(self, card: int, cell: int) -> int:
-        return _smallest_gap(card, self._near[cell])
-
     def _cell_near(self, cell: int) -> tuple[int, ...]:
         """The cards on the cell's neighbours (rule ``adjacency``)."""
         grid = self.grid
         return tuple(v for c in geometry_of(self.rules).neighbours[cell] if (v := grid[c]) is not None)
 
-    @cached_property
+    @table
     def _near(self) -> list[tuple[int, ...]]:
-        # Only the open cells take a card, so only theirs are asked for.
+        # Only the empty cells take a card, so only theirs are asked for (all of them, the
+        # rocks' row too: the table then depends on the grid alone).
         grid, neighbours = self.grid, geometry_of(self.rules).neighbours
         near: list[tuple[int, ...]] = [()] * len(grid)
-        for cell in self._open_cells:
-            near[cell] = tuple(v for c in neighbours[cell] if (v := grid[c]) is not None)
+        for cell, v in enumerate(grid):
+            if v is None:
+                near[cell] = tuple([v for c in neighbours[cell] if (v := grid[c]) is not None])
         return near
 
-    @cached_property
-    def _costs(self) -> dict[tuple[int, int], int]:
-        """(card, cell): cost, as legal_choices found them (cost_of reads them back)."""
+    @table
+    def _fits(self) -> dict[int, tuple[tuple[int, int], ...]]:
+        """card: its ``_placements``, for the cards asked about so far in this position."""
         return {}
+
+    @table
+    def _costs(self) -> dict[tuple[int, int], int]:
+        """(card, cell): cost of every placement ``_placements`` has found (cost_of reads them)."""
+        return {}
+
+    def _placements(self, card: int) -> tuple[tuple[int, int], ...]:
+        """(cell, cost) of every open cell ``card`` may go to by the order, cells ascending.
+        Worked out once per card and position: the choices, their costs and the players'
+        cheapest costs all read them."""
+        found = self._fits.get(card)
+        if found is None:
+            near, costs = self._near, self._costs
+            found = tuple([(cell, _smallest_gap(card, near[cell])) for cell in self._cells_for(card)])
+            for cell, cost in found:
+                costs[card, cell] = cost
+            self._fits[card] = found
+        return found
 
     def cheapest_cost(self, card: int) -> int | None:
         """The least cost of a legal placement of ``card`` now, or None if it fits nowhere."""
-        return min((self._gap(card, cell) for cell in self._cells_for(card)), default=None)
+        return min((cost for _, cost in self._placements(card)), default=None)
 
     def _cells_for(self, card: int) -> list[int]:
         """The open cells ``card`` may go to by the order, ascending."""
-        cells = [c for (low, high), group in self._open_groups if low < card < high for c in group]
+        groups = self._open_groups
         if self.rules.order != Order.SEQUENCE:
-            cells.sort()  # groups of equal bounds interleave on a grid; along one sequence they are runs
-        return cells
+            # Groups of equal bounds interleave on a grid; along one sequence they are runs.
+            return sorted(c for (low, high), group in groups if low < card < high for c in group)
+        # Along one sequence both bounds rise (or stay) from run to run: the runs a card
+        # fits are those from the first whose upper bound is above it to the last whose
+        # lower bound is below it.
+        lows, highs = self._group_ends
+        return [c for _, group in groups[bisect_right(highs, card) : bisect_left(lows, card)] for c in group]
 
-    @cached_property
+    @table
+    def _group_ends(self) -> tuple[list[int], list[int]]:
+        """The lower and the upper bounds of the open groups, in their order."""
+        return [low for (low, _), _ in self._open_groups], [high for (_, high), _ in self._open_groups]
+
+    @table
     def _open_groups(self) -> tuple[tuple[tuple[int, int], tuple[int, ...]], ...]:
         """The open cells grouped by their bounds, in order of their first cell: along the
         sequence order these are the runs of empty cells, so a card is checked once per run."""
         groups: dict[tuple[int, int], list[int]] = {}
-        table = self._bounds
+        bounds = self._bounds
         for cell in self._open_cells:
-            groups.setdefault(table[cell], []).append(cell)
+            groups.setdefault(bounds[cell], []).append(cell)
         return tuple((bounds, tuple(cells)) for bounds, cells in groups.items())
 
-    @cached_property
+    @table
     def empty_bounds(self) -> frozenset[tuple[int, int]]:
         """The distinct ``island_bounds`` of the empty cells (the rocks aside)."""
-        table = self._bounds
-        return frozenset(table[cell] for cell, v in enumerate(self.grid) if v is None)
+        return frozenset([bounds for bounds, v in zip(self._bounds, self.grid, strict=True) if v is None])
 
     def island_bounds(self, cell: int) -> tuple[int, int]:
         """The open interval (low, high) of island numbers that the order lets ``cell`` hold
@@ -365,34 +413,38 @@ class State:
         high = min((v for c in geo.after[cell] if (v := grid[c]) is not None), default=self.rules.islands + 1)
         return low, high
 
-    @cached_property
+    @table
     def _bounds(self) -> tuple[tuple[int, int], ...]:
         # Once per position, for every cell: each legal choice and greedy move asks.
         grid, top = self.grid, self.rules.islands + 1
         if self.rules.order == Order.SEQUENCE:
             # The cells before a cell are all earlier ones: running maxima and minima.
+            # (Comparisons, not max() and min() calls: this runs for every position searched.)
             lows, low = [], 0
             for v in grid:
                 lows.append(low)
-                if v is not None:
-                    low = max(low, v)
+                if v is not None and v > low:
+                    low = v
             highs, high = [], top
             for v in reversed(grid):
                 highs.append(high)
-                if v is not None:
-                    high = min(high, v)
-            return tuple(zip(lows, reversed(highs), strict=True))
+                if v is not None and v < high:
+                    high = v
+            highs.reverse()
+            return tuple(zip(lows, highs, strict=True))
         return tuple(self._cell_bounds(cell) for cell in range(len(grid)))
 
-    @cached_property
+    @table
     def _open_cells(self) -> tuple[int, ...]:
         """Empty cells outside the rocks' row."""
         cols, rocks = self.rules.cols, self.rocks_row
-        return tuple(c for c, v in enumerate(self.grid) if v is None and (rocks is None or c // cols != rocks))
+        if rocks is None:
+            return tuple([c for c, v in enumerate(self.grid) if v is None])
+        return tuple([c for c, v in enumerate(self.grid) if v is None and c // cols != rocks])
 
     def cost_of(self, choice: Choice) -> int:
         """The cost of a legal island choice."""
-        known = self._costs.get((choice.island, choice.target))
+        known = self._costs.get((choice.card, choice.cell))  # type: ignore[arg-type]  # checked below if absent
         if known is not None:
             return known
         cost = self.island_cost(choice.island, choice.target)
@@ -477,13 +529,65 @@ class State:
         else:
             hands, drawn = list(after.hands), list(after.drawn)
             hands[self.seat], drawn[self.seat] = self._draw_up(hands[self.seat], self.seat, drawn[self.seat])
-        return replace(
+        child = replace(
             after,
             hands=tuple(hands),
             drawn=tuple(drawn),
             seat=(self.seat + 1) % self.players,
             turn=self.turn + 1,
         )
+        return self._pass_tables(child, action)
+
+    def _pass_tables(self, child: State, action: Action) -> State:
+        """Give ``child`` the tables of the grid this position has worked out, updated for
+        the one card placed (a placement changes the bounds of a run and the neighbours of
+        a cell), or as they are when the grid has not changed. Invisible: each is the value
+        ``child`` would work out itself (tests/test_speed_invariants.py); a replay, which
+        never works them out, pays nothing for this."""
+        mine, theirs = self.__dict__, child.__dict__
+        if "_bounds" not in mine:
+            return child
+        if child.grid is self.grid:
+            for name in _GRID_TABLES:
+                if name in mine:
+                    theirs[name] = mine[name]
+            if child.rocks_row == self.rocks_row:
+                for name in _ROCKS_TABLES:
+                    if name in mine:
+                        theirs[name] = mine[name]
+        elif isinstance(action, PlayIsland):
+            theirs["_bounds"] = self._bounds_after(action.cell, action.card)
+            if "_near" in mine:
+                near = list(self._near)
+                near[action.cell] = ()
+                for cell in geometry_of(self.rules).neighbours[action.cell]:
+                    if child.grid[cell] is None:
+                        near[cell] = child._cell_near(cell)
+                theirs["_near"] = near
+        return child
+
+    def _bounds_after(self, cell: int, card: int) -> tuple[tuple[int, int], ...]:
+        """``_bounds`` once ``card`` is placed on the empty ``cell``: the cells that must hold
+        larger cards get ``card`` as a lower bound, those that must hold smaller ones as an
+        upper bound."""
+        bounds = list(self._bounds)
+        geo = geometry_of(self.rules)
+        sequence = self.rules.order == Order.SEQUENCE
+        # Along one sequence the lower bounds never fall cell by cell and the upper ones
+        # never rise: past the first cell a card does not tighten, it tightens none.
+        for other in geo.after[cell]:
+            low, high = bounds[other]
+            if card > low:
+                bounds[other] = (card, high)
+            elif sequence:
+                break
+        for other in reversed(geo.before[cell]):
+            low, high = bounds[other]
+            if card < high:
+                bounds[other] = (low, card)
+            elif sequence:
+                break
+        return tuple(bounds)
 
     def before_rocks(self, action: Action) -> State:
         """The action itself, before the rocks move and the seat draws back up (unchecked
@@ -661,6 +765,12 @@ class State:
         except IllegalAction as exc:
             return str(exc)
         return None
+
+
+# The tables of a position that its grid alone decides, and those its rocks' row decides too
+# (State._pass_tables hands them on).
+_GRID_TABLES = ("_bounds", "_near", "empty_bounds")
+_ROCKS_TABLES = ("_open_cells", "_open_groups", "_group_ends")
 
 
 def _smallest_gap(card: int, near: tuple[int, ...]) -> int:
