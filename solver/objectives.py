@@ -6,12 +6,32 @@ that the two agree."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from enum import StrEnum
 
 from .actions import Action, PlayIsland
 from .cards import FINISH
 from .search import least_total_cost, monsters_left
 from .state import State
 from .verdicts import Objective
+
+
+class BoundBy(StrEnum):
+    """Which proof gave a solve's final bound (``Best.bound_by``)."""
+
+    ANALYTIC = "analytic"  # objective_bound with no discard two proven
+    FINISHER = "finisher"  # objective_bound, with the finisher check's discard twos
+    LADDER = "ladder"  # the restricted-horizon ladder (solver/ladder.py)
+    CPSAT = "cpsat"  # CP-SAT's own bound, optimising the whole model
+
+
+class FoundBy(StrEnum):
+    """Which search found a solve's final line (``Best.value_by``)."""
+
+    GREEDY = "greedy"  # the first win's greedy player, or the improving playouts
+    EXHAUSTIVE = "exhaustive"  # the complete search's first win
+    CPSAT = "cpsat"  # the deciding CP-SAT run, or the one optimising the whole model
+    LNS = "lns"  # the improving search (solver/improve.py)
+    LADDER = "ladder"  # a feasible step of the ladder
 
 
 def maximised(objective: Objective) -> bool:
@@ -64,6 +84,12 @@ def least_discard_turns(position: State) -> int:
     holders = {s for s in range(position.players) if FINISH in position.hands[s] or FINISH in position.pile(s)}
     last = position.seat + turns_without_discards(position) - 1  # the Finish's turn when D = 0
     return next((d for d in range(position.players) if (last + d) % position.players in holders), 0)
+
+
+def bound_source(position: State) -> BoundBy:
+    """What ``objective_bound`` rests on at ``position``: the finisher check when it proves
+    a discard two, else the counts alone."""
+    return BoundBy.FINISHER if least_discard_turns(position) else BoundBy.ANALYTIC
 
 
 def objective_bound(position: State, objective: Objective) -> int:

@@ -16,7 +16,7 @@ from .actions import Action
 from .deal import Deal
 from .errors import BadInput, InternalError
 from .line import Line
-from .objectives import better, objective_bound, objective_value, score
+from .objectives import BoundBy, FoundBy, better, bound_source, objective_bound, objective_value, score
 from .search import (
     Deadline,
     SearchStats,
@@ -126,6 +126,8 @@ class Best:
     value: int
     bound: int | None
     optimal: bool
+    value_by: str | None = None  # the search that found the line (objectives.FoundBy)
+    bound_by: str | None = None  # the proof that gave the bound (objectives.BoundBy)
 
     @property
     def in_words(self) -> str:
@@ -145,6 +147,8 @@ class Best:
             "bound": self.bound,
             "optimal": self.optimal,
             "in_words": self.in_words,
+            "value_by": self.value_by,
+            "bound_by": self.bound_by,
         }
 
 
@@ -295,7 +299,8 @@ def _found(verdict: str) -> str:
 
 
 def _improve(result: Result, budget: Budget, objective: Objective, progress: Progress | None) -> Result:
-    """Optimise the objective with CP-SAT, warm-started from the winning line found."""
+    """Optimise the objective: improving playouts, the ladder's proofs, the LNS, then CP-SAT
+    over the whole model, warm-started from the best line found (docs/model.md, Objectives)."""
     started = time.monotonic()  # before OR-Tools loads: its import is part of the budget
     line = result.line
     assert line is not None  # a win's
@@ -303,8 +308,9 @@ def _improve(result: Result, budget: Budget, objective: Objective, progress: Pro
     _, position = position_of(Line(line.deal, line.actions[:prefix]))
     continuation = list(line.actions[prefix:])
     value = objective_value(position, continuation, objective)
+    value_by = FoundBy(result.method)
     first = value
-    simple = objective_bound(position, objective)
+    bound, bound_by = objective_bound(position, objective), bound_source(position)
     until = None if budget.reproducible else started - result.seconds + budget.seconds  # the solve's end
     phases: list[Phase] = []
     mark = started
@@ -319,6 +325,17 @@ def _improve(result: Result, budget: Budget, objective: Objective, progress: Pro
         phases.append(Phase(IMPROVE, how, now - mark, _change(objective, before, value)))
         mark = now
 
+    def left() -> float:
+        return max(0.0, budget.seconds - (time.monotonic() - started) - result.seconds)
+
+    def take(found: list[Action], found_value: int, by: FoundBy) -> None:
+        """Keep a better continuation, once its line replays as a win."""
+        nonlocal continuation, value, value_by, line
+        continuation, value, value_by = found, found_value, by
+        line = Line(line.deal, line.actions[:prefix] + tuple(found))
+        check_line(line)
+        result.line = line
+
     # Greedy playouts are cheap and often beat the first win found: start CP-SAT from the best.
     say(f"improving {objective}: greedy playouts", f"{objective} {value} found by {result.method}")
     interrupted = False
@@ -332,62 +349,69 @@ def _improve(result: Result, budget: Budget, objective: Objective, progress: Pro
     except KeyboardInterrupt:  # Ctrl-C keeps the win found so far, as everywhere in a solve
         found, interrupted = None, True
     found_value = None if found is None else objective_value(position, found, objective)
-    if found_value is not None and better(objective, found_value, value):
-        continuation, value = found, found_value
-        line = Line(line.deal, line.actions[:prefix] + tuple(found))
-        check_line(line)
-        result.line = line
+    if found is not None and found_value is not None and better(objective, found_value, value):
+        take(found, found_value, FoundBy.GREEDY)
     ran(DecidedBy.GREEDY, first)
     from .improve import LNS, LNS_SHARE, applies, lns  # the improving search (OR-Tools)
+    from .ladder import LADDER, LADDER_SHARE, OBJECTIVES, climb
 
-    if not interrupted and value != simple and applies(position, objective):
+    if not interrupted and value != bound and objective in OBJECTIVES:
+        # The ladder first: its early steps are quick, and the bound it proves is the target
+        # the LNS stops at (docs/model.md, The restricted-horizon ladder).
+        before = value
+        say(f"improving {objective}: {LADDER}", f"best {objective} {value} so far, bound {bound}")
+        climbed = climb(
+            position, objective, value, bound, None if budget.reproducible else LADDER_SHARE * left(),
+            LADDER_SHARE * budget.cpsat_deterministic, budget.workers, budget.seed,
+            progress=lambda b: say(f"improving {objective}: {LADDER}", f"best {objective} {value} so far, bound {b}"),
+        )
+        result.stats["ladder"], interrupted = climbed.to_json(), climbed.status == "interrupted"
+        if climbed.steps:
+            bound, bound_by = climbed.bound, BoundBy.LADDER
+        if climbed.actions is not None:
+            take(climbed.actions, objective_value(position, climbed.actions, objective), FoundBy.LADDER)
+        ran(LADDER, before)
+    if not interrupted and value != bound and applies(position, objective):
         # Most of the time left re-solves windows of the best line (docs/explain.md); the rest
         # is the one CP-SAT run over the whole model, whose bound alone is proven.
         before = value
-        say(f"improving {objective}: {LNS}", f"best {objective} {value} so far, bound {simple}")
-        left = LNS_SHARE * max(0.0, budget.seconds - (time.monotonic() - started) - result.seconds)
+        say(f"improving {objective}: {LNS}", f"best {objective} {value} so far, bound {bound}")
         windows = lns(
             Line(line.deal, line.actions[:prefix]), position, continuation, objective,
-            None if budget.reproducible else left, budget.seed, target=simple,
-            progress=lambda v: say(f"improving {objective}: {LNS}", f"best {objective} {v} so far, bound {simple}"),
+            None if budget.reproducible else LNS_SHARE * left(), budget.seed, target=bound,
+            progress=lambda v: say(f"improving {objective}: {LNS}", f"best {objective} {v} so far, bound {bound}"),
         )
         result.stats["lns"], interrupted = windows.to_json(), windows.interrupted
         if better(objective, windows.value, value):
-            continuation, value = windows.actions, windows.value
-            line = Line(line.deal, line.actions[:prefix] + tuple(continuation))
-            check_line(line)
-            result.line = line
+            take(windows.actions, windows.value, FoundBy.LNS)
         ran(LNS, before)
-    left = max(0.0, budget.seconds - (time.monotonic() - started) - result.seconds)
     before = value
     cpsat_ran = False
+    proven = None
     try:
         if interrupted:
-            improved, bound, optimal, info = None, None, False, {"status": "interrupted"}
-        elif value == simple:  # the line found already meets the bound: nothing to search
-            improved, bound, optimal, info = None, simple, True, {"status": "bound met"}
+            info: dict = {"status": "interrupted"}
+        elif value == bound:  # the line found already meets the bound: nothing to search
+            info = {"status": "bound met"}
         else:
             from .cpsat import optimise
 
-            say(f"improving {objective}: CP-SAT", f"best {objective} {value} so far, bound {simple}")
+            say(f"improving {objective}: CP-SAT", f"best {objective} {value} so far, bound {bound}")
             cpsat_ran = True
-            improved, bound, optimal, info = optimise(position, continuation, objective, _cpsat_limits(budget, left))
+            improved, proven, _, info = optimise(position, continuation, objective, _cpsat_limits(budget, left()))
+            if improved is not None and better(objective, objective_value(position, improved, objective), value):
+                take(improved, objective_value(position, improved, objective), FoundBy.CPSAT)
     except KeyboardInterrupt:
-        improved, bound, optimal, info = None, None, False, {"status": "interrupted"}
-        interrupted = True
+        info, interrupted = {"status": "interrupted"}, True
     result.stats["optimise"] = info
     result.interrupted = interrupted
-    if improved is not None and better(objective, objective_value(position, improved, objective), value):
-        value = objective_value(position, improved, objective)
-        result.line = Line(line.deal, line.actions[:prefix] + tuple(improved))
-        check_line(result.line)
     if cpsat_ran:
         ran(DecidedBy.CPSAT, before)
     if interrupted:
         phases[-1] = replace(phases[-1], found=phases[-1].found + " (interrupted)")
-    if bound is None or better(objective, bound, simple):  # keep the tighter of the two bounds
-        bound = simple
-    result.best = Best(objective, value, bound, (optimal and bound == value) or simple == value)
+    if proven is not None and better(objective, bound, proven):  # CP-SAT's bound is the tighter
+        bound, bound_by = proven, BoundBy.CPSAT
+    result.best = Best(objective, value, bound, value == bound, value_by, bound_by)
     result.seconds += time.monotonic() - started
     result.phases += tuple(phases)
     return result

@@ -7,15 +7,17 @@ official seeds are pinned."""
 from __future__ import annotations
 
 import pytest
-from tranquility.solver.actions import DiscardTwo
+from tranquility.solver import ladder
+from tranquility.solver.actions import DiscardTwo, PlayIsland
+from tranquility.solver.cpsat import Limits, optimise
 from tranquility.solver.deal import deal
-from tranquility.solver.objectives import least_discard_turns, objective_bound, objective_value, turns_without_discards
-from tranquility.solver.rules import OFFICIAL
+from tranquility.solver.objectives import better, least_discard_turns, objective_bound, objective_value, turns_without_discards
+from tranquility.solver.rules import OFFICIAL, Rocks, Rules
 from tranquility.solver.search import Deadline, SearchStats, least_total_cost
 from tranquility.solver.state import State
 from tranquility.solver.verdicts import Objective
 
-from .helpers import small_deals
+from .helpers import dense, small_deals
 from .oracles import exhaustive_best
 
 
@@ -91,3 +93,93 @@ def test_the_finisher_check_on_official_seeds(players):
         assert d == LOWERED[players].get(seed, 0), seed
         assert objective_bound(state, Objective.SPARE) == old_bound(state, Objective.SPARE) - 2 * d
         assert objective_bound(state, Objective.TURNS) == 38 + d
+
+
+# -- the Finish-turn equality and the restricted-horizon ladder (docs/model.md) -------------
+
+LIMITS = Limits(workers=1, deterministic=5.0, seed=0)
+
+
+def replayed(state: State, actions) -> State:
+    """The position the rules engine reaches by playing ``actions`` (it raises on an
+    illegal one)."""
+    for action in actions:
+        state = state.apply(action)
+    return state
+
+
+def module_optima():
+    """Small games of the modules, each optimised exactly for spare and turns (the same
+    shape as ``optima``): a solo Sea Monster position that only a monster play wins
+    (test_model_modules), manual rocks on 2 seats, and dense deals with the rocks."""
+    monster = Rules(rows=2, cols=2, islands=6, finish=2, hand=3, start_discards=0, monsters=1)
+    games = [
+        State.initial(deal(monster, 1, 3492)).apply(PlayIsland(seat=0, card=6, cell=0)),
+        State.initial(deal(Rules(rows=2, cols=2, islands=6, finish=3, hand=3, start_discards=0, rocks=Rocks.MANUAL), 2, 1)),
+        State.initial(deal(dense(rocks=Rocks.AUTO), 1, 2)),
+        State.initial(deal(dense(rocks=Rocks.MANUAL), 1, 0)),
+    ]
+    found = []
+    for state in games:
+        best = {}
+        for objective in (Objective.SPARE, Objective.TURNS):
+            verdict, value, line = exhaustive_best(state, objective, Deadline(nodes=20000), SearchStats())
+            assert verdict == "win", state.rules
+            best[objective] = (value, line)
+        found.append((state, best))
+    return found
+
+
+@pytest.fixture(scope="module")
+def all_optima(optima):
+    return optima + module_optima()
+
+
+def test_the_spare_identity_the_ladder_rests_on(all_optima):
+    # spare = B - (C - L) - 2 (D - D*) - 2 R for every exactly optimal line, and the line
+    # fits in the ladder's horizon for its own spare.
+    for state, best in all_optima:
+        for _, line in best.values():
+            end = replayed(state, line)
+            cost = objective_value(state, line, Objective.COST)
+            discards = sum(isinstance(a, DiscardTwo) for a in line)
+            stays = sum(a.rocks is not None and a.rocks.row is None for a in line if hasattr(a, "rocks"))
+            gap = (cost - least_total_cost(state)) + 2 * (discards - least_discard_turns(state)) + 2 * stays
+            assert end.cards_left == objective_bound(state, Objective.SPARE) - gap, state.rules
+            assert len(line) <= ladder.spare_horizon(state, end.cards_left)
+
+
+def test_optimising_with_the_finish_turn_equality_never_cuts_off_the_optimum(all_optima):
+    for state, best in all_optima:
+        for objective, (value, line) in best.items():
+            found, bound, optimal, _ = optimise(state, line, objective, LIMITS)
+            assert found is not None, state.rules
+            assert replayed(state, found).won
+            assert not better(objective, objective_value(state, found, objective), value)
+            if bound is not None:
+                assert not better(objective, value, bound), (state.rules, objective, value, bound)
+            if optimal:
+                assert objective_value(state, found, objective) == value
+
+
+@pytest.mark.parametrize("objective", ladder.OBJECTIVES)
+def test_the_ladder_never_proves_beyond_the_optimum_and_its_line_is_the_optimum(all_optima, objective):
+    steps = found = 0
+    for state, best in all_optima:
+        if objective not in best:
+            continue
+        value = best[objective][0]
+        start = objective_bound(state, objective)
+        # With no line known (a value no win has), it climbs until a step finds a line.
+        unreached = -1 if objective == Objective.SPARE else 10**6
+        climbed = ladder.climb(state, objective, unreached, start, None, deterministic=20.0)
+        assert not better(objective, value, climbed.bound), (state.rules, value, climbed.bound)
+        assert not better(objective, climbed.bound, start)  # at least as tight as before
+        steps += climbed.steps
+        if climbed.actions is not None:
+            assert climbed.status == "optimal"
+            assert replayed(state, climbed.actions).won
+            assert objective_value(state, climbed.actions, objective) == value == climbed.bound
+            found += 1
+    # The turns bound is exact on most small deals already: fewer steps to prove there.
+    assert steps >= (3 if objective == Objective.SPARE else 1) and found >= 5, (steps, found)
