@@ -597,6 +597,7 @@ Examples:
   tranquility bench --suite positions --time-limit 10 --json --out bench.json
   tranquility bench --suite official --deals 5 --reproducible --markdown
   tranquility bench --suite explain --deals 3 --time-limit 120
+  tranquility bench --suite optimal --deals 3 --time-limit 30
   tranquility bench --suite puzzles --deals 20
 \b
 --suite puzzles grades with the grader's fixed budgets: it takes no --time-limit,
@@ -612,6 +613,7 @@ line; its critical-move checks get half as much again) but not --workers or
     default="official",
     show_default=True,
     help="explain = per player count: explain time, best spare proven optimal, critical claims proven, analyze decided; "
+    "optimal = per player count: solve --objective turns and spare, proven share, gap, which method gave bound and line; "
     "puzzles = per player count and grade: grading and generating seconds.",
 )
 @click.option(
@@ -619,7 +621,7 @@ line; its critical-move checks get half as much again) but not --workers or
     type=click.IntRange(min=1),
     metavar="N",
     help="Seeds per group (default: the suite's own: official 200, variants 50, positions 25, modules 50, "
-    "explain 50, puzzles 50).",
+    "explain 50, optimal 15, puzzles 50).",
 )
 @solver_options(
     "each case: one solve (official, variants, positions, modules, all), or one explain's line (explain)",
@@ -646,7 +648,7 @@ def bench(
     median / p90 / max seconds, and whether every win replayed. docs/performance.md
     explains the suites and records the measured table.
     """
-    from tranquility.solver.bench import EXPLAIN_SUITE, PUZZLES_SUITE, cases, markdown_table, run
+    from tranquility.solver.bench import EXPLAIN_SUITE, OPTIMAL_SUITE, PUZZLES_SUITE, cases, markdown_table, run
 
     if as_json and markdown:
         raise usage_error("--json and --markdown do not mix; choose one")
@@ -669,6 +671,9 @@ def bench(
         return
     if suite == PUZZLES_SUITE:
         _bench_puzzles(deals, out, force, markdown, as_json)
+        return
+    if suite == OPTIMAL_SUITE:
+        _bench_optimal(deals, limits, out, force, markdown, as_json)
         return
     total = sum(1 for _ in cases(suite, deals))
     with progress_bar(make_console(stderr=True), as_json) as progress:
@@ -704,6 +709,30 @@ def _bench_explain(deals: int | None, time_limit: float, out: str | None, force:
         rows = run_explain_suite(deals, time_limit, time_limit / 2, 10.0, on_step=on_step)
     report = SuiteReport(EXPLAIN_SUITE, rows, time_limit)
     _report(report, lambda: explain_markdown(rows), render_explain_bench, out, force, markdown, as_json)
+
+
+def _bench_optimal(deals: int | None, limits: Limits, out: str | None, force: bool, markdown: bool, as_json: bool) -> None:
+    """The optimal suite (issue 14): solve --objective turns and spare on official seeds
+    0-14 (--deals N) for 2-5 players, --time-limit seconds each."""
+    from tranquility.solver.bench import (
+        OPTIMAL_DEALS,
+        OPTIMAL_OBJECTIVES,
+        OPTIMAL_PLAYERS,
+        OPTIMAL_SUITE,
+        SuiteReport,
+        optimal_markdown,
+        run_optimal_suite,
+    )
+
+    assert limits.seconds is not None  # bench's --time-limit has a default
+    steps = len(OPTIMAL_PLAYERS) * (deals or OPTIMAL_DEALS) * len(OPTIMAL_OBJECTIVES)
+    with progress_bar(make_console(stderr=True), as_json) as progress:
+        rows = run_optimal_suite(
+            deals, limits.seconds, limits.workers, limits.reproducible, on_step=_stepper(progress, "bench optimal", steps)
+        )
+    report = SuiteReport(OPTIMAL_SUITE, rows, limits.seconds)
+    table = optimal_markdown(rows)
+    _report(report, lambda: table, lambda console, _: console.print(table), out, force, markdown, as_json)
 
 
 def _bench_puzzles(deals: int | None, out: str | None, force: bool, markdown: bool, as_json: bool) -> None:
