@@ -27,6 +27,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cache
+from operator import attrgetter
 
 from .actions import (
     Action,
@@ -45,6 +46,7 @@ from .state import State, Status, geometry_of, sub_multisets
 from .verdicts import Verdict
 
 JUNK = 0  # the token that stands for any junk card in a canonical key
+_KIND = attrgetter("kind")
 
 
 class Deadline:
@@ -428,7 +430,7 @@ def greedy_action(state: State, rng: random.Random, live: frozenset[int], style:
 
 def _greedy_choice(state: State, rng: random.Random, live: frozenset[int], style: Style) -> Action:
     choices = list(state.legal_choices())
-    kinds = {c.kind for c in choices}
+    kinds = set(map(_KIND, choices))
     if ChoiceKind.FINISH in kinds:
         return next(choice_actions(state, Choice(ChoiceKind.FINISH, FINISH), live))
     if ChoiceKind.START in kinds:
@@ -441,7 +443,9 @@ def _greedy_choice(state: State, rng: random.Random, live: frozenset[int], style
     for choice in choices:
         if choice.kind != ChoiceKind.ISLAND:
             continue
-        misplaced = misplacement(choice.island, choice.target)
+        # An island choice's card and cell, read directly: the checked properties would cost
+        # more than the rest of the score.
+        misplaced = misplacement(choice.card, choice.cell)  # type: ignore[arg-type]
         if misplaced is None:
             continue
         cost = cost_of(choice)

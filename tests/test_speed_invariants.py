@@ -16,7 +16,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tranquility.solver.deal import deal
-from tranquility.solver.rules import OFFICIAL, Rules
+from tranquility.solver.rules import OFFICIAL, Adjacency, Order, Rocks, Rules
 from tranquility.solver.search import Style, greedy_action, live_islands
 from tranquility.solver.state import State, Status
 
@@ -71,7 +71,13 @@ def test_handed_tables_equal_fresh_ones(name, seed):
 
 @pytest.mark.parametrize(
     "rules",
-    [OFFICIAL, Rules(order="grid"), Rules(adjacency="both"), Rules(monsters=3), Rules(rocks="manual", order="grid")],
+    [
+        OFFICIAL,
+        Rules(order=Order.GRID),
+        Rules(adjacency=Adjacency.BOTH),
+        Rules(monsters=3),
+        Rules(rocks=Rocks.MANUAL, order=Order.GRID),
+    ],
     ids=["official", "grid", "both", "monsters", "rocks-manual-grid"],
 )
 def test_full_size_games_hand_tables_on(rules):
