@@ -14,6 +14,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import cache
 from itertools import combinations
+from operator import itemgetter
 from typing import Any, Generic, NamedTuple, TypeVar, assert_never, overload
 
 from .actions import (
@@ -256,7 +257,7 @@ class State:
         hand = self.hand
         found = []
         spare = len(hand) - 1
-        for card in sorted({c for c in hand if is_island(c)}):
+        for card in sorted(set(filter(is_island, hand))):
             found += [island_choice(card, cell) for cell, cost in self._placements(card) if cost <= spare]
         if FINISH in hand and self.finish_allowed():
             found.append(Choice(ChoiceKind.FINISH, FINISH))
@@ -367,7 +368,7 @@ class State:
 
     def cheapest_cost(self, card: int) -> int | None:
         """The least cost of a legal placement of ``card`` now, or None if it fits nowhere."""
-        return min((cost for _, cost in self._placements(card)), default=None)
+        return min(map(_COST, self._placements(card)), default=None)
 
     def _cells_for(self, card: int) -> list[int]:
         """The open cells ``card`` may go to by the order, ascending."""
@@ -394,7 +395,7 @@ class State:
         bounds = self._bounds
         for cell in self._open_cells:
             groups.setdefault(bounds[cell], []).append(cell)
-        return tuple((bounds, tuple(cells)) for bounds, cells in groups.items())
+        return tuple([(bounds, tuple(cells)) for bounds, cells in groups.items()])
 
     @table
     def empty_bounds(self) -> frozenset[tuple[int, int]]:
@@ -455,7 +456,7 @@ class State:
         """Finish cards: every cell filled, a Start played and every monster played."""
         return (
             self.start_played
-            and all(v is not None for v in self.grid)
+            and None not in self.grid
             and self.monsters_played == self.rules.monsters
         )
 
@@ -769,6 +770,7 @@ class State:
 
 # The tables of a position that its grid alone decides, and those its rocks' row decides too
 # (State._pass_tables hands them on).
+_COST = itemgetter(1)  # of a (cell, cost) placement
 _GRID_TABLES = ("_bounds", "_near", "empty_bounds")
 _ROCKS_TABLES = ("_open_cells", "_open_groups", "_group_ends")
 
