@@ -576,27 +576,16 @@ class _Room:
         self.strict = state.rules.order == Order.SEQUENCE
         # Every island is in a hand or a pile, or else on the grid, discarded, gone or removed.
         out = {*state.grid, *state.discarded, *state.gone, *state.deal.removed_islands}
-        self.available = available = sorted(live - out)
-        # cell: (first, last, low, high, pool): its run, the cards around it and the
-        # available islands between those
-        self.runs: dict[int, tuple[int, int, int, int, list[int]]] = {}
-        # One pass in reading order: a maximal run lies between the cards on either side of
-        # it (islands are numbered from 1: 0 before the first card, islands + 1 after the last).
-        start, low = None, 0
-        for cell, v in enumerate((*state.grid, state.rules.islands + 1)):
-            if v is None:
-                if start is None:
-                    start = cell
-                continue
-            if start is not None:
-                run = (start, cell - 1, low, v, available[bisect_right(available, low) : bisect_left(available, v)])
-                for k in range(start, cell):
-                    self.runs[k] = run
-                start = None
-            low = v
+        self.available = sorted(live - out)
+        self.runs = state.reading_runs
+        self.pools: dict[tuple[int, int], list[int]] = {}  # (low, high): the available islands between
 
     def misplacement(self, card: int, cell: int) -> float | None:
-        first, last, low, high, pool = self.runs[cell]
+        first, last, low, high = self.runs[cell]
+        pool = self.pools.get((low, high))
+        if pool is None:
+            available = self.available
+            pool = self.pools[low, high] = available[bisect_right(available, low) : bisect_left(available, high)]
         rank, size = bisect_left(pool, card), len(pool)
         if not low < card < high or rank < cell - first or size - rank - 1 < last - cell:
             return None if self.strict else self.OFF_PLAN

@@ -436,6 +436,32 @@ class State:
         return tuple(self._cell_bounds(cell) for cell in range(len(grid)))
 
     @table
+    def reading_runs(self) -> dict[int, tuple[int, int, int, int]]:
+        """Each empty cell's maximal run of empty cells in reading order: cell: (first,
+        last, low, high), with the cards on either side of the run (0 before the first
+        card, islands + 1 after the last). Read, never changed: positions share it."""
+        runs: dict[int, tuple[int, int, int, int]] = {}
+        start, low = None, 0
+        for cell, v in enumerate((*self.grid, self.rules.islands + 1)):
+            if v is None:
+                if start is None:
+                    start = cell
+                continue
+            if start is not None:
+                runs.update(dict.fromkeys(range(start, cell), (start, cell - 1, low, v)))
+                start = None
+            low = v
+        return runs
+
+    def _runs_after(self, cell: int, card: int) -> dict[int, tuple[int, int, int, int]]:
+        """``reading_runs`` once ``card`` is placed on the empty ``cell``: its run splits there."""
+        runs = dict(self.reading_runs)
+        first, last, low, high = runs.pop(cell)
+        runs.update(dict.fromkeys(range(first, cell), (first, cell - 1, low, card)))
+        runs.update(dict.fromkeys(range(cell + 1, last + 1), (cell + 1, last, card, high)))
+        return runs
+
+    @table
     def _open_cells(self) -> tuple[int, ...]:
         """Empty cells outside the rocks' row."""
         cols, rocks = self.rules.cols, self.rocks_row
@@ -558,6 +584,12 @@ class State:
                         theirs[name] = mine[name]
         elif isinstance(action, PlayIsland):
             theirs["_bounds"] = self._bounds_after(action.cell, action.card)
+            if "reading_runs" in mine:
+                theirs["reading_runs"] = self._runs_after(action.cell, action.card)
+            if "_open_cells" in mine and child.rocks_row == self.rocks_row:
+                cells = self._open_cells
+                at = cells.index(action.cell)
+                theirs["_open_cells"] = cells[:at] + cells[at + 1 :]
             if "_near" in mine:
                 near = list(self._near)
                 near[action.cell] = ()
@@ -771,7 +803,7 @@ class State:
 # The tables of a position that its grid alone decides, and those its rocks' row decides too
 # (State._pass_tables hands them on).
 _COST = itemgetter(1)  # of a (cell, cost) placement
-_GRID_TABLES = ("_bounds", "_near", "empty_bounds")
+_GRID_TABLES = ("_bounds", "_near", "empty_bounds", "reading_runs")
 _ROCKS_TABLES = ("_open_cells", "_open_groups", "_group_ends")
 
 
