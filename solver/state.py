@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import cache
-from itertools import combinations
+from itertools import combinations, repeat
 from operator import itemgetter
 from typing import Any, Generic, NamedTuple, TypeVar, assert_never, overload
 
@@ -359,11 +359,10 @@ class State:
         cheapest costs all read them."""
         found = self._fits.get(card)
         if found is None:
-            near, costs = self._near, self._costs
-            found = tuple([(cell, _smallest_gap(card, near[cell])) for cell in self._cells_for(card)])
-            for cell, cost in found:
-                costs[card, cell] = cost
-            self._fits[card] = found
+            near, cells = self._near, self._cells_for(card)
+            gaps = [_smallest_gap(card, near[cell]) for cell in cells]
+            found = self._fits[card] = tuple(zip(cells, gaps, strict=True))
+            self._costs.update(zip(zip(repeat(card), cells), gaps, strict=True))
         return found
 
     def cheapest_cost(self, card: int) -> int | None:
@@ -380,12 +379,19 @@ class State:
         # fits are those from the first whose upper bound is above it to the last whose
         # lower bound is below it.
         lows, highs = self._group_ends
-        return [c for _, group in groups[bisect_right(highs, card) : bisect_left(lows, card)] for c in group]
+        fit = groups[bisect_right(highs, card) : bisect_left(lows, card)]
+        if len(fit) == 1:
+            return list(fit[0][1])  # the common case: one run
+        return [c for _, group in fit for c in group]
 
     @table
-    def _group_ends(self) -> tuple[list[int], list[int]]:
+    def _group_ends(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
         """The lower and the upper bounds of the open groups, in their order."""
-        return [low for (low, _), _ in self._open_groups], [high for (_, high), _ in self._open_groups]
+        ends = [bounds for bounds, _ in self._open_groups]
+        if not ends:
+            return (), ()
+        lows, highs = zip(*ends, strict=True)
+        return lows, highs
 
     @table
     def _open_groups(self) -> tuple[tuple[tuple[int, int], tuple[int, ...]], ...]:
