@@ -302,11 +302,10 @@ def _improve(result: Result, budget: Budget, objective: Objective, progress: Pro
     """Optimise the objective: improving playouts, the ladder's proofs, the LNS, then CP-SAT
     over the whole model, warm-started from the best line found (docs/model.md, Objectives)."""
     started = time.monotonic()  # before OR-Tools loads: its import is part of the budget
-    line = result.line
-    assert line is not None  # a win's
-    prefix = result.prefix
-    _, position = position_of(Line(line.deal, line.actions[:prefix]))
-    continuation = list(line.actions[prefix:])
+    assert result.line is not None  # a win's
+    given = Line(result.line.deal, result.line.actions[: result.prefix])  # the line to the position
+    _, position = position_of(given)
+    continuation = list(result.line.actions[result.prefix :])
     value = objective_value(position, continuation, objective)
     value_by = FoundBy(result.method)
     first = value
@@ -330,9 +329,9 @@ def _improve(result: Result, budget: Budget, objective: Objective, progress: Pro
 
     def take(found: list[Action], found_value: int, by: FoundBy) -> None:
         """Keep a better continuation, once its line replays as a win."""
-        nonlocal continuation, value, value_by, line
+        nonlocal continuation, value, value_by
         continuation, value, value_by = found, found_value, by
-        line = Line(line.deal, line.actions[:prefix] + tuple(found))
+        line = Line(given.deal, given.actions + tuple(found))
         check_line(line)
         result.line = line
 
@@ -377,7 +376,7 @@ def _improve(result: Result, budget: Budget, objective: Objective, progress: Pro
         before = value
         say(f"improving {objective}: {LNS}", f"best {objective} {value} so far, bound {bound}")
         windows = lns(
-            Line(line.deal, line.actions[:prefix]), position, continuation, objective,
+            given, position, continuation, objective,
             None if budget.reproducible else LNS_SHARE * left(), budget.seed, target=bound,
             progress=lambda v: say(f"improving {objective}: {LNS}", f"best {objective} {v} so far, bound {bound}"),
         )

@@ -49,7 +49,7 @@ def test_a_tiny_run_reports_each_objective_with_its_methods(rows):
 
 
 def test_the_cli_runs_the_suite_and_prints_its_json(monkeypatch, rows):
-    seen = {}
+    seen: dict = {}
 
     def fake(deals, time_limit, workers, reproducible, on_step=None):
         seen.update(deals=deals, time_limit=time_limit, workers=workers)
