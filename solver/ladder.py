@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from ortools.sat.python import cp_model
 
@@ -61,6 +61,7 @@ def step(position: State, objective: Objective, target: int, limits: Limits) -> 
     turns = spare_horizon(position, target) if objective == Objective.SPARE else min(target, horizon(position))
     if turns <= 0:
         return "infeasible", None, 0.0
+    built_at = time.monotonic()
     game = build_model(position, turns)
     every_turn_before_the_finish_is_counted(game)
     if objective == Objective.SPARE:
@@ -73,6 +74,8 @@ def step(position: State, objective: Objective, target: int, limits: Limits) -> 
         game.model.add(paid <= least + 2 * least_discard_turns(position) + slack)
         if not game.frame.monsters_left:  # the cut of cpsat.optimise, where it holds
             game.model.add(objective_expr(game, Objective.COST) >= least)
+    if limits.seconds is not None:  # building the model is part of the step's time
+        limits = replace(limits, seconds=max(0.01, limits.seconds - (time.monotonic() - built_at)))
     solver = new_solver(limits)
     status = interruptible_solve(solver, game.model)
     if status == cp_model.INFEASIBLE:
