@@ -360,8 +360,8 @@ def _improve(result: Result, budget: Budget, objective: Objective, progress: Pro
         before = value
         say(f"improving {objective}: {LADDER}", f"best {objective} {value} so far, bound {bound}")
         climbed = climb(
-            position, objective, value, bound, None if budget.reproducible else LADDER_SHARE * left(),
-            LADDER_SHARE * budget.cpsat_deterministic, budget.workers, budget.seed,
+            position, objective, value, bound, None if budget.reproducible else LADDER_SHARE[objective] * left(),
+            LADDER_SHARE[objective] * budget.cpsat_deterministic, budget.workers, budget.seed,
             progress=lambda b: say(f"improving {objective}: {LADDER}", f"best {objective} {value} so far, bound {b}"),
         )
         result.stats["ladder"], interrupted = climbed.to_json(), climbed.status == "interrupted"
