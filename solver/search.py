@@ -27,7 +27,6 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cache
-from operator import attrgetter
 
 from .actions import (
     Action,
@@ -46,7 +45,6 @@ from .state import State, Status, geometry_of, sub_multisets
 from .verdicts import Verdict
 
 JUNK = 0  # the token that stands for any junk card in a canonical key
-_KIND = attrgetter("kind")
 
 
 class Deadline:
@@ -94,11 +92,7 @@ def live_islands(state: State) -> frozenset[int]:
     then every island counts as live."""
     if monsters_left(state):
         return _every_island(state.rules.islands)
-    intervals = state.empty_bounds
-    live: set[int] = set()
-    for low, high in intervals:
-        live.update(range(low + 1, high))
-    return frozenset(live)
+    return frozenset().union(*[range(low + 1, high) for low, high in state.empty_bounds])
 
 
 def is_junk(card: Card, live: frozenset[int], start_played: bool) -> bool:
@@ -430,7 +424,7 @@ def greedy_action(state: State, rng: random.Random, live: frozenset[int], style:
 
 def _greedy_choice(state: State, rng: random.Random, live: frozenset[int], style: Style) -> Action:
     choices = list(state.legal_choices())
-    kinds = set(map(_KIND, choices))
+    kinds = {c.kind for c in choices}
     if ChoiceKind.FINISH in kinds:
         return next(choice_actions(state, Choice(ChoiceKind.FINISH, FINISH), live))
     if ChoiceKind.START in kinds:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import cache
-from itertools import combinations, repeat
+from itertools import combinations
 from operator import itemgetter
 from typing import Any, Generic, NamedTuple, TypeVar, assert_never, overload
 
@@ -257,7 +257,7 @@ class State:
         hand = self.hand
         found = []
         spare = len(hand) - 1
-        for card in sorted(set(filter(is_island, hand))):
+        for card in sorted({c for c in hand if is_island(c)}):
             found += [island_choice(card, cell) for cell, cost in self._placements(card) if cost <= spare]
         if FINISH in hand and self.finish_allowed():
             found.append(Choice(ChoiceKind.FINISH, FINISH))
@@ -359,10 +359,11 @@ class State:
         cheapest costs all read them."""
         found = self._fits.get(card)
         if found is None:
-            near, cells = self._near, self._cells_for(card)
-            gaps = [_smallest_gap(card, near[cell]) for cell in cells]
-            found = self._fits[card] = tuple(zip(cells, gaps, strict=True))
-            self._costs.update(zip(zip(repeat(card), cells), gaps, strict=True))
+            near, costs, placements = self._near, self._costs, []
+            for cell in self._cells_for(card):
+                cost = costs[card, cell] = _smallest_gap(card, near[cell])
+                placements.append((cell, cost))
+            found = self._fits[card] = tuple(placements)
         return found
 
     def cheapest_cost(self, card: int) -> int | None:
@@ -385,13 +386,10 @@ class State:
         return [c for _, group in fit for c in group]
 
     @table
-    def _group_ends(self) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    def _group_ends(self) -> tuple[list[int], list[int]]:
         """The lower and the upper bounds of the open groups, in their order."""
-        ends = [bounds for bounds, _ in self._open_groups]
-        if not ends:
-            return (), ()
-        lows, highs = zip(*ends, strict=True)
-        return lows, highs
+        groups = self._open_groups
+        return [low for (low, _), _ in groups], [high for (_, high), _ in groups]
 
     @table
     def _open_groups(self) -> tuple[tuple[tuple[int, int], tuple[int, ...]], ...]:
