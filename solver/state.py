@@ -260,11 +260,11 @@ class State:
         for card in sorted({c for c in hand if is_island(c)}):
             found += [island_choice(card, cell) for cell, cost in self._placements(card) if cost <= spare]
         if FINISH in hand and self.finish_allowed():
-            found.append(Choice(ChoiceKind.FINISH, FINISH))
+            found.append(_FINISH)
         if MONSTER in hand:
             found.extend(Choice(ChoiceKind.MONSTER, MONSTER, cell) for cell, v in enumerate(self.grid) if v is not None)
         if len(hand) >= 2:
-            found.append(Choice(ChoiceKind.DISCARD))
+            found.append(_DISCARD)
         return tuple(found)
 
     def legal_actions(self) -> Iterator[Action]:
@@ -807,6 +807,7 @@ class State:
 # The tables of a position that its grid alone decides, and those its rocks' row decides too
 # (State._pass_tables hands them on).
 _COST = itemgetter(1)  # of a (cell, cost) placement
+_FINISH, _DISCARD = Choice(ChoiceKind.FINISH, FINISH), Choice(ChoiceKind.DISCARD)  # one value each: choices are frozen
 _GRID_TABLES = ("_bounds", "_near", "empty_bounds", "reading_runs")
 _ROCKS_TABLES = ("_open_cells", "_open_groups", "_group_ends")
 
