@@ -365,11 +365,14 @@ def _improve(result: Result, budget: Budget, objective: Objective, progress: Pro
             progress=lambda b: say(f"improving {objective}: {LADDER}", f"best {objective} {value} so far, bound {b}"),
         )
         result.stats["ladder"], interrupted = climbed.to_json(), climbed.status == "interrupted"
+        proved = bound
         if climbed.steps:
             bound, bound_by = climbed.bound, BoundBy.LADDER
         if climbed.actions is not None:
             take(climbed.actions, objective_value(position, climbed.actions, objective), FoundBy.LADDER)
         ran(LADDER, before)
+        if climbed.steps:  # its proofs, beside the value: "spare 22, no better line; bound 25 -> 24"
+            phases[-1] = replace(phases[-1], found=f"{phases[-1].found}; bound {proved} -> {bound}")
     if not interrupted and value != bound and applies(position, objective):
         # Most of the time left re-solves windows of the best line (docs/explain.md); the rest
         # is the one CP-SAT run over the whole model, whose bound alone is proven.

@@ -11,9 +11,17 @@ from tranquility.solver import ladder
 from tranquility.solver.actions import DiscardTwo, PlayIsland
 from tranquility.solver.cpsat import Limits, optimise
 from tranquility.solver.deal import deal
-from tranquility.solver.objectives import better, least_discard_turns, objective_bound, objective_value, turns_without_discards
+from tranquility.solver.objectives import (
+    BoundBy,
+    better,
+    least_discard_turns,
+    objective_bound,
+    objective_value,
+    turns_without_discards,
+)
 from tranquility.solver.rules import OFFICIAL, Rocks, Rules
 from tranquility.solver.search import Deadline, SearchStats, least_total_cost
+from tranquility.solver.solve import Budget, solve
 from tranquility.solver.state import State
 from tranquility.solver.verdicts import Objective
 
@@ -183,3 +191,24 @@ def test_the_ladder_never_proves_beyond_the_optimum_and_its_line_is_the_optimum(
             found += 1
     # The turns bound is exact on most small deals already: fewer steps to prove there.
     assert steps >= (3 if objective == Objective.SPARE else 1) and found >= 5, (steps, found)
+
+
+def test_a_solve_s_proven_interval_always_holds_the_exact_optimum(optima):
+    # solve --objective spare end to end (playouts, ladder, LNS, CP-SAT): the bound it
+    # reports is never below the exact optimum, the value never above, "optimal" only at
+    # the optimum; the ladder gives some of the bounds.
+    budget = Budget(reproducible=True, workers=1, greedy_playouts=50, search_nodes=500, cpsat_deterministic=2.0)
+    by_ladder = 0
+    for state, best in optima:
+        if Objective.SPARE not in best:
+            continue
+        value = best[Objective.SPARE][0]
+        result = solve(state.deal, budget, objective=Objective.SPARE)
+        got = result.best
+        assert got is not None and got.bound is not None
+        assert got.value <= value <= got.bound, (state.rules, got, value)
+        assert got.optimal == (got.value == got.bound)
+        if got.optimal:
+            assert got.value == value
+        by_ladder += got.bound_by == BoundBy.LADDER
+    assert by_ladder >= 2, by_ladder
