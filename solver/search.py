@@ -467,13 +467,15 @@ def _greedy_sink(state: State, best: float | None, style: Style, rng: random.Ran
     open: so a monster is played as soon as no island play is (nearly) free (``best``, the
     best island play's score, None when there is none). Measured: 29 of 36 hard deals
     (monsters=5; removed=8 with monsters=3) won in 100 playouts, against 20 when waiting for
-    every play to be dear. The island sunk is the one whose cell, opened, makes the most
-    islands in hand placeable, cheapest, with islands left in play to refill it."""
-    if best is not None and best <= NEARLY_FREE and any(v is None for v in state.grid):
+    every play to be dear. But a cell that nothing left can fill (``_shortfall``) calls for
+    a monster at once, on the island whose sinking mends most such cells; otherwise the
+    island sunk is the one whose cell, opened, makes the most islands in hand placeable,
+    cheapest, with islands left in play to refill it."""
+    in_play = _islands_in_play(state)
+    short = _shortfall(state, in_play)
+    if not short and best is not None and best <= NEARLY_FREE and any(v is None for v in state.grid):
         return None
-    in_play = [c for h in state.hands for c in h if is_island(c)]
-    in_play += [c for s in range(state.players) for c in state.pile(s) if is_island(c)]
-    chosen: tuple[float, PlayMonster] | None = None
+    chosen: tuple[float, PlayMonster, int] | None = None
     for cell, v in enumerate(state.grid):
         if v is None:
             continue
@@ -482,10 +484,29 @@ def _greedy_sink(state: State, best: float | None, style: Style, rng: random.Ran
         fits, cost = _placeable(after)
         low, high = after.island_bounds(cell)
         refills = sum(1 for c in in_play if low < c < high)
-        value = 10.0 * fits - 0.5 * cost + min(refills, 3) + rng.random() * style.noise
+        mended = short - _shortfall(after, in_play)
+        value = 100.0 * mended + 10.0 * fits - 0.5 * cost + min(refills, 3) + rng.random() * style.noise
         if chosen is None or value > chosen[0]:
-            chosen = (value, sink)
-    return None if chosen is None else chosen[1]
+            chosen = (value, sink, mended)
+    if chosen is None or (short and chosen[2] <= 0 and best is not None and best <= NEARLY_FREE):
+        return None
+    return chosen[1]
+
+
+def _islands_in_play(state: State) -> list[int]:
+    """The islands in the hands and piles, sorted."""
+    held = [c for h in state.hands for c in h if is_island(c)]
+    held += [c for s in range(state.players) for c in state.pile(s) if is_island(c)]
+    return sorted(held)
+
+
+def _shortfall(state: State, held: list[int]) -> int:
+    """Cells that the islands left in the hands and piles (``held``, sorted) cannot fill:
+    over the runs of empty cells, how many more cells each has than islands between its
+    ends. Only a Sea Monster sinking one of those ends can mend it."""
+    return sum(
+        max(0, run - (bisect_left(held, high) - bisect_right(held, low))) for low, high, run in empty_runs(state)
+    )
 
 
 def _placeable(state: State) -> tuple[int, int]:
@@ -589,8 +610,32 @@ class _Room:
         return abs((cell - first) - ideal) * 0.7  # Style.room scales this
 
 
-def _usefulness(state: State, card: Card, live: frozenset[int]) -> float:
-    """How much a card is worth keeping: lower is discarded first."""
+SCARCE = 16.0  # Sea Monsters: what keeping an island is worth per card of slack its run lacks (of 3)
+
+
+def _scarcity(state: State) -> dict[int, float]:
+    """With Sea Monsters in the game, the islands whose run of empty cells has little slack
+    (few more islands left in the hands and piles than cells to fill), each with how much
+    more it is worth keeping (``SCARCE`` per card of slack short of 3). Paying such an
+    island can leave a cell nothing fits, and then a monster must go to reopen it: measured,
+    most lost playouts (removed=8 with monsters=3) lose that way, by a payment, a discard or
+    the Start's team discard. Empty without monsters, so the base game's lines stay as
+    they were."""
+    if not state.rules.monsters:
+        return {}
+    held = _islands_in_play(state)
+    worth: dict[int, float] = {}
+    for low, high, run in empty_runs(state):
+        between = held[bisect_right(held, low) : bisect_left(held, high)]
+        short = 3 - (len(between) - run)
+        if short > 0:
+            for card in between:
+                worth[card] = max(worth.get(card, 0.0), SCARCE * short)
+    return worth
+
+
+def _usefulness(state: State, card: Card, live: frozenset[int], scarce: dict[int, float]) -> float:
+    """How much a card is worth keeping: lower is discarded first (``scarce``: _scarcity)."""
     if card == MONSTER:
         return 100.0  # a discarded Sea Monster loses the game: paid last of all
     if card == FINISH:
@@ -598,13 +643,14 @@ def _usefulness(state: State, card: Card, live: frozenset[int]) -> float:
     if not is_island(card) or card not in live:
         return -1.0
     best = state.cheapest_cost(card)
-    return -1.0 if best is None else 40.0 - best
+    return -1.0 if best is None else 40.0 - best + scarce.get(card, 0.0)
 
 
 def _pick_cheapest(state: State, cards: tuple[Card, ...], k: int, live: frozenset[int]) -> tuple[Card, ...]:
     if k == 0:
         return ()  # most plays are free: nothing to rank
-    ranked = sorted(cards, key=lambda c: _usefulness(state, c, live))
+    scarce = _scarcity(state)
+    ranked = sorted(cards, key=lambda c: _usefulness(state, c, live, scarce))
     # Keep one Finish card when possible: the team needs one to win (the Sea Monsters,
     # ranked last, stay behind it: every one of them is needed).
     if FINISH in ranked[:k] and cards.count(FINISH) == 1 and len(cards) > k:
@@ -629,16 +675,25 @@ def _greedy_start(state: State, live: frozenset[int]) -> PlayStart:
     seats with the most cards left (a seat that runs dry loses the game for everyone)."""
     hands, drawn, owed, _ = state.start_event()
     left = [len(h) + len(state.deal.piles[s]) - drawn[s] for s, h in enumerate(hands)]
-    pools = [sorted(h, key=lambda c: _usefulness(state, c, live)) for h in hands]
-    # Keep one Finish card in hand when the others can pay: it may be the team's last.
+    scarce = _scarcity(state)
+    pools = [sorted(h, key=lambda c: _usefulness(state, c, live, scarce)) for h in hands]
+    # Keep one Finish card in hand when the others can pay: it may be the team's last. But
+    # never at the price of a Sea Monster: the game has more Finish cards, and no monster
+    # to spare (a discarded one loses the game).
     keeper = next((s for s, h in enumerate(hands) if FINISH in h), None)
-    if keeper is not None and sum(len(p) for p in pools) - 1 >= owed:
+    monsters = sum(h.count(MONSTER) for h in hands)
+    if keeper is not None and sum(len(p) for p in pools) - 1 - monsters >= owed:
         pools[keeper].remove(FINISH)
     paid: list[list[Card]] = [[] for _ in hands]
     for _ in range(owed):
+        # A seat whose least useful card is a monster pays last (seats draw up after).
         seat = max(
             (s for s in range(len(hands)) if pools[s]),
-            key=lambda s: (_usefulness(state, pools[s][0], live) < 0, left[s] - len(paid[s])),
+            key=lambda s: (
+                pools[s][0] != MONSTER,
+                _usefulness(state, pools[s][0], live, scarce) < 0,
+                left[s] - len(paid[s]),
+            ),
         )
         paid[seat].append(pools[seat].pop(0))
     return PlayStart(seat=state.seat, team_discard=tuple(tuple(p) for p in paid))
