@@ -471,7 +471,8 @@ def _greedy_sink(state: State, best: float | None, style: Style, rng: random.Ran
     islands in hand placeable, cheapest, with islands left in play to refill it."""
     if best is not None and best <= NEARLY_FREE and any(v is None for v in state.grid):
         return None
-    in_play = _islands_in_play(state)
+    in_play = [c for h in state.hands for c in h if is_island(c)]
+    in_play += [c for s in range(state.players) for c in state.pile(s) if is_island(c)]
     chosen: tuple[float, PlayMonster] | None = None
     for cell, v in enumerate(state.grid):
         if v is None:
@@ -485,13 +486,6 @@ def _greedy_sink(state: State, best: float | None, style: Style, rng: random.Ran
         if chosen is None or value > chosen[0]:
             chosen = (value, sink)
     return None if chosen is None else chosen[1]
-
-
-def _islands_in_play(state: State) -> list[int]:
-    """The islands in the hands and piles, sorted."""
-    held = [c for h in state.hands for c in h if is_island(c)]
-    held += [c for s in range(state.players) for c in state.pile(s) if is_island(c)]
-    return sorted(held)
 
 
 def _placeable(state: State) -> tuple[int, int]:
@@ -598,27 +592,31 @@ class _Room:
 SCARCE = 16.0  # Sea Monsters: what keeping an island is worth per card of slack its run lacks (of 3)
 
 
-def _scarcity(state: State) -> dict[int, float]:
-    """With Sea Monsters in the game, the islands whose run of empty cells has little slack
-    (few more islands left in the hands and piles than cells to fill), each with how much
-    more it is worth keeping (``SCARCE`` per card of slack short of 3). Paying such an
-    island can leave a cell nothing fits, and then a monster must go to reopen it: most
-    lost playouts (removed=8 with monsters=3) lost that way, by a payment, a discard or the
-    Start's team discard. Measured on seeds 0-7 at 1, 2 and 4 players, 20 playouts each
-    (480 per group), with the Start's monster rule below: wins 35 -> 96 (removed=8 with
-    monsters=3), 140 -> 303 (monsters=3), 115 -> 218 (monsters=5); ``SCARCE`` 2, 4, 8, 14,
-    24 gave 50, 58, 90, 97 and 96 on the first group. Empty without monsters, so the base
-    game's lines stay as they were."""
-    if not state.rules.monsters:
+def _scarcity(state: State, cards: tuple[Card, ...]) -> dict[int, float]:
+    """With Sea Monsters in the game, the islands among ``cards`` whose run of empty cells
+    has little slack (few more islands left in the hands and piles than cells to fill),
+    each with how much more it is worth keeping (``SCARCE`` per card of slack short of 3).
+    Paying such an island can leave a cell nothing fits, and then a monster must go to
+    reopen it: most lost playouts (removed=8 with monsters=3) lost that way, by a payment,
+    a discard or the Start's team discard. Measured on seeds 0-7 at 1, 2 and 4 players, 20
+    playouts each (480 per group), with the Start's monster rule below: wins 35 -> 96
+    (removed=8 with monsters=3), 140 -> 303 (monsters=3), 115 -> 218 (monsters=5);
+    ``SCARCE`` 2, 4, 8, 14, 24 gave 50, 58, 90, 97 and 96 on the first group, a slack
+    window of 2 or 5 in place of 3 fewer. Empty without monsters, so the base game's lines
+    stay as they were."""
+    islands = [c for c in cards if is_island(c)]
+    if not state.rules.monsters or not islands:
         return {}
-    held = _islands_in_play(state)
+    # Every island is in a hand or a pile, or else on the grid, discarded, gone or removed.
+    out = {*state.grid, *state.discarded, *state.gone, *state.deal.removed_islands}
+    held = sorted(_every_island(state.rules.islands) - out)
     worth: dict[int, float] = {}
     for low, high, run in empty_runs(state):
-        between = held[bisect_right(held, low) : bisect_left(held, high)]
-        short = 3 - (len(between) - run)
+        short = 3 - (bisect_left(held, high) - bisect_right(held, low) - run)
         if short > 0:
-            for card in between:
-                worth[card] = max(worth.get(card, 0.0), SCARCE * short)
+            for card in islands:
+                if low < card < high:
+                    worth[card] = max(worth.get(card, 0.0), SCARCE * short)
     return worth
 
 
@@ -637,7 +635,7 @@ def _usefulness(state: State, card: Card, live: frozenset[int], scarce: dict[int
 def _pick_cheapest(state: State, cards: tuple[Card, ...], k: int, live: frozenset[int]) -> tuple[Card, ...]:
     if k == 0:
         return ()  # most plays are free: nothing to rank
-    scarce = _scarcity(state)
+    scarce = _scarcity(state, cards)
     ranked = sorted(cards, key=lambda c: _usefulness(state, c, live, scarce))
     # Keep one Finish card when possible: the team needs one to win (the Sea Monsters,
     # ranked last, stay behind it: every one of them is needed).
@@ -663,7 +661,7 @@ def _greedy_start(state: State, live: frozenset[int]) -> PlayStart:
     seats with the most cards left (a seat that runs dry loses the game for everyone)."""
     hands, drawn, owed, _ = state.start_event()
     left = [len(h) + len(state.deal.piles[s]) - drawn[s] for s, h in enumerate(hands)]
-    scarce = _scarcity(state)
+    scarce = _scarcity(state, tuple(c for h in hands for c in h))
     pools = [sorted(h, key=lambda c: _usefulness(state, c, live, scarce)) for h in hands]
     # Keep one Finish card in hand when the others can pay: it may be the team's last. But
     # never at the price of a Sea Monster: the game has more Finish cards, and no monster

@@ -8,7 +8,7 @@ import random
 from dataclasses import replace
 
 from tranquility.solver.actions import PlayMonster, PlayStart
-from tranquility.solver.cards import MONSTER
+from tranquility.solver.cards import MONSTER, is_island
 from tranquility.solver.deal import deal
 from tranquility.solver.line import Line
 from tranquility.solver.rules import OFFICIAL
@@ -16,7 +16,6 @@ from tranquility.solver.search import (
     Deadline,
     SearchStats,
     Style,
-    _islands_in_play,
     _scarcity,
     empty_runs,
     greedy,
@@ -43,20 +42,25 @@ def _playout_states(rules, players: int, seed: int, playouts: int):
 def test_no_scarcity_without_monsters():
     # The base game's payments rank cards as before: its greedy lines are unchanged.
     for state, _ in _playout_states(OFFICIAL, 2, 1, 2):
-        assert _scarcity(state) == {}
+        assert _scarcity(state, state.hand) == {}
 
 
-def test_scarcity_marks_exactly_the_tight_runs():
+def _islands_in_play(state: State) -> list[int]:
+    return sorted(c for s in range(state.players) for c in state.hands[s] + state.pile(s) if is_island(c))
+
+
+def test_scarcity_marks_exactly_the_islands_of_tight_runs():
     seen = 0
     for state, _ in _playout_states(HARD, 2, 0, 2):
         held = _islands_in_play(state)
-        worth = _scarcity(state)
+        worth = _scarcity(state, tuple(held))
+        tight = set()
         for low, high, run in empty_runs(state):
             between = [c for c in held if low < c < high]
             if len(between) - run < 3:
-                seen += 1
-                assert all(worth.get(c, 0) > 0 for c in between)
-        assert all(any(low < c < high for low, high, _ in empty_runs(state)) for c in worth)
+                tight.update(between)
+        assert set(worth) == tight
+        seen += len(tight)
     assert seen > 0
 
 
