@@ -196,7 +196,7 @@ def stored_deals(path: Path) -> int:
 
 
 def test_a_run_killed_with_sigkill_resumes_and_counts_each_deal_once(tmp_path):
-    deals = 120  # a few seconds of work: the kill must land mid-run even on a loaded machine
+    deals = 60
     args = ["--players", "4", "--deals", deals, "--reproducible", "--jobs", "1", "--batch", "1", "--json"]
     killed = tmp_path / "killed.sqlite"
     # start_new_session: the run and its pool are one process group, killed at once (a power cut).
@@ -240,9 +240,7 @@ def test_a_run_killed_with_sigkill_resumes_and_counts_each_deal_once(tmp_path):
 
 def test_ctrl_c_keeps_what_is_stored_and_prints_the_summary_so_far(tmp_path):
     db = tmp_path / "odds.sqlite"
-    # Far more deals than are done before the interrupt: the run (a new session, so a CPU
-    # share of its own) must not finish while a loaded machine starves this poller.
-    args = ["--players", "4", "--deals", 2000, "--reproducible", "--jobs", 1, "--batch", 1, "--json", "--db", db]
+    args = ["--players", "4", "--deals", 200, "--reproducible", "--jobs", 1, "--batch", 1, "--json", "--db", db]
     proc = subprocess.Popen(
         [*TRANQUILITY, "odds", *map(str, args)],
         cwd=tmp_path,
@@ -250,6 +248,10 @@ def test_ctrl_c_keeps_what_is_stored_and_prints_the_summary_so_far(tmp_path):
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
+        # A pytest-xdist worker ignores SIGINT, and an ignored signal stays ignored in its
+        # children (Python then installs no KeyboardInterrupt handler): give the run a
+        # terminal's default, as a user's shell does.
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     try:
         give_up = time.monotonic() + 60
@@ -264,7 +266,7 @@ def test_ctrl_c_keeps_what_is_stored_and_prints_the_summary_so_far(tmp_path):
     assert proc.returncode == 130, err
     assert "Interrupted" in err
     stored = stored_deals(db)
-    assert 2 <= stored < 2000
+    assert 2 <= stored < 200
     summary = json.loads(out)
     assert summary["groups"][0]["deals"] == stored
     with sqlite3.connect(db) as conn:
