@@ -18,7 +18,7 @@ import random
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from functools import cache, cached_property
+from functools import cached_property
 
 from .actions import (
     Action,
@@ -36,7 +36,7 @@ from .deal import Deal, deal
 from .errors import BadInput
 from .line import Line
 from .rules import Rules
-from .state import Geometry, State, Status, geometry_of
+from .state import State, Status, geometry_of
 from .verify import position_after
 
 UNKNOWN: Card = 0  # stands for a card the seat cannot see (island numbers start at 1)
@@ -75,9 +75,7 @@ class Observation:
         Its legal choices for this seat are the real ones, since they depend only on the
         seat's own hand and public counts."""
         piles = tuple((UNKNOWN,) * n for n in self.pile_sizes)
-        hands = tuple(
-            self.hand if s == self.seat else (UNKNOWN,) * n for s, n in enumerate(self.hand_sizes)
-        )
+        hands = tuple(self.hand if s == self.seat else (UNKNOWN,) * n for s, n in enumerate(self.hand_sizes))
         return State(
             deal=Deal(rules=self.rules, piles=piles, rocks_row=self.rocks_row),
             grid=self.grid,
@@ -148,12 +146,6 @@ def start_quota(order: list[int], hand_sizes: tuple[int, ...], pile_sizes: tuple
 # Reading the table: which islands can still come, how tight each gap is
 
 
-@cache
-def _sides(geo: Geometry, cell: int) -> tuple[frozenset[int], frozenset[int]]:
-    """The cells that must hold smaller and larger cards than ``cell`` (rule ``order``)."""
-    return frozenset(geo.before[cell]), frozenset(geo.after[cell])
-
-
 class Reading:
     """What a seat can work out from its observation: the open interval of numbers that
     fit each empty cell, the islands it has not seen, and how many of those it may expect
@@ -189,6 +181,7 @@ class Reading:
         self._best_cost: dict[int, int | None] = {}
         self._tightness: dict[int, float] = {}
         self._supply: dict[tuple[int, int], tuple[int, int]] = {}  # (own, unseen) islands in a gap
+        self._ordered: dict[int, tuple[tuple[tuple[int, int], bool, int], ...]] = {}
 
     def supply(self, low: int, high: int, without: int | None = None) -> float:
         """Islands strictly between low and high the team may still place: the seat's own
@@ -236,34 +229,53 @@ class Reading:
             self._tightness[card] = worst
         return worst
 
+    def ordered(self, cell: int) -> tuple[tuple[tuple[int, int], bool, int], ...]:
+        """(bounds, smaller, count) of the other empty cells the order ties to ``cell``:
+        ``smaller`` if they must hold a smaller card (rule ``order``), ``count`` how many
+        such cells have those bounds; in the order of each pair's first cell."""
+        found = self._ordered.get(cell)
+        if found is None:
+            before, after = set(self.geo.before[cell]), set(self.geo.after[cell])
+            counts: dict[tuple[tuple[int, int], bool], int] = {}
+            for e, bounds in self.bounds.items():
+                if e in before or e in after:
+                    side = (bounds, e in before)
+                    counts[side] = counts.get(side, 0) + 1
+            found = self._ordered[cell] = tuple((bounds, smaller, n) for (bounds, smaller), n in counts.items())
+        return found
+
     def placement(self, card: int, cell: int) -> tuple[float, float]:
         """(deficit, misplacement) of playing ``card`` into ``cell``: how many more cells
         lack islands to fill them afterwards, and how far the cell sits from where the
         card's rank among the islands that fit its gap puts it (0 = just right)."""
         key = self.bounds[cell]
         low, high = key
-        before, after = _sides(self.geo, cell)
-        # The other empty cells whose bounds the card narrows: (old bounds, new bounds).
-        changed = []
-        for e, old in self.bounds.items():
-            if e in before:
-                if card < old[1]:
-                    changed.append((old, (old[0], card)))
-            elif e in after and card > old[0]:
-                changed.append((old, (card, old[1])))
+        # The bounds the card narrows, old and new, and the empty cells (this one aside)
+        # holding each new bound once the card is down. The sets get their keys in the order
+        # of the cells, so the float sums below add in one order, the same on every run.
         old_keys, new_keys = {key}, set()
-        for old, new in changed:
+        lost: dict[tuple[int, int], int] = {}
+        gained: dict[tuple[int, int], int] = {}
+        for old, smaller, n in self.ordered(cell):
+            if smaller:
+                if card >= old[1]:
+                    continue
+                new = (old[0], card)
+            elif card > old[0]:
+                new = (card, old[1])
+            else:
+                continue
             old_keys.add(old)
             new_keys.add(new)
-        # Empty cells (this one aside) holding each new bound once the card is down.
-        counts = {
-            k: self.need.get(k, 0) - (k == key) - sum(o == k for o, _ in changed) + sum(n == k for _, n in changed)
-            for k in new_keys
-        }
-        deficit_before = sum(max(0.0, self.need[k] - self.supply(*k)) for k in old_keys)
-        deficit_after = sum(max(0.0, counts[k] - self.supply(*k, without=card)) for k in new_keys)
+            lost[old] = lost.get(old, 0) + n
+            gained[new] = gained.get(new, 0) + n
+        need, supply = self.need, self.supply
+        deficit_before = sum(max(0.0, need[k] - supply(*k)) for k in old_keys)
+        deficit_after = sum(
+            max(0.0, need.get(k, 0) - (k == key) - lost.get(k, 0) + gained[k] - supply(*k, without=card)) for k in new_keys
+        )
         group = self.groups[key]
-        pool = self.supply(low, high)
+        pool = supply(low, high)
         rank = self.below(low, card)
         ideal = rank * (len(group) - 1) / max(pool - 1, 1.0)
         return deficit_after - deficit_before, abs(group.index(cell) - ideal)
@@ -409,11 +421,17 @@ class Cautious(Policy):
     def choose_island(self, obs, reading, islands):
         view = obs.view
         best, best_cost, best_score = None, 0, 0.0
+        # An island's value does not depend on the rest of the hand, so the values of the
+        # hand without the card played are the hand's, less that card's.
+        hand = obs.hand
+        values = self.keep_values(reading, hand, obs.start_played)
+        ranked = sorted(values)
         for c in islands:
             cost = view.cost_of(c)
             deficit, misplaced = reading.placement(c.card, c.cell)
-            rest = remove_held(obs.hand, [c.island])
-            paid_value = sum(sorted(self.keep_values(reading, rest, obs.start_played))[:cost])
+            rest = ranked.copy()
+            rest.remove(values[hand.index(c.island)])
+            paid_value = sum(rest[:cost])
             score = 2.0 * cost + paid_value / 20.0 + 0.5 * misplaced + 8.0 * max(deficit, 0.0) + self.doubt()
             if best is None or score < best_score:
                 best, best_cost, best_score = c, cost, score
