@@ -111,11 +111,7 @@ def optimise(position: State, actions: list[Action], objective: Objective, limit
     built_at = time.monotonic()
     game = build_model(position, horizon(position))
     add_hint(game, line_facts(position, actions))
-    every_turn_before_the_finish_is_counted(game)
-    if not game.frame.monsters_left:
-        # A valid cut (least_total_cost's argument) that tightens CP-SAT's bound. Not with
-        # Sea Monsters to come: one may sink the neighbour that makes a cell cost.
-        game.model.add(objective_expr(game, Objective.COST) >= least_total_cost(position))
+    add_objective_cuts(game, position)
     game.model.minimize(objective_expr(game, objective))
     solver, status, info = _solve(game, limits, built_at)
     if status not in (cp_model.OPTIMAL, cp_model.FEASIBLE):
@@ -123,6 +119,16 @@ def optimise(position: State, actions: list[Action], objective: Objective, limit
     sign = -1 if maximised(objective) else 1
     bound = round(sign * solver.best_objective_bound)
     return realise(position, plan_of(game, solver)), bound, status == cp_model.OPTIMAL, info
+
+
+def add_objective_cuts(game: GameModel, position: State) -> None:
+    """The valid cuts a model with an objective states (docs/model.md, Objectives): the
+    Finish's turn counts the turns before it, and the placements cost at least
+    ``least_total_cost`` (its argument; not with Sea Monsters to come, as one may sink the
+    neighbour that makes a cell cost). They only tighten CP-SAT's bound."""
+    every_turn_before_the_finish_is_counted(game)
+    if not game.frame.monsters_left:
+        game.model.add(objective_expr(game, Objective.COST) >= least_total_cost(position))
 
 
 def objective_expr(game: GameModel, objective: Objective) -> Expr:

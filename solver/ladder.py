@@ -17,8 +17,8 @@ from dataclasses import dataclass, replace
 from ortools.sat.python import cp_model
 
 from .actions import Action
-from .cpsat import Limits, interruptible_solve, new_solver, objective_expr, plan_of, realise
-from .model import build_model, every_turn_before_the_finish_is_counted, horizon
+from .cpsat import Limits, add_objective_cuts, interruptible_solve, new_solver, objective_expr, plan_of, realise
+from .model import build_model, horizon
 from .objectives import least_discard_turns, objective_bound, turns_without_discards
 from .search import least_total_cost
 from .state import State
@@ -65,17 +65,14 @@ def step(position: State, objective: Objective, target: int, limits: Limits) -> 
         return "infeasible", None, 0.0
     built_at = time.monotonic()
     game = build_model(position, turns)
-    every_turn_before_the_finish_is_counted(game)
+    add_objective_cuts(game, position)
     if objective == Objective.SPARE:
         game.model.add(objective_expr(game, objective) <= -target)
         # The same in costs and discard twos (spare_horizon's identity): implied, but
         # stated it lets CP-SAT see at once how little the line may pay.
         slack = objective_bound(position, objective) - target
-        least = least_total_cost(position)
         paid = objective_expr(game, Objective.COST) + 2 * sum(game.turns.discard)
-        game.model.add(paid <= least + 2 * least_discard_turns(position) + slack)
-        if not game.frame.monsters_left:  # the cut of cpsat.optimise, where it holds
-            game.model.add(objective_expr(game, Objective.COST) >= least)
+        game.model.add(paid <= least_total_cost(position) + 2 * least_discard_turns(position) + slack)
     if limits.seconds is not None:  # building the model is part of the step's time
         limits = replace(limits, seconds=max(0.01, limits.seconds - (time.monotonic() - built_at)))
     solver = new_solver(limits)
