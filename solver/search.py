@@ -38,6 +38,7 @@ from .actions import (
     PlayMonster,
     PlayStart,
     RocksMove,
+    island_choice,
 )
 from .cards import FINISH, MONSTER, START, Card, is_island, remove_held
 from .rules import Order, Rocks
@@ -64,8 +65,10 @@ class Deadline:
         return not self.stopped and (self.until is None or time.monotonic() < self.until)
 
     def expired(self) -> bool:
-        return self.stopped or (self.until is not None and time.monotonic() >= self.until) or (
-            self.nodes_left is not None and self.nodes_left < 0
+        return (
+            self.stopped
+            or (self.until is not None and time.monotonic() >= self.until)
+            or (self.nodes_left is not None and self.nodes_left < 0)
         )
 
 
@@ -431,22 +434,17 @@ def _greedy_choice(state: State, rng: random.Random, live: frozenset[int], style
         return _greedy_start(state, live)
     hand = state.hand
     junk = [c for c in hand if is_junk(c, live, state.start_played)] + _spare_finishes(hand)
-    misplacement, cost_of, draw = _Room(state, live).misplacement, state.cost_of, rng.random
+    misplacement, draw = _Room(state, live).misplacement, rng.random
     reserve, spare, room, economy, noise = _reserve(state), len(junk), style.room, style.economy, style.noise
-    best: tuple[float, Choice] | None = None
-    for choice in choices:
-        if choice.kind != ChoiceKind.ISLAND:
-            continue
-        # An island choice's card and cell, read directly: the checked properties would cost
-        # more than the rest of the score.
-        misplaced = misplacement(choice.card, choice.cell)  # type: ignore[arg-type]
+    best: tuple[float, int, int] | None = None  # (score, card, cell)
+    for card, cell, cost in state.island_plays:
+        misplaced = misplacement(card, cell)
         if misplaced is None:
             continue
-        cost = cost_of(choice)
         live_paid = max(0, cost - spare)
         score = cost + 2 * live_paid + room * misplaced + economy * max(0, cost - reserve) + draw() * noise
         if best is None or score < best[0]:
-            best = (score, choice)
+            best = (score, card, cell)
     if ChoiceKind.MONSTER in kinds:
         sink = _greedy_sink(state, None if best is None else best[0], style, rng)
         if sink is not None:
@@ -455,7 +453,7 @@ def _greedy_choice(state: State, rng: random.Random, live: frozenset[int], style
         return _cheapest_payment_action(state, Choice(ChoiceKind.DISCARD), live)
     if best is None:
         return _cheapest_payment_action(state, next(c for c in choices if c.kind == ChoiceKind.ISLAND), live)
-    return _cheapest_payment_action(state, best[1], live)
+    return _cheapest_payment_action(state, island_choice(best[1], best[2]), live)
 
 
 NEARLY_FREE = 0.5  # an island play scoring at most this is worth more than a Sea Monster now
@@ -651,9 +649,7 @@ def _cheapest_payment_action(state: State, choice: Choice, live: frozenset[int])
     cost, hand, card = state.cost_of(choice), state.hand, choice.island
     at = hand.index(card)
     rest = hand[:at] + hand[at + 1 :]  # the hand is sorted: so is what is left
-    return PlayIsland(
-        seat=state.seat, card=card, cell=choice.target, discard=_pick_cheapest(state, rest, cost, live)
-    )
+    return PlayIsland(seat=state.seat, card=card, cell=choice.target, discard=_pick_cheapest(state, rest, cost, live))
 
 
 def _greedy_start(state: State, live: frozenset[int]) -> PlayStart:
@@ -806,4 +802,3 @@ def _ordered(state: State, live: frozenset[int]) -> list[Action]:
 
     actions.sort(key=rank)
     return actions
-

@@ -133,9 +133,7 @@ def geometry(rows: int, cols: int, order: Order, adjacency: Adjacency) -> Geomet
         else:
             r, c = divmod(cell, cols)
             before.append(tuple([r * cols + k for k in range(c)] + [k * cols + c for k in range(r)]))
-            after.append(
-                tuple([r * cols + k for k in range(c + 1, cols)] + [k * cols + c for k in range(r + 1, rows)])
-            )
+            after.append(tuple([r * cols + k for k in range(c + 1, cols)] + [k * cols + c for k in range(r + 1, rows)]))
     return Geometry(rows, cols, tuple(neighbours), tuple(before), tuple(after))
 
 
@@ -221,20 +219,14 @@ class State:
     def eligible_rock_rows(self) -> list[int]:
         """Rows the Jagged Rocks may move to: another row with an empty cell."""
         geo = geometry_of(self.rules)
-        return [
-            r
-            for r in range(geo.rows)
-            if r != self.rocks_row and any(self.grid[c] is None for c in geo.row_cells(r))
-        ]
+        return [r for r in range(geo.rows) if r != self.rocks_row and any(self.grid[c] is None for c in geo.row_cells(r))]
 
     @property
     def rocks_choice_due(self) -> bool:
         """Manual Jagged Rocks still in play: the action just taken must move them or pay to
         keep them (asked of the position ``before_rocks`` returns)."""
         return (
-            self.rules.rocks == Rocks.MANUAL
-            and self.rocks_row is not None
-            and self.complete_rows < self.rules.rocks_leave_rows
+            self.rules.rocks == Rocks.MANUAL and self.rocks_row is not None and self.complete_rows < self.rules.rocks_leave_rows
         )
 
     def must_play_start(self) -> bool:
@@ -255,10 +247,7 @@ class State:
         if self.must_play_start():
             return (Choice(ChoiceKind.START, START),) if self.start_rounds() is not None else ()
         hand = self.hand
-        found = []
-        spare = len(hand) - 1
-        for card in sorted({c for c in hand if is_island(c)}):
-            found += [island_choice(card, cell) for cell, cost in self._placements(card) if cost <= spare]
+        found = [island_choice(card, cell) for card, cell, _ in self.island_plays]
         if FINISH in hand and self.finish_allowed():
             found.append(_FINISH)
         if MONSTER in hand:
@@ -266,6 +255,23 @@ class State:
         if len(hand) >= 2:
             found.append(_DISCARD)
         return tuple(found)
+
+    @table
+    def island_plays(self) -> tuple[tuple[int, int, int], ...]:
+        """(card, cell, cost) of each legal island choice, in ``legal_choices``' order (the
+        cards ascending, each card's cells ascending): the island choices with their costs."""
+        if self.won or self._out_of_cards() or self.must_play_start():
+            return ()
+        hand = self.hand
+        spare = len(hand) - 1
+        return tuple(
+            [
+                (card, cell, cost)
+                for card in sorted({c for c in hand if is_island(c)})
+                for cell, cost in self._placements(card)
+                if cost <= spare
+            ]
+        )
 
     def legal_actions(self) -> Iterator[Action]:
         """Every legal action, with every distinct payment (can be many for a Start)."""
@@ -484,11 +490,7 @@ class State:
 
     def finish_allowed(self) -> bool:
         """Finish cards: every cell filled, a Start played and every monster played."""
-        return (
-            self.start_played
-            and None not in self.grid
-            and self.monsters_played == self.rules.monsters
-        )
+        return self.start_played and None not in self.grid and self.monsters_played == self.rules.monsters
 
     def _out_of_cards(self) -> bool:
         """Rule option one_card=lose: a seat beginning its turn with 0 or 1 cards loses."""
@@ -542,9 +544,7 @@ class State:
         if action.seat != self.seat:
             raise IllegalAction(f"it is seat {self.seat}'s turn, not seat {action.seat}'s")
         if self._out_of_cards():
-            raise IllegalAction(
-                f"seat {self.seat} begins its turn with {len(self.hand)} card(s) and loses (rule one_card=lose)"
-            )
+            raise IllegalAction(f"seat {self.seat} begins its turn with {len(self.hand)} card(s) and loses (rule one_card=lose)")
         if self.must_play_start() and not isinstance(action, PlayStart):
             raise IllegalAction(f"seat {self.seat} holds a Start card and must play it")
         after = self.before_rocks(action)
@@ -671,13 +671,9 @@ class State:
         if cost is None:
             raise IllegalAction(f"{card} at cell {cell} breaks the ascending order ({self.rules.order})")
         if cost > len(hand):
-            raise IllegalAction(
-                f"{card} at cell {cell} costs {cost} but only {len(hand)} other card(s) are in hand"
-            )
+            raise IllegalAction(f"{card} at cell {cell} costs {cost} but only {len(hand)} other card(s) are in hand")
         if len(action.discard) != cost:
-            raise IllegalAction(
-                f"{card} at cell {cell} costs {cost}; the action discards {len(action.discard)} card(s)"
-            )
+            raise IllegalAction(f"{card} at cell {cell} costs {cost}; the action discards {len(action.discard)} card(s)")
         hand = self._pay(hand, action.discard, "cost")
         grid = self.grid[:cell] + (card,) + self.grid[cell + 1 :]
         return self._with_hand(hand, grid=grid, discarded=sorted_cards(self.discarded + action.discard))
@@ -689,9 +685,7 @@ class State:
             raise IllegalAction(f"seat {self.seat} holds no Start card")
         rounds = self.start_rounds()
         if rounds is None:
-            raise IllegalAction(
-                f"the team cannot pay the {self.rules.start_discards} cards the Start card costs"
-            )
+            raise IllegalAction(f"the team cannot pay the {self.rules.start_discards} cards the Start card costs")
         hands, drawn, owed, forced = rounds
         split = action.team_discard
         if len(split) != self.players:
@@ -725,9 +719,7 @@ class State:
         if any(v is None for v in self.grid):
             raise IllegalAction(f"a Finish card needs a full grid ({self.filled} of {self.rules.cells} cells filled)")
         if self.monsters_played != self.rules.monsters:
-            raise IllegalAction(
-                f"a Finish card needs every Sea Monster played ({self.monsters_played} of {self.rules.monsters})"
-            )
+            raise IllegalAction(f"a Finish card needs every Sea Monster played ({self.monsters_played} of {self.rules.monsters})")
         hand = self._pay(self.hand, (FINISH,), "play")
         return self._with_hand(hand, won=True, turn=self.turn + 1)
 
@@ -774,14 +766,12 @@ class State:
             return replace(after, rocks_row=row, rolls_used=after.rolls_used + 1)
         move = action.rocks
         if move is None:
-            raise IllegalAction("rocks=manual: the action must move the rocks or keep them (\"stay\")")
+            raise IllegalAction('rocks=manual: the action must move the rocks or keep them ("stay")')
         if move.row is not None:
             if move.discard:
-                raise IllegalAction("moving the rocks costs nothing; rocks_discard is only for \"stay\"")
+                raise IllegalAction('moving the rocks costs nothing; rocks_discard is only for "stay"')
             if move.row not in eligible:
-                raise IllegalAction(
-                    f"the rocks may move to row {', '.join(map(str, eligible))}, not to row {move.row}"
-                )
+                raise IllegalAction(f"the rocks may move to row {', '.join(map(str, eligible))}, not to row {move.row}")
             return replace(after, rocks_row=move.row)
         if len(move.discard) != 2:
             raise IllegalAction("keeping the rocks in place costs exactly 2 more cards (rocks_discard)")
