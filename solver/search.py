@@ -471,33 +471,28 @@ def _greedy_sink(state: State, best: float | None, style: Style, rng: random.Ran
         return None
     in_play = [c for h in state.hands for c in h if is_island(c)]
     in_play += [c for s in range(state.players) for c in state.pile(s) if is_island(c)]
-    chosen: tuple[float, PlayMonster] | None = None
+    # The islands in the hands once the monster is played, each with what its seat can pay.
+    hands = list(state.hands)
+    hands[state.seat] = remove_held(state.hand, [MONSTER])
+    held = [(card, len(hand) - 1) for hand in hands for card in hand if is_island(card)]
+    cards = [card for card, _ in held]
+    chosen: tuple[float, int] | None = None
     for cell, v in enumerate(state.grid):
         if v is None:
             continue
-        sink = PlayMonster(seat=state.seat, cell=cell)
-        after = state.before_rocks(sink)
-        fits, cost = _placeable(after)
-        low, high = after.island_bounds(cell)
+        # How many of those islands fit a cell once this one is empty, at a cost their seat
+        # can pay, and those least costs in all.
+        fits = total = 0
+        for (_, can_pay), cost in zip(held, state.cheapest_costs_if_emptied(cell, cards), strict=True):
+            if cost is not None and cost <= can_pay:
+                fits += 1
+                total += cost
+        low, high = state.island_bounds(cell)  # from the other cells: the same once it is empty
         refills = sum(1 for c in in_play if low < c < high)
-        value = 10.0 * fits - 0.5 * cost + min(refills, 3) + rng.random() * style.noise
+        value = 10.0 * fits - 0.5 * total + min(refills, 3) + rng.random() * style.noise
         if chosen is None or value > chosen[0]:
-            chosen = (value, sink)
-    return None if chosen is None else chosen[1]
-
-
-def _placeable(state: State) -> tuple[int, int]:
-    """How many islands in the hands fit a cell now at a cost their seat can pay, and
-    those least costs in all."""
-    fits = total = 0
-    for hand in state.hands:
-        for card in hand:
-            if is_island(card):
-                cost = state.cheapest_cost(card)
-                if cost is not None and cost <= len(hand) - 1:
-                    fits += 1
-                    total += cost
-    return fits, total
+            chosen = (value, cell)
+    return None if chosen is None else PlayMonster(seat=state.seat, cell=chosen[1])
 
 
 def _greedy_rocks(state: State, action: Action, live: frozenset[int]) -> Action:

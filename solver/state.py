@@ -419,31 +419,39 @@ class State:
         return self._bounds[cell]
 
     def _cell_bounds(self, cell: int) -> tuple[int, int]:
-        geo, grid = geometry_of(self.rules), self.grid
-        low = max((v for c in geo.before[cell] if (v := grid[c]) is not None), default=0)
-        high = min((v for c in geo.after[cell] if (v := grid[c]) is not None), default=self.rules.islands + 1)
-        return low, high
+        return _cell_bounds(self.grid, self.rules, cell)
 
     @table
     def _bounds(self) -> tuple[tuple[int, int], ...]:
         # Once per position, for every cell: each legal choice and greedy move asks.
-        grid, top = self.grid, self.rules.islands + 1
-        if self.rules.order == Order.SEQUENCE:
-            # The cells before a cell are all earlier ones: running maxima and minima.
-            # (Comparisons, not max() and min() calls: this runs for every position searched.)
-            lows, low = [], 0
-            for v in grid:
-                lows.append(low)
-                if v is not None and v > low:
-                    low = v
-            highs, high = [], top
-            for v in reversed(grid):
-                highs.append(high)
-                if v is not None and v < high:
-                    high = v
-            highs.reverse()
-            return tuple(zip(lows, highs, strict=True))
-        return tuple(self._cell_bounds(cell) for cell in range(len(grid)))
+        return _grid_bounds(self.grid, self.rules)
+
+    def cheapest_costs_if_emptied(self, cell: int, cards: Iterable[int]) -> list[int | None]:
+        """``cheapest_cost`` of each of ``cards`` on this grid with ``cell`` emptied (a Sea
+        Monster's sinking), the rocks where they are. Only the cells whose bounds or
+        neighbours the emptied cell changes are worked out again: every other cell keeps
+        its placements and costs (this position's, worked out once for all the cells a
+        greedy player weighs sinking)."""
+        grid = self.grid[:cell] + (None,) + self.grid[cell + 1 :]
+        bounds, old = _grid_bounds(grid, self.rules), self._bounds
+        neighbours = geometry_of(self.rules).neighbours  # symmetric: the cells next to `cell`
+        changed = {e for e in range(len(grid)) if bounds[e] != old[e]} | {cell, *neighbours[cell]}
+        cols, rocks = self.rules.cols, self.rocks_row
+        fresh = [
+            (bounds[e], tuple([v for c in neighbours[e] if (v := grid[c]) is not None]))
+            for e in sorted(changed)
+            if grid[e] is None and (rocks is None or e // cols != rocks)
+        ]
+        costs: list[int | None] = []
+        for card in cards:
+            best = min((cost for e, cost in self._placements(card) if e not in changed), default=None)
+            for (low, high), near in fresh:
+                if low < card < high:
+                    cost = _smallest_gap(card, near)
+                    if best is None or cost < best:
+                        best = cost
+            costs.append(best)
+        return costs
 
     @table
     def reading_runs(self) -> dict[int, tuple[int, int, int, int]]:
@@ -800,6 +808,35 @@ _COST = itemgetter(1)  # of a (cell, cost) placement
 _FINISH, _DISCARD = Choice(ChoiceKind.FINISH, FINISH), Choice(ChoiceKind.DISCARD)  # one value each: choices are frozen
 _GRID_TABLES = ("_bounds", "_near", "empty_bounds", "reading_runs")
 _ROCKS_TABLES = ("_open_cells", "_open_groups", "_group_ends")
+
+
+def _cell_bounds(grid: tuple[int | None, ...], rules: Rules, cell: int) -> tuple[int, int]:
+    """``island_bounds`` of one cell of ``grid``: from the other cells alone."""
+    geo = geometry_of(rules)
+    low = max((v for c in geo.before[cell] if (v := grid[c]) is not None), default=0)
+    high = min((v for c in geo.after[cell] if (v := grid[c]) is not None), default=rules.islands + 1)
+    return low, high
+
+
+def _grid_bounds(grid: tuple[int | None, ...], rules: Rules) -> tuple[tuple[int, int], ...]:
+    """``island_bounds`` of every cell of ``grid``."""
+    top = rules.islands + 1
+    if rules.order == Order.SEQUENCE:
+        # The cells before a cell are all earlier ones: running maxima and minima.
+        # (Comparisons, not max() and min() calls: this runs for every position searched.)
+        lows, low = [], 0
+        for v in grid:
+            lows.append(low)
+            if v is not None and v > low:
+                low = v
+        highs, high = [], top
+        for v in reversed(grid):
+            highs.append(high)
+            if v is not None and v < high:
+                high = v
+        highs.reverse()
+        return tuple(zip(lows, highs, strict=True))
+    return tuple(_cell_bounds(grid, rules, cell) for cell in range(len(grid)))
 
 
 def _smallest_gap(card: int, near: tuple[int, ...]) -> int:

@@ -102,3 +102,46 @@ def test_greedy_decides_the_same_on_fresh_positions(players):
         state = state.apply(here)
         turns += 1
     assert turns > 30
+
+
+def _emptied(state: State, cell: int) -> State:
+    """The position with ``cell`` emptied and nothing else changed, worked out afresh."""
+    return replace(state, grid=state.grid[:cell] + (None,) + state.grid[cell + 1 :])
+
+
+@pytest.mark.parametrize("name", sorted(CONFIGS))
+@settings(max_examples=8)
+@given(seed=st.integers(0, 2**32 - 1))
+def test_costs_once_a_cell_is_emptied_are_those_of_the_emptied_grid(name, seed):
+    """``cheapest_costs_if_emptied`` (the greedy's Sea Monster weighing) gives, for every
+    island and every filled cell, the cheapest cost on the grid with that cell emptied."""
+    rules, players = CONFIGS[name]
+    rng = random.Random(seed)
+    state = State.initial(deal(rules, players, seed % 1000))
+    islands = range(1, rules.islands + 1)
+    for _ in range(rng.randrange(1, 40)):
+        if state.won or state.status != Status.OPEN:
+            break
+        state = state.apply(random_action(state, rng))
+    for cell, v in enumerate(state.grid):
+        if v is not None:
+            emptied = _emptied(state, cell)
+            assert state.cheapest_costs_if_emptied(cell, islands) == [emptied.cheapest_cost(c) for c in islands]
+
+
+def test_costs_once_a_cell_is_emptied_on_the_full_grid():
+    """The same on official-size grids late in a game, where the emptied cell joins two
+    runs (and so changes bounds far from it), with the rocks in play."""
+    checked = 0
+    for rules in (Rules(monsters=3), Rules(rocks=Rocks.MANUAL, order=Order.GRID, adjacency=Adjacency.BOTH)):
+        rng = random.Random(3)
+        state = State.initial(deal(rules, 2, 5))
+        while not state.won and state.status == Status.OPEN and state.filled < 20:
+            state = state.apply(greedy_action(state, rng, live_islands(state), Style()))
+        for cell, v in enumerate(state.grid):
+            if v is not None:
+                emptied = _emptied(state, cell)
+                islands = range(1, rules.islands + 1)
+                assert state.cheapest_costs_if_emptied(cell, islands) == [emptied.cheapest_cost(c) for c in islands]
+                checked += 1
+    assert checked > 20
