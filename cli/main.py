@@ -366,8 +366,7 @@ search), cpsat (the CP-SAT model), replay (the line has already won);
 timeout or interrupted for unknown. Ctrl-C during a solve ends it with
 unknown (or the win found so far) and exit 0. docs/solving.md.
 
-{exit_line("it ran (whatever the verdict)")}
-2 includes rules the solver does not support (monsters, rocks)."""
+{exit_line("it ran (whatever the verdict)")}"""
 )
 @deal_source
 @game_file_argument
