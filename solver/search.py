@@ -159,7 +159,7 @@ def refutation(state: State, live: frozenset[int] | None = None) -> str | None:
             f"{'is' if state.monsters_played == 1 else 'are'} played and only {in_play.count(MONSTER)} "
             "left in the hands and piles (a discarded Sea Monster can never be played)"
         )
-    doomed = _finish_cannot_survive_the_start(state)
+    doomed = _finish_cannot_survive_the_start(state) or _the_start_event_takes_what_the_win_needs(state)
     if doomed is not None:
         return doomed
     empty = [cell for cell, v in enumerate(state.grid) if v is None]
@@ -213,6 +213,78 @@ def _finish_cannot_survive_the_start(state: State) -> str | None:
             "round (forced: one hand cannot pay it) throws away the whole hand"
         )
     return None
+
+
+def _the_start_event_takes_what_the_win_needs(state: State) -> str | None:
+    """Solo: the Start event discards what the hand holds, and then, round by round, the
+    cards drawn after it, until it has taken ``start_discards`` cards; only its last round
+    lets the player choose what to keep (docs/rules.md, ``State.start_rounds``). The Sea
+    Monsters that come after the Start card in the pile can only be played after the
+    event, each with an island to refill its cell, and a Finish must outlast it too.
+
+    Whatever the hand holds when the Start comes (up to ``hand - 1`` other cards, of
+    which the first ``j`` cards after the Start card in the pile, for every possible
+    ``j``), the event is played out on the pile as it lies: if it always takes one of those
+    monsters, or every Finish after the Start, or leaves too few cards or islands for the
+    monsters, their refills and a Finish, no win is left. Other rules only take more
+    cards (a rocks stay, costs), so this holds under every module."""
+    rules = state.rules
+    if state.players != 1 or state.start_played:
+        return None
+    pile, owed = state.pile(0), rules.start_discards
+    if START in state.hand:
+        # The event is this turn: every monster still to play must come from the pile.
+        held = len(state.hand) - 1
+        if MONSTER in state.hand and held < owed:
+            return "the Start must be played now, and the Start event throws away the Sea Monster in hand"
+        cases = [(pile, held)]
+    elif START in pile:
+        after = pile[pile.index(START) + 1 :]
+        # The first j cards after the Start card may be in the hand with it: a forced first
+        # round throws them away, so j stops short of the first monster.
+        cases = [
+            (after[j:], held)
+            for j in range(min(rules.hand - 1, len(after)) + 1)
+            for held in range(j, rules.hand)
+            if held >= owed or MONSTER not in after[:j]
+        ]
+    else:
+        return None
+    if any(_outlasts_the_start(rest, owed - held, rules.hand) for rest, held in cases):
+        return None
+    return (
+        "solo, the Start event discards the hand and then the cards drawn after it "
+        f"({rules.start_discards} in all): however the Start comes, it takes a Sea Monster still to "
+        "play or every Finish card left, or leaves too few cards for the monsters, the islands that "
+        "refill their cells and a Finish"
+    )
+
+
+def _outlasts_the_start(rest: tuple[Card, ...], owed: int, hand: int) -> bool:
+    """Whether the Sea Monsters in ``rest`` (the pile still to draw when the Start is played,
+    in order), a Finish, and an island to refill each monster's cell can outlast a Start
+    event that still owes ``owed`` cards once the hand is discarded (solo)."""
+    monsters = rest.count(MONSTER)
+    if owed <= 0:
+        return True  # the hand pays it all (with a choice): nothing in the pile is touched
+    at = 0
+    while True:
+        batch = rest[at : at + hand]
+        if not batch:
+            return False  # hands and piles run dry: the Start cannot be played
+        if len(batch) < owed:  # a forced round: the whole batch goes
+            if MONSTER in batch:
+                return False
+            owed -= len(batch)
+            at += len(batch)
+            continue
+        keep, later = len(batch) - owed, rest[at + len(batch) :]
+        needed = batch.count(MONSTER) + (FINISH in batch and FINISH not in later)
+        if needed > keep or (FINISH not in batch and FINISH not in later):
+            return False
+        # Kept islands come out of what the monsters and a Finish leave of the choice.
+        islands = min(keep - needed, sum(1 for c in batch if is_island(c))) + sum(1 for c in later if is_island(c))
+        return islands >= monsters and keep + len(later) >= 2 * monsters + 1
 
 
 def least_total_cost(state: State) -> int:

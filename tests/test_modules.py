@@ -265,6 +265,48 @@ def test_late_positions_agree_with_the_oracle(late_cases):
             assert not (won and refutation(position) is not None), (position, refutation(position))
 
 
+def solo_start_games(count: int, seed: int = 3) -> Iterator[State]:
+    """``count`` seeded solo deals where the Start event is forced (the hand minus the Start
+    holds fewer cards than it owes), Sea Monsters often deep in the pile: what
+    ``_the_start_event_takes_what_the_win_needs`` reasons about."""
+    rng = random.Random(seed)
+    while count:
+        monsters, hand = rng.randint(0, 2), rng.randint(2, 3)
+        cols = rng.choice((2, 3))
+        rules = Rules(
+            rows=1, cols=cols, islands=cols + monsters + rng.randint(3, 8), finish=rng.randint(1, 2), hand=hand,
+            start_discards=rng.randint(hand, hand + 1), monsters=monsters,
+        )
+        try:
+            yield State.initial(deal(rules, 1, rng.randrange(10**6)))
+        except DealError:
+            continue
+        count -= 1
+
+
+def test_the_solo_start_refutation_agrees_with_the_oracle():
+    """No refutation fires on a position of a forced solo Start that the plain search
+    wins, and the Start event's refutation itself fires (on deals and on the positions
+    before the Start), so that this test can fail."""
+    from tranquility.solver.search import _the_start_event_takes_what_the_win_needs as takes
+
+    decided = fired = wins = 0
+    for state in solo_start_games(300):
+        oracle = Oracle(limit=3000)
+        try:
+            line = oracle.wins(state)
+        except TimeoutError:
+            continue
+        decided += 1
+        wins += line is not None
+        for position, won in oracle.positions:
+            if won:
+                assert refutation(position) is None, (position.rules, position.deal.piles, refutation(position))
+            fired += takes(position) is not None
+    assert decided >= 250 and 40 <= wins <= decided - 40
+    assert fired >= 1000
+
+
 # -- golden deals: where each module decides ---------------------------------------------------
 
 SINK = Rules(rows=1, cols=3, islands=6, finish=1, monsters=1, hand=6, start_discards=0)
