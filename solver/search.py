@@ -498,8 +498,7 @@ def greedy_action(state: State, rng: random.Random, live: frozenset[int], style:
 
 
 def _greedy_choice(state: State, rng: random.Random, live: frozenset[int], style: Style) -> Action:
-    choices = list(state.legal_choices())
-    kinds = {c.kind for c in choices}
+    kinds = {c.kind for c in state.other_choices}  # and the island plays, read below
     if ChoiceKind.FINISH in kinds:
         return next(choice_actions(state, Choice(ChoiceKind.FINISH, FINISH), live))
     if ChoiceKind.START in kinds:
@@ -523,8 +522,9 @@ def _greedy_choice(state: State, rng: random.Random, live: frozenset[int], style
             return sink
     if ChoiceKind.DISCARD in kinds and (best is None or (best[0] >= style.dear and len(junk) >= 2)):
         return _cheapest_payment_action(state, Choice(ChoiceKind.DISCARD), live)
-    if best is None:
-        return _cheapest_payment_action(state, next(c for c in choices if c.kind == ChoiceKind.ISLAND), live)
+    if best is None:  # every island play is hopeless: the first, as good as any
+        card, cell, _ = state.island_plays[0]
+        return _cheapest_payment_action(state, island_choice(card, cell), live)
     return _cheapest_payment_action(state, island_choice(best[1], best[2]), live)
 
 

@@ -209,7 +209,7 @@ class State:
     def status(self) -> Status:
         if self.won:
             return Status.WON
-        return Status.OPEN if next(iter(self.legal_choices()), None) is not None else Status.LOST
+        return Status.OPEN if self.island_plays or self.other_choices else Status.LOST
 
     @property
     def complete_rows(self) -> int:
@@ -241,13 +241,20 @@ class State:
 
     @table
     def _choices(self) -> tuple[Choice, ...]:
-        # Worked out once per position: the players, the search and the status all ask.
+        # Worked out once per position: the players and the search ask.
+        return tuple([island_choice(card, cell) for card, cell, _ in self.island_plays]) + self.other_choices
+
+    @table
+    def other_choices(self) -> tuple[Choice, ...]:
+        """The legal choices that are not island plays, in ``legal_choices``' order (after
+        the islands): a Start, a Finish, the Sea Monsters' cells, discard two. The greedy
+        player and the status read them with ``island_plays``, without a Choice per island."""
         if self.won or self._out_of_cards():
             return ()
         if self.must_play_start():
             return (Choice(ChoiceKind.START, START),) if self.start_rounds() is not None else ()
         hand = self.hand
-        found = [island_choice(card, cell) for card, cell, _ in self.island_plays]
+        found = []
         if FINISH in hand and self.finish_allowed():
             found.append(_FINISH)
         if MONSTER in hand:
