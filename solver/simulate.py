@@ -36,7 +36,7 @@ from .deal import Deal, deal
 from .errors import BadInput
 from .line import Line
 from .rules import Rules
-from .state import State, Status, geometry_of
+from .state import IslandPlay, IslandPlays, State, Status, geometry_of
 from .verify import position_after
 
 UNKNOWN: Card = 0  # stands for a card the seat cannot see (island numbers start at 1)
@@ -334,20 +334,19 @@ class Policy:
         monsters = [c for c in choices if c.kind == ChoiceKind.MONSTER]
         if monsters:
             return self._with_rocks(obs, PlayMonster(seat=obs.seat, cell=self.monster_cell(reading, monsters)))
-        islands = [c for c in choices if c.kind == ChoiceKind.ISLAND]
-        choice = self.choose_island(obs, reading, islands)
-        if choice is None:
+        play = self.choose_island(obs, reading, view.island_plays)
+        if play is None:
             if ChoiceKind.DISCARD not in kinds:
                 raise RuntimeError("the table asked a seat with no legal action to act")
             paid = self.least_useful(reading, obs.hand, 2, obs.start_played)
             return self._with_rocks(obs, DiscardTwo(seat=obs.seat, discard=paid))
-        rest = remove_held(obs.hand, [choice.island])
-        cost = view.cost_of(choice)
-        paid = self.least_useful(reading, rest, cost, obs.start_played)
-        return self._with_rocks(obs, PlayIsland(seat=obs.seat, card=choice.island, cell=choice.target, discard=paid))
+        card, cell, cost = play
+        paid = self.least_useful(reading, remove_held(obs.hand, [card]), cost, obs.start_played)
+        return self._with_rocks(obs, PlayIsland(seat=obs.seat, card=card, cell=cell, discard=paid))
 
-    def choose_island(self, obs: Observation, reading: Reading, islands: list[Choice]) -> Choice | None:
-        """The island play to make, or None to discard two instead."""
+    def choose_island(self, obs: Observation, reading: Reading, islands: IslandPlays) -> IslandPlay | None:
+        """The island play to make (card, cell, cost: one of ``islands``, the legal ones),
+        or None to discard two instead."""
         raise NotImplementedError
 
     def monster_cell(self, reading: Reading, monsters: list[Choice]) -> int:
@@ -393,9 +392,9 @@ class Greedy(Policy):
     finish_values = (95.0, 5.0)
 
     def choose_island(self, obs, reading, islands):
-        def key(c: Choice):
-            _, misplaced = reading.placement(c.card, c.cell)
-            return (obs.view.cost_of(c), misplaced, c.card, c.cell)
+        def key(play: IslandPlay):
+            card, cell, cost = play
+            return (cost, reading.placement(card, cell)[1], card, cell)
 
         return min(islands, key=key, default=None)
 
@@ -419,22 +418,21 @@ class Cautious(Policy):
         return 20.0 - 3.0 * min(cost, 5) + 30.0 * min(reading.tightness(card), 1.5)
 
     def choose_island(self, obs, reading, islands):
-        view = obs.view
         best, best_cost, best_score = None, 0, 0.0
         # An island's value does not depend on the rest of the hand, so the values of the
         # hand without the card played are the hand's, less that card's.
         hand = obs.hand
         values = self.keep_values(reading, hand, obs.start_played)
         ranked = sorted(values)
-        for c in islands:
-            cost = view.cost_of(c)
-            deficit, misplaced = reading.placement(c.card, c.cell)
+        for play in islands:
+            card, cell, cost = play
+            deficit, misplaced = reading.placement(card, cell)
             rest = ranked.copy()
-            rest.remove(values[hand.index(c.island)])
+            rest.remove(values[hand.index(card)])
             paid_value = sum(rest[:cost])
             score = 2.0 * cost + paid_value / 20.0 + 0.5 * misplaced + 8.0 * max(deficit, 0.0) + self.doubt()
             if best is None or score < best_score:
-                best, best_cost, best_score = c, cost, score
+                best, best_cost, best_score = play, cost, score
         can_discard = len(obs.hand) >= 2
         if best is not None and can_discard and obs.pile_sizes[obs.seat] > 0 and best_cost >= self.discard_from:
             return None  # discard two and hope for a cheaper play

@@ -68,6 +68,10 @@ class table(Generic[T]):
         return value
 
 
+IslandPlay = tuple[int, int, int]  # (card, cell, cost): a legal island choice and its cost
+IslandPlays = tuple[IslandPlay, ...]
+
+
 class IllegalAction(BadInput):
     """An action breaks a rule; the message names the rule."""
 
@@ -264,7 +268,7 @@ class State:
         return tuple(found)
 
     @table
-    def island_plays(self) -> tuple[tuple[int, int, int], ...]:
+    def island_plays(self) -> IslandPlays:
         """(card, cell, cost) of each legal island choice, in ``legal_choices``' order (the
         cards ascending, each card's cells ascending): the island choices with their costs."""
         if self.won or self._out_of_cards() or self.must_play_start():
@@ -361,22 +365,14 @@ class State:
         """card: its ``_placements``, for the cards asked about so far in this position."""
         return {}
 
-    @table
-    def _costs(self) -> dict[tuple[int, int], int]:
-        """(card, cell): cost of every placement ``_placements`` has found (cost_of reads them)."""
-        return {}
-
     def _placements(self, card: int) -> tuple[tuple[int, int], ...]:
         """(cell, cost) of every open cell ``card`` may go to by the order, cells ascending.
         Worked out once per card and position: the choices, their costs and the players'
         cheapest costs all read them."""
         found = self._fits.get(card)
         if found is None:
-            near, costs, placements = self._near, self._costs, []
-            for cell in self._cells_for(card):
-                cost = costs[card, cell] = _smallest_gap(card, near[cell])
-                placements.append((cell, cost))
-            found = self._fits[card] = tuple(placements)
+            near = self._near
+            found = self._fits[card] = tuple([(cell, _smallest_gap(card, near[cell])) for cell in self._cells_for(card)])
         return found
 
     def cheapest_cost(self, card: int) -> int | None:
@@ -496,9 +492,6 @@ class State:
 
     def cost_of(self, choice: Choice) -> int:
         """The cost of a legal island choice."""
-        known = self._costs.get((choice.card, choice.cell))  # type: ignore[arg-type]  # checked below if absent
-        if known is not None:
-            return known
         cost = self.island_cost(choice.island, choice.target)
         assert cost is not None, f"{choice} is not a legal choice here"
         return cost
