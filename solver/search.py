@@ -638,20 +638,32 @@ class _Room:
         self.available = sorted(live - out)
         self.runs = state.reading_runs
         self.pools: dict[tuple[int, int], list[int]] = {}  # (low, high): the available islands between
+        # The card and run asked last, and what they give (the greedy asks card by card,
+        # each card's cells in order): the cells the card may take, and its ideal offset.
+        self._asked: tuple[int, tuple[int, int, int, int]] | None = None
+        self._span: tuple[int, int] = (1, 0)
+        self._ideal: float | None = None
 
     def misplacement(self, card: int, cell: int) -> float | None:
-        first, last, low, high = self.runs[cell]
-        pool = self.pools.get((low, high))
-        if pool is None:
-            available = self.available
-            pool = self.pools[low, high] = available[bisect_right(available, low) : bisect_left(available, high)]
-        rank, size = bisect_left(pool, card), len(pool)
-        if not low < card < high or rank < cell - first or size - rank - 1 < last - cell:
+        run = self.runs[cell]
+        if self._asked is None or self._asked[0] != card or self._asked[1] is not run:
+            self._asked = (card, run)
+            first, last, low, high = run
+            pool = self.pools.get((low, high))
+            if pool is None:
+                available = self.available
+                pool = self.pools[low, high] = available[bisect_right(available, low) : bisect_left(available, high)]
+            rank, size = bisect_left(pool, card), len(pool)
+            # Both sides keep enough islands: at most ``rank`` cells before it, and at most
+            # ``size - rank - 1`` after it.
+            self._span = (last - (size - rank - 1), first + rank) if low < card < high else (1, 0)
+            self._ideal = rank * (last - first) / (size - 1) if size > 1 else None  # None: one island, no offset
+        low_cell, high_cell = self._span
+        if not low_cell <= cell <= high_cell:
             return None if self.strict else self.OFF_PLAN
-        if size <= 1:
+        if self._ideal is None:
             return 0.0
-        ideal = rank * (last - first) / (size - 1)
-        return abs((cell - first) - ideal) * 0.7  # Style.room scales this
+        return abs((cell - run[0]) - self._ideal) * 0.7  # Style.room scales this
 
 
 SCARCE = 16.0  # Sea Monsters: what keeping an island is worth per card of slack its run lacks (of 3)

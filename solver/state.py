@@ -602,6 +602,8 @@ class State:
                 cells = self._open_cells
                 at = cells.index(action.cell)
                 theirs["_open_cells"] = cells[:at] + cells[at + 1 :]
+                if "_open_groups" in mine and self.rules.order == Order.SEQUENCE:
+                    theirs["_open_groups"] = self._groups_after(action.cell, action.card)
             if "_near" in mine:
                 near = list(self._near)
                 near[action.cell] = ()
@@ -610,6 +612,19 @@ class State:
                         near[cell] = child._cell_near(cell)
                 theirs["_near"] = near
         return child
+
+    def _groups_after(self, cell: int, card: int) -> tuple[tuple[tuple[int, int], tuple[int, ...]], ...]:
+        """``_open_groups`` once ``card`` is placed on the open ``cell`` (order=sequence, the
+        rocks staying where they are): its group, a run, splits there into the cells before
+        it, now below ``card``, and those after it, now above."""
+        groups = list(self._open_groups)
+        bounds = self._bounds[cell]
+        at = next(i for i, (key, _) in enumerate(groups) if key == bounds)
+        (low, high), cells = groups[at]
+        split = cells.index(cell)
+        parts = [((low, card), cells[:split]), ((card, high), cells[split + 1 :])]
+        groups[at : at + 1] = [part for part in parts if part[1]]
+        return tuple(groups)
 
     def _bounds_after(self, cell: int, card: int) -> tuple[tuple[int, int], ...]:
         """``_bounds`` once ``card`` is placed on the empty ``cell``: the cells that must hold
