@@ -24,7 +24,7 @@ from __future__ import annotations
 import random
 import time
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
 from functools import cache
 
@@ -42,7 +42,7 @@ from .actions import (
 )
 from .cards import FINISH, MONSTER, START, Card, is_island, remove_held
 from .rules import Order, Rocks
-from .state import State, Status, geometry_of, sub_multisets
+from .state import IslandPlay, State, Status, geometry_of, sub_multisets
 from .verdicts import Verdict
 
 JUNK = 0  # the token that stands for any junk card in a canonical key
@@ -505,13 +505,10 @@ def _greedy_choice(state: State, rng: random.Random, live: frozenset[int], style
         return _greedy_start(state, live)
     hand = state.hand
     junk = [c for c in hand if is_junk(c, live, state.start_played)] + _spare_finishes(hand)
-    misplacement, draw = _Room(state, live).misplacement, rng.random
+    draw = rng.random
     reserve, spare, room, economy, noise = _reserve(state), len(junk), style.room, style.economy, style.noise
     best: tuple[float, int, int] | None = None  # (score, card, cell)
-    for card, cell, cost in state.island_plays:
-        misplaced = misplacement(card, cell)
-        if misplaced is None:
-            continue
+    for card, cell, cost, misplaced in _Room(state, live).placed(state.island_plays):
         live_paid = max(0, cost - spare)
         score = cost + 2 * live_paid + room * misplaced + economy * max(0, cost - reserve) + draw() * noise
         if best is None or score < best[0]:
@@ -638,32 +635,42 @@ class _Room:
         self.available = sorted(live - out)
         self.runs = state.reading_runs
         self.pools: dict[tuple[int, int], list[int]] = {}  # (low, high): the available islands between
-        # The card and run asked last, and what they give (the greedy asks card by card,
-        # each card's cells in order): the cells the card may take, and its ideal offset.
-        self._asked: tuple[int, tuple[int, int, int, int]] | None = None
-        self._span: tuple[int, int] = (1, 0)
-        self._ideal: float | None = None
+
+    def placed(self, plays: Iterable[IslandPlay]) -> list[tuple[int, int, int, float]]:
+        """(card, cell, cost, misplacement) of each of ``plays`` that keeps the plan, in
+        their order (with order=grid every play does, off the plan at a penalty)."""
+        runs, pools, available, strict, off = self.runs, self.pools, self.available, self.strict, self.OFF_PLAN
+        found: list[tuple[int, int, int, float]] = []
+        asked: tuple[int, tuple[int, int, int, int]] | None = None
+        span, ideal = (1, 0), None
+        for card, cell, cost in plays:
+            run = runs[cell]
+            # The plays come card by card, each card's cells in order: a card's span and
+            # ideal offset in a run are worked out once.
+            if asked is None or asked[0] != card or asked[1] is not run:
+                asked = (card, run)
+                first, last, low, high = run
+                pool = pools.get((low, high))
+                if pool is None:
+                    pool = pools[low, high] = available[bisect_right(available, low) : bisect_left(available, high)]
+                rank, size = bisect_left(pool, card), len(pool)
+                # Both sides keep enough islands: at most ``rank`` cells before it, and at
+                # most ``size - rank - 1`` after it.
+                span = (last - (size - rank - 1), first + rank) if low < card < high else (1, 0)
+                ideal = rank * (last - first) / (size - 1) if size > 1 else None  # None: one island
+            if not span[0] <= cell <= span[1]:
+                if not strict:
+                    found.append((card, cell, cost, off))
+            elif ideal is None:
+                found.append((card, cell, cost, 0.0))
+            else:
+                found.append((card, cell, cost, abs((cell - run[0]) - ideal) * 0.7))  # Style.room scales this
+        return found
 
     def misplacement(self, card: int, cell: int) -> float | None:
-        run = self.runs[cell]
-        if self._asked is None or self._asked[0] != card or self._asked[1] is not run:
-            self._asked = (card, run)
-            first, last, low, high = run
-            pool = self.pools.get((low, high))
-            if pool is None:
-                available = self.available
-                pool = self.pools[low, high] = available[bisect_right(available, low) : bisect_left(available, high)]
-            rank, size = bisect_left(pool, card), len(pool)
-            # Both sides keep enough islands: at most ``rank`` cells before it, and at most
-            # ``size - rank - 1`` after it.
-            self._span = (last - (size - rank - 1), first + rank) if low < card < high else (1, 0)
-            self._ideal = rank * (last - first) / (size - 1) if size > 1 else None  # None: one island, no offset
-        low_cell, high_cell = self._span
-        if not low_cell <= cell <= high_cell:
-            return None if self.strict else self.OFF_PLAN
-        if self._ideal is None:
-            return 0.0
-        return abs((cell - run[0]) - self._ideal) * 0.7  # Style.room scales this
+        """How far playing ``card`` into ``cell`` sits from its plan, or None off it."""
+        found = self.placed([(card, cell, 0)])
+        return found[0][3] if found else None
 
 
 SCARCE = 16.0  # Sea Monsters: what keeping an island is worth per card of slack its run lacks (of 3)
