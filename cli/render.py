@@ -528,7 +528,11 @@ def _render_binding(console: Console, binding) -> None:
     if binding is None:
         return
     if binding.status == "unknown":
-        console.print("What binds: CP-SAT did not prove the model infeasible in the time limit.", style="yellow")
+        console.print(
+            "What binds: not found: CP-SAT did not prove the model infeasible in the time limit (the proof "
+            "above stands; a longer --time-limit gives what binds more time).",
+            style="yellow",
+        )
         return
     if binding.status == "winnable":
         console.print("What binds: the CP-SAT model found no obstacle (it disagrees with the proof: please report).", style="red")
