@@ -85,6 +85,12 @@ def _every_island(islands: int) -> frozenset[int]:
     return frozenset(range(1, islands + 1))
 
 
+def _islands_out(state: State) -> set:
+    """The cards no hand or pile holds any more: every island is in a hand or a pile, or
+    else on the grid, discarded, gone (a Sea Monster sank it) or removed."""
+    return {*state.grid, *state.discarded, *state.gone, *state.deal.removed_islands}
+
+
 def live_islands(state: State) -> frozenset[int]:
     """Islands that fit at least one empty cell, the Jagged Rocks' row included (the rocks
     move on after every action or are paid to stay, so no cell is covered for good: a
@@ -630,9 +636,7 @@ class _Room:
         # Strict with monsters to come too: a sink could reopen a crowded run, but playouts
         # that keep every run fillable win more (measured: 22 against 20 of 36 deals).
         self.strict = state.rules.order == Order.SEQUENCE
-        # Every island is in a hand or a pile, or else on the grid, discarded, gone or removed.
-        out = {*state.grid, *state.discarded, *state.gone, *state.deal.removed_islands}
-        self.available = sorted(live - out)
+        self.available = sorted(live - _islands_out(state))
         self.runs = state.reading_runs
         self.pools: dict[tuple[int, int], list[int]] = {}  # (low, high): the available islands between
 
@@ -691,9 +695,7 @@ def _scarcity(state: State, cards: tuple[Card, ...]) -> dict[int, float]:
     islands = [c for c in cards if is_island(c)]
     if not state.rules.monsters or not islands:
         return {}
-    # Every island is in a hand or a pile, or else on the grid, discarded, gone or removed.
-    out = {*state.grid, *state.discarded, *state.gone, *state.deal.removed_islands}
-    held = sorted(_every_island(state.rules.islands) - out)
+    held = sorted(_every_island(state.rules.islands) - _islands_out(state))
     worth: dict[int, float] = {}
     for low, high, run in empty_runs(state):
         short = 3 - (bisect_left(held, high) - bisect_right(held, low) - run)

@@ -326,7 +326,7 @@ class Policy:
 
     def act(self, obs: Observation) -> Action:
         view = obs.view
-        choices = list(view.legal_choices())
+        choices = view.other_choices  # the island plays are read below, with their costs
         kinds = {c.kind for c in choices}
         if ChoiceKind.FINISH in kinds:
             return PlayFinish(seat=obs.seat)
