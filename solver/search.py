@@ -101,7 +101,7 @@ def live_islands(state: State) -> frozenset[int]:
     then every island counts as live."""
     if monsters_left(state):
         return _every_island(state.rules.islands)
-    return frozenset().union(*[range(low + 1, high) for low, high in state.empty_bounds])
+    return state.fitting_islands
 
 
 def is_junk(card: Card, live: frozenset[int], start_played: bool) -> bool:
@@ -515,8 +515,10 @@ def _greedy_choice(state: State, rng: random.Random, live: frozenset[int], style
     reserve, spare, room, economy, noise = _reserve(state), len(junk), style.room, style.economy, style.noise
     best: tuple[float, int, int] | None = None  # (score, card, cell)
     for card, cell, cost, misplaced in _Room(state, live).placed(state.island_plays):
-        live_paid = max(0, cost - spare)
-        score = cost + 2 * live_paid + room * misplaced + economy * max(0, cost - reserve) + draw() * noise
+        # max(0, x) written out: this loop scores every play of every turn.
+        live_paid = cost - spare if cost > spare else 0
+        short = cost - reserve if cost > reserve else 0
+        score = cost + 2 * live_paid + room * misplaced + economy * short + draw() * noise
         if best is None or score < best[0]:
             best = (score, card, cell)
     if ChoiceKind.MONSTER in kinds:

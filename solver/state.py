@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import cache
@@ -379,7 +379,7 @@ class State:
         """The least cost of a legal placement of ``card`` now, or None if it fits nowhere."""
         return min(map(_COST, self._placements(card)), default=None)
 
-    def _cells_for(self, card: int) -> list[int]:
+    def _cells_for(self, card: int) -> Sequence[int]:
         """The open cells ``card`` may go to by the order, ascending."""
         groups = self._open_groups
         if self.rules.order != Order.SEQUENCE:
@@ -391,7 +391,7 @@ class State:
         lows, highs = self._group_ends
         fit = groups[bisect_right(highs, card) : bisect_left(lows, card)]
         if len(fit) == 1:
-            return list(fit[0][1])  # the common case: one run
+            return fit[0][1]  # the common case: one run
         return [c for _, group in fit for c in group]
 
     @table
@@ -414,6 +414,12 @@ class State:
     def empty_bounds(self) -> frozenset[tuple[int, int]]:
         """The distinct ``island_bounds`` of the empty cells (the rocks aside)."""
         return frozenset([bounds for bounds, v in zip(self._bounds, self.grid, strict=True) if v is None])
+
+    @table
+    def fitting_islands(self) -> frozenset[int]:
+        """The islands that fit at least one empty cell by the order (the rocks aside). A
+        card that fits nowhere never fits again while cells only fill up."""
+        return frozenset().union(*[range(low + 1, high) for low, high in self.empty_bounds])
 
     def island_bounds(self, cell: int) -> tuple[int, int]:
         """The open interval (low, high) of island numbers that the order lets ``cell`` hold
@@ -598,6 +604,8 @@ class State:
             theirs["_bounds"] = self._bounds_after(action.cell, action.card)
             if "reading_runs" in mine:
                 theirs["reading_runs"] = self._runs_after(action.cell, action.card)
+                if "fitting_islands" in mine and self.rules.order == Order.SEQUENCE:
+                    theirs["fitting_islands"] = self._fitting_after(action.cell, action.card)
             if "_open_cells" in mine and child.rocks_row == self.rocks_row:
                 cells = self._open_cells
                 at = cells.index(action.cell)
@@ -625,6 +633,18 @@ class State:
         parts = [((low, card), cells[:split]), ((card, high), cells[split + 1 :])]
         groups[at : at + 1] = [part for part in parts if part[1]]
         return tuple(groups)
+
+    def _fitting_after(self, cell: int, card: int) -> frozenset[int]:
+        """``fitting_islands`` once ``card`` is placed on the empty ``cell`` (order=sequence,
+        where a run's cells all have its bounds): the run's interval splits at ``card``,
+        and a side with no cell left of the run fits nothing more."""
+        first, last, low, high = self.reading_runs[cell]
+        gone = {card}
+        if cell == first:
+            gone.update(range(low + 1, card))
+        if cell == last:
+            gone.update(range(card + 1, high))
+        return self.fitting_islands - gone
 
     def _bounds_after(self, cell: int, card: int) -> tuple[tuple[int, int], ...]:
         """``_bounds`` once ``card`` is placed on the empty ``cell``: the cells that must hold
@@ -821,7 +841,7 @@ class State:
 # (State._pass_tables hands them on).
 _COST = itemgetter(1)  # of a (cell, cost) placement
 _FINISH, _DISCARD = Choice(ChoiceKind.FINISH, FINISH), Choice(ChoiceKind.DISCARD)  # one value each: choices are frozen
-_GRID_TABLES = ("_bounds", "_near", "empty_bounds", "reading_runs")
+_GRID_TABLES = ("_bounds", "_near", "empty_bounds", "reading_runs", "fitting_islands")
 _ROCKS_TABLES = ("_open_cells", "_open_groups", "_group_ends")
 
 

@@ -24,7 +24,7 @@ from .helpers import random_action
 from .test_properties import CONFIGS
 
 # Every table _pass_tables may hand on, and what the players ask of a position.
-TABLES = ("_bounds", "_near", "empty_bounds", "reading_runs", "_open_cells", "_open_groups", "_group_ends")
+TABLES = ("_bounds", "_near", "empty_bounds", "reading_runs", "fitting_islands", "_open_cells", "_open_groups", "_group_ends")
 
 
 def answers(state: State) -> dict:
