@@ -6,7 +6,13 @@ each grade of the module presets with a calibration of their own
 
     python -m tranquility.puzzles.build_catalogue 1 2 3 4 5                  # player counts; run them in parallel
     python -m tranquility.puzzles.build_catalogue --rules monsters 1 2 3 4 5
+    python -m tranquility.puzzles.build_catalogue --rules monsters --from puzzles/data/monsters.*.jsonl 1 2 3 4 5
     python -m tranquility.puzzles.build_catalogue --index                    # rewrite catalogue/index.json
+
+``--from DATA...`` reads the grades of seeds 0, 1, 2, ... off the preset's calibration
+records (``puzzles.calibrate collect`` measured them with the same greedy playouts and proof
+budget as the grader), grades again only the seeds it foresees ``generate`` keeping, and stops
+with the seed if one of them grades otherwise: the same catalogue at a fraction of the work.
 """
 
 from __future__ import annotations
@@ -17,8 +23,9 @@ from pathlib import Path
 
 from tranquility.solver.rules import PRESETS
 
+from .calibrate import load, metrics_of
 from .generate import generate
-from .grade import CALIBRATED, GRADER, GRADES, OFFICIAL_CALIBRATION
+from .grade import CALIBRATED, GRADER, GRADES, OFFICIAL_CALIBRATION, grade_of, score_of
 
 CATALOGUE = Path(__file__).with_name("catalogue")
 PER_GRADE = {OFFICIAL_CALIBRATION: 20}  # puzzles of each grade and player count
@@ -34,10 +41,33 @@ def directory_of(preset: str, players: int) -> Path:
     return CATALOGUE / f"{players}p" if preset == OFFICIAL_CALIBRATION else CATALOGUE / preset / f"{players}p"
 
 
-def build(players: int, preset: str = OFFICIAL_CALIBRATION) -> None:
+def foreseen(players: int, preset: str, data: list[Path]) -> dict[int, int]:
+    """seed -> grade of the puzzles ``generate`` keeps from seed 0, read off the records."""
+    records = [r for r in load(data, preset) if r["players"] == players]
+    kept: dict[int, int] = {}
+    found = dict.fromkeys(GRADES, 0)
+    for expected, r in enumerate(records):
+        if all(n >= per_grade(preset) for n in found.values()):
+            return kept
+        if r["seed"] != expected:
+            raise SystemExit(f"{preset} {players}p: the records skip seed {expected}")
+        if r["verdict"] == "win":
+            g = grade_of(score_of(metrics_of(r), preset), players, preset)
+            if found[g] < per_grade(preset):
+                found[g] += 1
+                kept[r["seed"]] = g
+    raise SystemExit(f"{preset} {players}p: {len(records)} records hold only {found} puzzles of grades 1-5")
+
+
+def build(players: int, preset: str = OFFICIAL_CALIBRATION, data: list[Path] | None = None) -> None:
     directory = directory_of(preset, players)
     directory.mkdir(parents=True, exist_ok=True)
-    for puzzle in generate(PRESETS[preset], players, set(GRADES), per_grade(preset), start_seed=0):
+    expected = foreseen(players, preset, data) if data else None
+    seeds = None if expected is None else sorted(expected)
+    for puzzle in generate(PRESETS[preset], players, set(GRADES), per_grade(preset), start_seed=0, seeds=seeds):
+        if expected is not None and expected.get(puzzle.deal.seed or 0) != puzzle.grading.grade:
+            said = expected.get(puzzle.deal.seed or 0)
+            raise SystemExit(f"{puzzle.id}: the records say grade {said}, grading says {puzzle.grading.grade}")
         puzzle.write(directory, with_solution=True, force=True)
         print(puzzle.id, puzzle.grading.grade, flush=True)
 
@@ -79,5 +109,9 @@ if __name__ == "__main__":
             preset, args = args[1], args[2:]
         if preset not in CALIBRATED:
             raise SystemExit(f"--rules must be one of {', '.join(CALIBRATED)}, got {preset!r}")
+        data = None
+        if args[:1] == ["--from"]:
+            counts = [a for a in args[1:] if a.isdigit()]
+            data, args = [Path(a) for a in args[1:] if not a.isdigit()], counts
         for p in args:
-            build(int(p), preset)
+            build(int(p), preset, data)

@@ -4,7 +4,7 @@ solution as a line file beside it."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -76,12 +76,16 @@ def generate(
     start_seed: int = 0,
     max_seeds: int = 10_000,
     on_seed: Callable[[int, Grading | None], None] | None = None,
+    seeds: Iterable[int] | None = None,
 ) -> Iterator[Puzzle]:
-    """Grade seeds start_seed, start_seed+1, ... and yield the first ``count`` puzzles of
-    each grade in ``grades``; stop after ``max_seeds`` seeds whatever was found. The silent
-    table is played only for the deals kept (it is beside the grade, not part of it)."""
+    """Grade seeds start_seed, start_seed+1, ... (or the ``seeds`` given, in their order) and
+    yield the first ``count`` puzzles of each grade in ``grades``; stop after ``max_seeds``
+    seeds whatever was found. The silent table is played only for the deals kept (it is
+    beside the grade, not part of it)."""
     found = dict.fromkeys(grades, 0)
-    for seed in range(start_seed, min(start_seed + max_seeds, 2**64)):  # seeds are 64-bit
+    if seeds is None:
+        seeds = range(start_seed, min(start_seed + max_seeds, 2**64))  # seeds are 64-bit
+    for seed in seeds:
         if all(n >= count for n in found.values()):
             return
         game = deal(rules, players, seed)

@@ -11,6 +11,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from tranquility.puzzles.grade import calibration_file
+from tranquility.puzzles.shipped import catalogue
 from tranquility.solver import __version__
 
 REPO = Path(__file__).resolve().parent.parent
@@ -44,7 +46,11 @@ def test_the_wheel_installs_no_other_top_level_name(wheel):
     names = zipfile.ZipFile(wheel).namelist()
     assert {n.split("/")[0] for n in names} == {"tranquility", f"tranquility_solver-{__version__}.dist-info"}
     assert "tranquility/puzzles/catalogue/index.json" in names
-    assert sum(n.startswith("tranquility/puzzles/catalogue/") for n in names) == 1001  # index + 500 x 2
+    shipped = {n for n in names if n.startswith("tranquility/puzzles/catalogue/")}
+    listed = {f"tranquility/puzzles/catalogue/{f}" for e in catalogue() for f in (e.file, e.solution)}
+    assert shipped == listed | {"tranquility/puzzles/catalogue/index.json"}  # every puzzle and solution
+    calibrations = {n for n in names if n.startswith("tranquility/puzzles/calibration")}
+    assert calibrations == {f"tranquility/puzzles/{calibration_file(r).name}" for r in {e.rules for e in catalogue()}}
 
 
 def test_a_fresh_install_opens_a_catalogue_puzzle(wheel, tmp_path):
@@ -60,7 +66,7 @@ def test_a_fresh_install_opens_a_catalogue_puzzle(wheel, tmp_path):
     # Run away from the checkout, so that only the installed package can be imported.
     done = subprocess.run([str(python), "-c", OPEN_A_PUZZLE], cwd=tmp_path, env=env, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["500", "tq1-1p-8cf48077-2"]
+    assert done.stdout.split() == [str(len(catalogue())), "tq1-1p-8cf48077-2"]
     assert (venv / "bin" / "tranquility").exists()
 
 

@@ -273,7 +273,9 @@ def test_puzzles_lists_the_catalogue_and_filters_it():
     assert set(every[0]) == {"id", "players", "grade", "rules", "seed", "score"}
     some = json.loads(run("puzzles", "--players", "3", "--grade", "5", "--rules", "official", "--json").output)
     assert some and all((p["players"], p["grade"], p["rules"]) == (3, 5, "official") for p in some)
-    assert len(some) == sum(e.players == 3 and e.grade == 5 for e in catalogue())
+    assert len(some) == sum((e.players, e.grade, e.rules) == (3, 5, "official") for e in catalogue())
+    monsters = json.loads(run("puzzles", "--rules", "monsters", "--json").output)
+    assert len(monsters) == 250 and {p["rules"] for p in monsters} == {"monsters"}
     assert json.loads(run("puzzles", "--rules", "hungarian", "--json").output) == []
     table = run("puzzles", "--players", "1", "--grade", "2").output
     assert table.splitlines()[0].split() == ["id", "players", "grade", "rules", "score"]

@@ -13,7 +13,7 @@ import pytest
 from click.testing import CliRunner
 from tranquility.cli.main import main
 from tranquility.puzzles import calibrate
-from tranquility.puzzles.build_catalogue import CATALOGUE, per_grade
+from tranquility.puzzles.build_catalogue import CATALOGUE, foreseen, per_grade
 from tranquility.puzzles.generate import generate, puzzle_id
 from tranquility.puzzles.grade import (
     CALIBRATED,
@@ -80,12 +80,14 @@ def test_spearman_matches_hand_computed_values():
     assert calibrate.spearman([1, 1, 1], [1, 2, 3]) == 0.0
 
 
-def test_calibration_weights_come_from_the_shipped_data():
-    records = calibrate.load(sorted(Path(calibrate.__file__).with_name("data").glob("official.*.jsonl")))
-    fitted = calibrate.fit(records)
-    shipped = calibration()
+@pytest.mark.parametrize("preset", CALIBRATED)
+def test_calibration_weights_come_from_the_shipped_data(preset):
+    # Every calibrated preset ships its file, fitted on its 2,500 shipped records.
+    records = calibrate.load(sorted(Path(calibrate.__file__).with_name("data").glob(f"{preset}.*.jsonl")), preset)
+    fitted = calibrate.fit(records, preset)
+    shipped = calibration(preset)
     assert fitted["weights"] == shipped["weights"] and fitted["thresholds"] == shipped["thresholds"]
-    assert all(n >= 500 for n in fitted["deals_per_player_count"].values())
+    assert fitted["deals_per_player_count"] == {str(p): 500 for p in range(1, 6)}
 
 
 def test_generate_finds_puzzles_of_the_grade_asked(tmp_path):
@@ -138,12 +140,12 @@ def test_cli_grade_errors(tmp_path):
 
 
 def test_the_catalogue_holds_its_count_per_grade_and_player_count_of_each_calibrated_preset():
-    # 20 official puzzles per grade and player count, 10 of each module preset that ships its
-    # calibration (a preset is catalogued exactly when it is calibrated).
+    # 20 official puzzles per grade and player count, 10 of each module preset; every
+    # calibrated preset ships its calibration file and is catalogued.
     counts = Counter((e.rules, e.players, e.grade) for e in catalogue())
-    calibrated = [name for name in CALIBRATED if calibration_file(name).exists()]
-    assert counts == {(r, p, g): per_grade(r) for r in calibrated for p in range(1, 6) for g in GRADES}
-    assert "official" in calibrated
+    assert all(calibration_file(name).exists() for name in CALIBRATED)
+    assert counts == {(r, p, g): per_grade(r) for r in CALIBRATED for p in range(1, 6) for g in GRADES}
+    assert set(CALIBRATED) == {"official", "monsters", "rocks-manual"}
 
 
 def test_every_catalogue_puzzle_is_its_seeded_deal_and_its_solution_wins():
@@ -164,12 +166,36 @@ def test_a_sample_of_the_catalogue_regrades_the_same():
         assert graded.metrics.to_json() == data["puzzle"]["metrics"]
 
 
+def test_the_calibration_records_foresee_the_catalogue_exactly(tmp_path):
+    # build_catalogue --from regrades only the seeds the records foresee generate keeping:
+    # the records must name exactly the catalogue's seeds and grades, from seed 0 on.
+    data = Path(__file__).parents[1] / "puzzles" / "data"
+    checked = 0
+    for preset in CALIBRATED:
+        records = sorted(data.glob(f"{preset}.*.jsonl"))
+        if not records or not calibration_file(preset).exists():
+            continue
+        for players in range(1, 6):
+            shipped = {e.seed: e.grade for e in catalogue() if (e.rules, e.players) == (preset, players)}
+            assert foreseen(players, preset, records) == shipped, (preset, players)
+            checked += 1
+    assert checked >= 5
+    solo = [r for r in calibrate.load(sorted(data.glob("official.*.jsonl"))) if r["players"] == 1]
+    few, gap = tmp_path / "few.jsonl", tmp_path / "gap.jsonl"
+    few.write_text("".join(json.dumps(r) + "\n" for r in solo[:60]))
+    gap.write_text("".join(json.dumps(r) + "\n" for r in solo[:3] + solo[4:]))
+    with pytest.raises(SystemExit, match="hold only"):
+        foreseen(1, "official", [few])
+    with pytest.raises(SystemExit, match="skip seed 3"):
+        foreseen(1, "official", [gap])
+
+
 def test_a_rule_set_is_graded_against_its_presets_calibration_or_else_the_official_one():
     from tranquility.puzzles.grade import calibration_for
 
     assert calibration_for(OFFICIAL) == "official"
     assert calibration_for(Rules(finish=1)) == "official"  # no preset: the official thresholds
     for name in ("monsters", "rocks-manual"):
-        assert calibration_for(PRESETS[name]) == (name if calibration_file(name).exists() else "official")
+        assert calibration_for(PRESETS[name]) == name
     with pytest.raises(SystemExit, match="--rules must be one of"):
         calibrate.main(["fit", "--rules", "hungarian"])
