@@ -18,12 +18,13 @@ from ortools.sat.python import cp_model
 
 from .actions import Action
 from .cpsat import Limits, add_objective_cuts, interruptible_solve, new_solver, objective_expr, plan_of, realise
-from .model import build_model, horizon
+from .model import build_model, horizon, no_cell_costs_more_than_one_beyond_the_slack
 from .objectives import least_discard_turns, objective_bound, turns_without_discards
 from .search import least_total_cost
 from .state import State
 from .verdicts import Objective
 
+CELL_CAP = True  # False: the spare steps without the per-cell cost cap (to measure it)
 LADDER = "ladder"  # the phase's method (Phase.method) and a bound's source (BoundBy)
 OBJECTIVES = (Objective.SPARE, Objective.TURNS)  # where the ladder's steps are proven
 # Its share of the time left after the improving playouts: for spare the LNS comes next;
@@ -73,6 +74,8 @@ def step(position: State, objective: Objective, target: int, limits: Limits) -> 
         slack = objective_bound(position, objective) - target
         paid = objective_expr(game, Objective.COST) + 2 * sum(game.turns.discard)
         game.model.add(paid <= least_total_cost(position) + 2 * least_discard_turns(position) + slack)
+        if CELL_CAP:
+            no_cell_costs_more_than_one_beyond_the_slack(game, slack)
     if limits.seconds is not None:  # building the model is part of the step's time
         limits = replace(limits, seconds=max(0.01, limits.seconds - (time.monotonic() - built_at)))
     solver = new_solver(limits)

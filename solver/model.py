@@ -473,6 +473,17 @@ def every_turn_before_the_finish_is_counted(game: GameModel) -> None:
     game.model.add(game.finish_turn == before + sum(turns.discard))
 
 
+def no_cell_costs_more_than_one_beyond_the_slack(game: GameModel, slack: int) -> None:
+    """The cost cap of a ladder step (docs/model.md, The restricted-horizon ladder): a win
+    paying at most ``least_total_cost + slack`` pays at most 1 + slack on any one cell, as
+    that bound counts cells that must be paid, each at least 1. A cut, stated only
+    without Sea Monsters to come (a cell may then be filled, and paid, twice)."""
+    if game.frame.monsters_left:
+        return
+    for cost in game.cost.values():
+        game.model.add(cost <= 1 + slack)
+
+
 def each_island_turn_fills_one_cell(ctx: Context, turns: Turns) -> tuple[dict, dict]:
     """Island play (docs/rules.md, Island play), cell to turn: each empty cell is filled on
     exactly one island turn, and each island turn fills exactly one cell. Returns
