@@ -111,3 +111,20 @@ def test_puzzles_sample_is_what_grade_prints():
     assert result.exit_code == 0, result.output
     strip = lambda t: [row.rstrip() for row in t.strip("\n").splitlines()]  # noqa: E731
     assert strip(result.stdout) == strip(sample)
+
+
+def test_the_odds_table_is_the_committed_report():
+    # docs/odds.md's perfect-play rows are docs/odds.json's groups (the --report --json of
+    # the store), each interval the Wilson interval of its counts.
+    from tranquility.solver.odds import odds_interval
+
+    report = json.loads(doc("odds.json"))
+    assert report["groups"] and set(report) == {"groups", "deals_per_s"}
+    row = r"^\| official \| (\d) \| ([\d,]+)(?: \(seeds [\d-]+\))? \| ([\d,]+) \| ([\d,]+) \| ([\d,]+) \|"
+    rows = re.findall(row, doc("odds.md"), re.MULTILINE)
+    table = {int(p): tuple(int(n.replace(",", "")) for n in counts) for p, *counts in rows}
+    for g in report["groups"]:
+        assert table[g["players"]] == (g["deals"], g["win"], g["no_win"], g["unknown"])
+        low, high = odds_interval(g["win"], g["unknown"], g["deals"])
+        assert g["ci95"] == [round(low, 4), round(high, 4)]
+    assert len(table) == len(report["groups"])
