@@ -372,7 +372,10 @@ class State:
         found = self._fits.get(card)
         if found is None:
             near = self._near
-            found = self._fits[card] = tuple([(cell, _smallest_gap(card, near[cell])) for cell in self._cells_for(card)])
+            # Most open cells have no card beside them (the inside of a run): free, no call.
+            found = self._fits[card] = tuple(
+                [(cell, _smallest_gap(card, n) if (n := near[cell]) else 0) for cell in self._cells_for(card)]
+            )
         return found
 
     def cheapest_cost(self, card: int) -> int | None:
