@@ -651,6 +651,7 @@ class _Room:
         span, ideal = (1, 0), None
         for card, cell, cost in plays:
             run = runs[cell]
+            assert run is not None, f"a play into the filled cell {cell}"
             # The plays come card by card, each card's cells in order: a card's span and
             # ideal offset in a run are worked out once.
             if asked is None or asked[0] != card or asked[1] is not run:

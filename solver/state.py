@@ -466,11 +466,12 @@ class State:
         return costs
 
     @table
-    def reading_runs(self) -> dict[int, tuple[int, int, int, int]]:
-        """Each empty cell's maximal run of empty cells in reading order: cell: (first,
+    def reading_runs(self) -> tuple[tuple[int, int, int, int] | None, ...]:
+        """Each empty cell's maximal run of empty cells in reading order, by cell: (first,
         last, low, high), with the cards on either side of the run (0 before the first
-        card, islands + 1 after the last). Read, never changed: positions share it."""
-        runs: dict[int, tuple[int, int, int, int]] = {}
+        card, islands + 1 after the last); None for a filled cell. Read, never changed:
+        positions share it."""
+        runs: list[tuple[int, int, int, int] | None] = [None] * len(self.grid)
         start, low = None, 0
         for cell, v in enumerate((*self.grid, self.rules.islands + 1)):
             if v is None:
@@ -478,18 +479,21 @@ class State:
                     start = cell
                 continue
             if start is not None:
-                runs.update(dict.fromkeys(range(start, cell), (start, cell - 1, low, v)))
+                runs[start:cell] = [(start, cell - 1, low, v)] * (cell - start)
                 start = None
             low = v
-        return runs
+        return tuple(runs)
 
-    def _runs_after(self, cell: int, card: int) -> dict[int, tuple[int, int, int, int]]:
+    def _runs_after(self, cell: int, card: int) -> tuple[tuple[int, int, int, int] | None, ...]:
         """``reading_runs`` once ``card`` is placed on the empty ``cell``: its run splits there."""
-        runs = dict(self.reading_runs)
-        first, last, low, high = runs.pop(cell)
-        runs.update(dict.fromkeys(range(first, cell), (first, cell - 1, low, card)))
-        runs.update(dict.fromkeys(range(cell + 1, last + 1), (cell + 1, last, card, high)))
-        return runs
+        runs = list(self.reading_runs)
+        run = runs[cell]
+        assert run is not None, f"cell {cell} is not empty"
+        first, last, low, high = run
+        runs[first:cell] = [(first, cell - 1, low, card)] * (cell - first)
+        runs[cell] = None
+        runs[cell + 1 : last + 1] = [(cell + 1, last, card, high)] * (last - cell)
+        return tuple(runs)
 
     @table
     def _open_cells(self) -> tuple[int, ...]:
@@ -641,7 +645,9 @@ class State:
         """``fitting_islands`` once ``card`` is placed on the empty ``cell`` (order=sequence,
         where a run's cells all have its bounds): the run's interval splits at ``card``,
         and a side with no cell left of the run fits nothing more."""
-        first, last, low, high = self.reading_runs[cell]
+        run = self.reading_runs[cell]
+        assert run is not None, f"cell {cell} is not empty"
+        first, last, low, high = run
         gone = {card}
         if cell == first:
             gone.update(range(low + 1, card))
