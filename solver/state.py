@@ -633,8 +633,7 @@ class State:
         rocks staying where they are): its group, a run, splits there into the cells before
         it, now below ``card``, and those after it, now above."""
         groups = list(self._open_groups)
-        bounds = self._bounds[cell]
-        at = next(i for i, (key, _) in enumerate(groups) if key == bounds)
+        at = bisect_left(self._group_ends[0], self._bounds[cell][0])  # the runs' lower bounds rise
         (low, high), cells = groups[at]
         split = cells.index(cell)
         parts = [((low, card), cells[:split]), ((card, high), cells[split + 1 :])]
