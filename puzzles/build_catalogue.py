@@ -65,8 +65,8 @@ def build(players: int, preset: str = OFFICIAL_CALIBRATION, data: list[Path] | N
     expected = foreseen(players, preset, data) if data else None
     seeds = None if expected is None else sorted(expected)
     for puzzle in generate(PRESETS[preset], players, set(GRADES), per_grade(preset), start_seed=0, seeds=seeds):
-        if expected is not None and expected.get(puzzle.deal.seed or 0) != puzzle.grading.grade:
-            said = expected.get(puzzle.deal.seed or 0)
+        said = None if expected is None else expected.get(puzzle.deal.seed or 0)
+        if expected is not None and said != puzzle.grading.grade:
             raise SystemExit(f"{puzzle.id}: the records say grade {said}, grading says {puzzle.grading.grade}")
         puzzle.write(directory, with_solution=True, force=True)
         print(puzzle.id, puzzle.grading.grade, flush=True)
