@@ -1157,6 +1157,7 @@ Examples:
   tranquility odds --players 1-5 --deals 10000 --retry-unknown --time-limit 600
   tranquility odds --players 2-4 --deals 500 --scheduler tcp://10.0.0.5:8786
   tranquility odds --db odds.sqlite --report --plot odds.png
+  tranquility odds --db odds.sqlite --report --markdown
 \b
 Every result is stored in --db (SQLite) as it comes: a run that is stopped, even
 killed, finishes the rest when it is started again with the same options. The
@@ -1220,6 +1221,7 @@ docs/odds.md.
 )
 @click.option("--report", is_flag=True, help="Print the summary of everything --db holds, solving nothing.")
 @json_option
+@click.option("--markdown", is_flag=True, help="Print the summary as Markdown tables (docs/odds.md).")
 @click.option(
     "--plot",
     type=click.Path(dir_okay=False),
@@ -1243,6 +1245,7 @@ def odds(
     retry_unknown: bool,
     report: bool,
     as_json: bool,
+    markdown: bool,
     plot: str | None,
 ) -> None:
     """Solve many seeded deals and estimate how often they can be won, per player count.
@@ -1263,6 +1266,8 @@ def odds(
     from .odds import counts_text, odds_progress, players_text
     from .options import check_output
 
+    if as_json and markdown:
+        raise usage_error("--json and --markdown do not mix; choose one")
     if plot is not None:
         try:
             lib.check_plot_path(plot)
@@ -1273,7 +1278,7 @@ def odds(
         reject(ctx, ODDS_SOLVING, "not taken with --report: it summarises what --db holds, without solving")
         with lib.OddsStore(db, create=False) as store:
             summary = lib.summarise(store)
-        _odds_output(summary, None, as_json, plot)
+        _odds_output(summary, None, as_json, markdown, plot)
         return
     if players is None or deals is None:
         missing = "--players" if players is None else "--deals"
@@ -1318,7 +1323,7 @@ def odds(
             summary = lib.summarise(store, run.scope, run.deals_per_s)
     finally:
         close()
-    _odds_output(summary, run, as_json, plot)
+    _odds_output(summary, run, as_json, markdown, plot)
     if run.interrupted:
         click.echo("Interrupted: what was stored is kept; the same command again finishes the rest.", err=True)
         ctx.exit(130)
@@ -1349,7 +1354,8 @@ def _odds_executor(scheduler: str | None, jobs: int | None):
     return executor, slots, f"dask {scheduler}", close
 
 
-def _odds_output(summary, run, as_json: bool, plot: str | None) -> None:
+def _odds_output(summary, run, as_json: bool, markdown: bool, plot: str | None) -> None:
+    from tranquility.solver.odds import odds_markdown
     from tranquility.solver.odds import plot as draw
 
     from .odds import render_odds
@@ -1362,6 +1368,8 @@ def _odds_output(summary, run, as_json: bool, plot: str | None) -> None:
         click.echo(f"wrote {plot}", err=True)
     if as_json:
         click.echo(dump_json(summary.to_json()))
+    elif markdown:
+        click.echo(odds_markdown(summary))
     else:
         render_odds(make_console(min_width=132), summary, run)
 

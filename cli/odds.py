@@ -3,9 +3,6 @@ and the JSON are the library's (``tranquility.solver.odds``); this module only s
 
 from __future__ import annotations
 
-import math
-from collections.abc import Callable
-
 from rich.console import Console
 from rich.progress import (
     BarColumn,
@@ -19,6 +16,7 @@ from rich.progress import (
 )
 from rich.table import Table
 from rich.text import Text
+from tranquility.solver.odds import shown_interval, shown_share
 from tranquility.solver.ruleset import rules_name
 
 
@@ -58,27 +56,12 @@ def odds_progress(console: Console, quiet: bool) -> Progress:
 
 
 def _percent(value: float | None) -> str:
-    return "-" if value is None else f"{_shown(value, 1)}%"
+    return "-" if value is None else f"{shown_share(value, 1)}%"
 
 
 def _interval(ci: tuple[float, float]) -> str:
-    return f"[{_shown(ci[0], 1, math.floor)}, {_shown(ci[1], 1, math.ceil)}]"
-
-
-def _shown(value: float, digits: int, outward: Callable[[float], float] | None = None) -> str:
-    """A share as a percentage with ``digits`` decimals. An interval's ends are rounded
-    outward (``math.floor`` / ``math.ceil``), so 10,000 wins of 10,000 show [99.9, 100.0],
-    never a certain [100.0, 100.0]; a share short of all or above none never shows 100 or 0."""
-    scaled = 100 * value * 10**digits
-    if outward is not None:
-        shown = outward(scaled + (1e-9 if outward is math.floor else -1e-9))
-    else:
-        shown = round(scaled)
-        if shown == 100 * 10**digits and value < 1:
-            shown -= 1
-        elif shown == 0 and value > 0:
-            shown = 1
-    return f"{max(0, min(shown, 100 * 10**digits)) / 10**digits:.{digits}f}"
+    low, high = shown_interval(ci)
+    return f"[{low}, {high}]"
 
 
 def _seconds(value: float | None) -> str:
@@ -110,7 +93,8 @@ def _render_policies(console: Console, summary) -> None:
 def _rate(value: float | None, ci: tuple[float, float]) -> str:
     if value is None:
         return "-"
-    return f"{_shown(value, 0)}% ({_shown(ci[0], 0, math.floor)}-{_shown(ci[1], 0, math.ceil)})"
+    low, high = shown_interval(ci, 0)
+    return f"{shown_share(value, 0)}% ({low}-{high})"
 
 
 def render_odds(console: Console, summary, report=None) -> None:

@@ -41,6 +41,7 @@ from .deal import check_players, deal
 from .errors import BadInput
 from .line import Line
 from .rules import Rules
+from .ruleset import rules_name
 from .solve import Budget, solve
 from .verdicts import DecidedBy, Verdict
 
@@ -531,6 +532,66 @@ class OddsSummary:
         return {"groups": [g.to_json() for g in self.groups], "deals_per_s": _round(self.deals_per_s, 2)}
 
 
+def shown_share(value: float, digits: int, outward: Callable[[float], float] | None = None) -> str:
+    """A share as a percentage with ``digits`` decimals, for people. An interval's ends are
+    rounded outward (``math.floor`` / ``math.ceil``), so 10,000 wins of 10,000 show [99.9,
+    100.0], never a certain [100.0, 100.0]; a share short of all or above none never shows
+    100 or 0."""
+    scaled = 100 * value * 10**digits
+    if outward is not None:
+        shown = outward(scaled + (1e-9 if outward is math.floor else -1e-9))
+    else:
+        shown = round(scaled)
+        if shown == 100 * 10**digits and value < 1:
+            shown -= 1
+        elif shown == 0 and value > 0:
+            shown = 1
+    return f"{max(0, min(shown, 100 * 10**digits)) / 10**digits:.{digits}f}"
+
+
+def shown_interval(ci: tuple[float, float], digits: int = 1) -> tuple[str, str]:
+    """An interval's ends as percentages, rounded outward."""
+    return shown_share(ci[0], digits, math.floor), shown_share(ci[1], digits, math.ceil)
+
+
+def _md_row(cells: Iterable[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+def _share_cell(value: float | None, ci: tuple[float, float] | None = None) -> str:
+    """``81.2%``, or with its interval ``81.2% [80.3, 82.0]``; ``-`` for no deals."""
+    if value is None:
+        return "-"
+    if ci is None:
+        return f"{shown_share(value, 1)}%"
+    low, high = shown_interval(ci)
+    return f"{shown_share(value, 1)}% [{low}, {high}]"
+
+
+def odds_markdown(summary: OddsSummary) -> str:
+    """The summary as Markdown tables (docs/odds.md): perfect play per rule set and player
+    count, then, where policies were played, their rates beside it."""
+    head = ("rules", "players", "deals", "win", "no-win", "unknown", "winnable", "95% interval", "median s", "p90 s")
+    lines = [_md_row(head), _md_row("---" for _ in head)]
+    for g in summary.groups:
+        low, high = shown_interval(g.ci95)
+        counts = [f"{n:,}" for n in (g.deals, g.win, g.no_win, g.unknown)]
+        times = ["-" if t is None else f"{t:.3f}" for t in (g.median_s, g.p90_s)]
+        share = _share_cell(g.winnability)
+        lines.append(_md_row([rules_name(g.rules), str(g.players), *counts, share, f"[{low}, {high}]", *times]))
+    policies: list[str] = []
+    for g in summary.groups:
+        policies += [p.policy for p in g.policies if p.policy not in policies]
+    if policies:
+        head = ("rules", "players", "perfect play", *policies)
+        lines += ["", _md_row(head), _md_row("---" for _ in head)]
+        for g in (g for g in summary.groups if g.policies):
+            rates = {p.policy: p for p in g.policies}
+            cells = [_share_cell(rates[n].rate, rates[n].ci95) if n in rates else "-" for n in policies]
+            lines.append(_md_row([rules_name(g.rules), str(g.players), _share_cell(g.winnability), *cells]))
+    return "\n".join(lines)
+
+
 def _round(value: float | None, digits: int = 4) -> float | None:
     return None if value is None else round(value, digits)
 
@@ -800,7 +861,6 @@ def plot(summary: OddsSummary, path: str | Path) -> None:
     without a display (a bare ``Figure`` renders through Agg)."""
     from matplotlib.figure import Figure
 
-    from .ruleset import rules_name
 
     fmt = check_plot_path(path)
     figure = Figure(figsize=(8, 5), dpi=100)

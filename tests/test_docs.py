@@ -115,16 +115,19 @@ def test_puzzles_sample_is_what_grade_prints():
 
 def test_the_odds_table_is_the_committed_report():
     # docs/odds.md's perfect-play rows are docs/odds.json's groups (the --report --json of
-    # the store), each interval the Wilson interval of its counts.
+    # the store), each interval the Wilson interval of its counts, for every rule set.
     from tranquility.solver.odds import odds_interval
+    from tranquility.solver.rules import Rules
+    from tranquility.solver.ruleset import rules_name
 
     report = json.loads(doc("odds.json"))
     assert report["groups"] and set(report) == {"groups", "deals_per_s"}
-    row = r"^\| official \| (\d) \| ([\d,]+)(?: \(seeds [\d-]+\))? \| ([\d,]+) \| ([\d,]+) \| ([\d,]+) \|"
+    row = r"^\| ([a-z_=+ 1-9-]+?) \| (\d) \| ([\d,]+)(?: \(seeds [\d-]+\))? \| ([\d,]+) \| ([\d,]+) \| ([\d,]+) \|"
     rows = re.findall(row, doc("odds.md"), re.MULTILINE)
-    table = {int(p): tuple(int(n.replace(",", "")) for n in counts) for p, *counts in rows}
+    table = {(name, int(p)): tuple(int(n.replace(",", "")) for n in counts) for name, p, *counts in rows}
     for g in report["groups"]:
-        assert table[g["players"]] == (g["deals"], g["win"], g["no_win"], g["unknown"])
+        key = (rules_name(Rules.from_dict(g["rules"])), g["players"])
+        assert table[key] == (g["deals"], g["win"], g["no_win"], g["unknown"]), key
         low, high = odds_interval(g["win"], g["unknown"], g["deals"])
         assert g["ci95"] == [round(low, 4), round(high, 4)]
     assert len(table) == len(report["groups"])

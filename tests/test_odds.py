@@ -27,6 +27,7 @@ from tranquility.solver import __version__
 from tranquility.solver.odds import (
     Batch,
     OddsStore,
+    Played,
     Scope,
     Solved,
     local_executor,
@@ -480,3 +481,24 @@ def test_the_report_never_rounds_an_interval_to_a_certainty(tmp_path, monkeypatc
     low = wilson(2000, 2000)[0]
     assert f"[{math.floor(1000 * low) / 10:.1f}, 100.0]" in shown and "[100.0, 100.0]" not in shown
     assert "100.0%" in shown  # every deal won: the share itself is exact
+    markdown = run("odds", "--report", "--markdown").stdout
+    assert f"| official | 4 | 2,000 | 2,000 | 0 | 0 | 100.0% | [{math.floor(1000 * low) / 10:.1f}, 100.0] |" in markdown
+
+
+def test_the_markdown_report_gives_each_rule_set_and_its_policies(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    with OddsStore("odds.sqlite") as store:
+        for rules, won in ((OFFICIAL, 3), (OFFICIAL.with_options({"finish": 1}), 1)):
+            digest = store.add_rules(rules)
+            solved = tuple(Solved(2, s, "win" if s < won else "no-win", "greedy", 0.5, None, "0") for s in range(4))
+            played = tuple(Played(2, s, "thrifty", s == 0, 38, 36, 0.1, "0") for s in range(4)) if won == 3 else ()
+            store.write(digest, Budget(seconds=1, workers=1), Batch(solved=solved, played=played))
+    shown = run("odds", "--report", "--markdown")
+    assert shown.exit_code == 0, shown.output
+    lines = shown.stdout.splitlines()
+    assert "| official | 2 | 4 | 3 | 1 | 0 | 75.0% |" in shown.stdout
+    assert "| official + finish=1 | 2 | 4 | 1 | 3 | 0 | 25.0% |" in shown.stdout
+    assert lines[lines.index("| rules | players | perfect play | thrifty |") + 2].startswith("| official | 2 | 75.0% | 25.0% [")
+    assert sum(line.startswith("| official + finish=1") for line in lines) == 1  # no policy row without policies
+    clash = run("odds", "--report", "--markdown", "--json")
+    assert clash.exit_code == 2 and "do not mix" in clash.output
