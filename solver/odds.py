@@ -583,8 +583,8 @@ def odds_markdown(summary: OddsSummary) -> str:
     for g in summary.groups:
         policies += [p.policy for p in g.policies if p.policy not in policies]
     if policies:
-        head = ("rules", "players", "perfect play", *policies)
-        lines += ["", _md_row(head), _md_row("---" for _ in head)]
+        columns = ("rules", "players", "perfect play", *policies)
+        lines += ["", _md_row(columns), _md_row("---" for _ in columns)]
         for g in (g for g in summary.groups if g.policies):
             rates = {p.policy: p for p in g.policies}
             cells = [_share_cell(rates[n].rate, rates[n].ci95) if n in rates else "-" for n in policies]
