@@ -863,7 +863,7 @@ def plot(summary: OddsSummary, path: str | Path) -> None:
 
 
     fmt = check_plot_path(path)
-    figure = Figure(figsize=(8, 5), dpi=100)
+    figure = Figure(figsize=(10, 5), dpi=100)
     axes = figure.add_subplot()
     by_rules: dict[str, list[Group]] = {}
     for group in summary.groups:
@@ -892,7 +892,8 @@ def plot(summary: OddsSummary, path: str | Path) -> None:
     axes.set_title("Winnability, 95% Wilson interval (unknowns: lost at the low end, won at the high end)", fontsize=9)
     axes.grid(True, alpha=0.3)
     if index:
-        axes.legend(fontsize=8, loc="best")
+        # Beside the axes, not on them: with several rule sets any corner hides a point.
+        axes.legend(fontsize=8, loc="center left", bbox_to_anchor=(1.01, 0.5))
     figure.tight_layout()
     figure.savefig(path, format=fmt)
 
