@@ -321,10 +321,10 @@ def test_plot_writes_a_png_and_an_svg(tmp_path):
     data = png.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
-    assert (width, height) == (800, 500)
+    assert (width, height) == (1000, 500)
     from matplotlib.image import imread
 
-    assert imread(png).shape[:2] == (500, 800)
+    assert imread(png).shape[:2] == (500, 1000)
     root = ET.parse(svg).getroot()
     assert root.tag in ("svg", "{http://www.w3.org/2000/svg}svg")
     from tranquility.solver.errors import BadInput
