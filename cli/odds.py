@@ -16,7 +16,7 @@ from rich.progress import (
 )
 from rich.table import Table
 from rich.text import Text
-from tranquility.solver.odds import shown_interval, shown_share
+from tranquility.solver.odds import shown_interval, shown_percent, shown_share
 from tranquility.solver.ruleset import rules_name
 
 
@@ -53,10 +53,6 @@ def odds_progress(console: Console, quiet: bool) -> Progress:
         transient=True,
         disable=quiet or not console.is_terminal,
     )
-
-
-def _percent(value: float | None) -> str:
-    return "-" if value is None else f"{shown_share(value, 1)}%"
 
 
 def _interval(ci: tuple[float, float]) -> str:
@@ -115,7 +111,7 @@ def render_odds(console: Console, summary, report=None) -> None:
                 str(group.win),
                 str(group.no_win),
                 str(group.unknown),
-                _percent(group.winnability),
+                shown_percent(group.winnability),
                 _interval(group.ci95),
                 _seconds(group.median_s),
                 _seconds(group.p90_s),

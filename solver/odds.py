@@ -558,8 +558,8 @@ def _md_row(cells: Iterable[str]) -> str:
     return "| " + " | ".join(cells) + " |"
 
 
-def _share_cell(value: float | None, ci: tuple[float, float] | None = None) -> str:
-    """``81.2%``, or with its interval ``81.2% [80.3, 82.0]``; ``-`` for no deals."""
+def shown_percent(value: float | None, ci: tuple[float, float] | None = None) -> str:
+    """A share for people: ``81.2%``, or with its interval ``81.2% [80.3, 82.0]``; ``-`` for no deals."""
     if value is None:
         return "-"
     if ci is None:
@@ -577,7 +577,7 @@ def odds_markdown(summary: OddsSummary) -> str:
         low, high = shown_interval(g.ci95)
         counts = [f"{n:,}" for n in (g.deals, g.win, g.no_win, g.unknown)]
         times = ["-" if t is None else f"{t:.3f}" for t in (g.median_s, g.p90_s)]
-        share = _share_cell(g.winnability)
+        share = shown_percent(g.winnability)
         lines.append(_md_row([rules_name(g.rules), str(g.players), *counts, share, f"[{low}, {high}]", *times]))
     policies: list[str] = []
     for g in summary.groups:
@@ -587,8 +587,8 @@ def odds_markdown(summary: OddsSummary) -> str:
         lines += ["", _md_row(columns), _md_row("---" for _ in columns)]
         for g in (g for g in summary.groups if g.policies):
             rates = {p.policy: p for p in g.policies}
-            cells = [_share_cell(rates[n].rate, rates[n].ci95) if n in rates else "-" for n in policies]
-            lines.append(_md_row([rules_name(g.rules), str(g.players), _share_cell(g.winnability), *cells]))
+            cells = [shown_percent(rates[n].rate, rates[n].ci95) if n in rates else "-" for n in policies]
+            lines.append(_md_row([rules_name(g.rules), str(g.players), shown_percent(g.winnability), *cells]))
     return "\n".join(lines)
 
 
@@ -860,7 +860,6 @@ def plot(summary: OddsSummary, path: str | Path) -> None:
     ``path`` (PNG or SVG by the extension). matplotlib is imported here only, and draws
     without a display (a bare ``Figure`` renders through Agg)."""
     from matplotlib.figure import Figure
-
 
     fmt = check_plot_path(path)
     figure = Figure(figsize=(10, 5), dpi=100)
