@@ -16,7 +16,7 @@ from rich.progress import (
 )
 from rich.table import Table
 from rich.text import Text
-from tranquility.solver.odds import shown_interval, shown_percent, shown_share
+from tranquility.solver.odds import shown_bracket, shown_interval, shown_percent, shown_share
 from tranquility.solver.ruleset import rules_name
 
 
@@ -55,20 +55,13 @@ def odds_progress(console: Console, quiet: bool) -> Progress:
     )
 
 
-def _interval(ci: tuple[float, float]) -> str:
-    low, high = shown_interval(ci)
-    return f"[{low}, {high}]"
-
-
 def _seconds(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"
 
 
 def _render_policies(console: Console, summary) -> None:
     """Each policy's silent-table win rate (95% Wilson interval) beside perfect play."""
-    policies: list[str] = []
-    for group in summary.groups:
-        policies += [p.policy for p in group.policies if p.policy not in policies]
+    policies = summary.policies
     if not policies:
         return
     table = Table(title="Silent-table policies beside perfect play: won (95% Wilson interval)")
@@ -112,7 +105,7 @@ def render_odds(console: Console, summary, report=None) -> None:
                 str(group.no_win),
                 str(group.unknown),
                 shown_percent(group.winnability),
-                _interval(group.ci95),
+                shown_bracket(group.ci95),
                 _seconds(group.median_s),
                 _seconds(group.p90_s),
             )

@@ -528,6 +528,11 @@ class OddsSummary:
     groups: tuple[Group, ...]
     deals_per_s: float | None = None
 
+    @property
+    def policies(self) -> tuple[str, ...]:
+        """The policies played in any group, in the order they first appear."""
+        return tuple(dict.fromkeys(p.policy for g in self.groups for p in g.policies))
+
     def to_json(self) -> dict[str, Any]:
         return {"groups": [g.to_json() for g in self.groups], "deals_per_s": _round(self.deals_per_s, 2)}
 
@@ -554,8 +559,10 @@ def shown_interval(ci: tuple[float, float], digits: int = 1) -> tuple[str, str]:
     return shown_share(ci[0], digits, math.floor), shown_share(ci[1], digits, math.ceil)
 
 
-def _md_row(cells: Iterable[str]) -> str:
-    return "| " + " | ".join(cells) + " |"
+def shown_bracket(ci: tuple[float, float]) -> str:
+    """An interval for people: ``[80.3, 82.0]``."""
+    low, high = shown_interval(ci)
+    return f"[{low}, {high}]"
 
 
 def shown_percent(value: float | None, ci: tuple[float, float] | None = None) -> str:
@@ -564,8 +571,11 @@ def shown_percent(value: float | None, ci: tuple[float, float] | None = None) ->
         return "-"
     if ci is None:
         return f"{shown_share(value, 1)}%"
-    low, high = shown_interval(ci)
-    return f"{shown_share(value, 1)}% [{low}, {high}]"
+    return f"{shown_share(value, 1)}% {shown_bracket(ci)}"
+
+
+def _md_row(cells: Iterable[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
 
 
 def odds_markdown(summary: OddsSummary) -> str:
@@ -574,14 +584,11 @@ def odds_markdown(summary: OddsSummary) -> str:
     head = ("rules", "players", "deals", "win", "no-win", "unknown", "winnable", "95% interval", "median s", "p90 s")
     lines = [_md_row(head), _md_row("---" for _ in head)]
     for g in summary.groups:
-        low, high = shown_interval(g.ci95)
         counts = [f"{n:,}" for n in (g.deals, g.win, g.no_win, g.unknown)]
         times = ["-" if t is None else f"{t:.3f}" for t in (g.median_s, g.p90_s)]
         share = shown_percent(g.winnability)
-        lines.append(_md_row([rules_name(g.rules), str(g.players), *counts, share, f"[{low}, {high}]", *times]))
-    policies: list[str] = []
-    for g in summary.groups:
-        policies += [p.policy for p in g.policies if p.policy not in policies]
+        lines.append(_md_row([rules_name(g.rules), str(g.players), *counts, share, shown_bracket(g.ci95), *times]))
+    policies = summary.policies
     if policies:
         columns = ("rules", "players", "perfect play", *policies)
         lines += ["", _md_row(columns), _md_row("---" for _ in columns)]
