@@ -14,7 +14,9 @@ from .cards import FINISH, MONSTER, START, Card, card_name, sorted_cards
 
 
 def _normalise(obj: object, name: str) -> None:
-    object.__setattr__(obj, name, sorted_cards(getattr(obj, name)))
+    cards = getattr(obj, name)
+    if type(cards) is not tuple or len(cards) > 1:  # most plays pay nothing: nothing to sort
+        object.__setattr__(obj, name, sorted_cards(cards))
 
 
 @dataclass(frozen=True)

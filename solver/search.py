@@ -38,7 +38,6 @@ from .actions import (
     PlayMonster,
     PlayStart,
     RocksMove,
-    island_choice,
 )
 from .cards import FINISH, MONSTER, START, Card, is_island, remove_held
 from .rules import Order, Rocks
@@ -509,28 +508,29 @@ def _greedy_choice(state: State, rng: random.Random, live: frozenset[int], style
         return next(choice_actions(state, Choice(ChoiceKind.FINISH, FINISH), live))
     if ChoiceKind.START in kinds:
         return _greedy_start(state, live)
-    hand = state.hand
-    junk = [c for c in hand if is_junk(c, live, state.start_played)] + _spare_finishes(hand)
+    hand, start_played = state.hand, state.start_played
+    # is_junk written out, with _spare_finishes: this runs every turn of every playout.
+    spare = sum(1 for c in hand if (c not in live if is_island(c) else c == START and start_played))
+    spare += max(0, hand.count(FINISH) - 1)
     draw = rng.random
-    reserve, spare, room, economy, noise = _reserve(state), len(junk), style.room, style.economy, style.noise
-    best: tuple[float, int, int] | None = None  # (score, card, cell)
+    reserve, room, economy, noise = _reserve(state), style.room, style.economy, style.noise
+    best: tuple[float, int, int, int] | None = None  # (score, card, cell, cost)
     for card, cell, cost, misplaced in _Room(state, live).placed(state.island_plays):
         # max(0, x) written out: this loop scores every play of every turn.
         live_paid = cost - spare if cost > spare else 0
         short = cost - reserve if cost > reserve else 0
         score = cost + 2 * live_paid + room * misplaced + economy * short + draw() * noise
         if best is None or score < best[0]:
-            best = (score, card, cell)
+            best = (score, card, cell, cost)
     if ChoiceKind.MONSTER in kinds:
         sink = _greedy_sink(state, None if best is None else best[0], style, rng)
         if sink is not None:
             return sink
-    if ChoiceKind.DISCARD in kinds and (best is None or (best[0] >= style.dear and len(junk) >= 2)):
-        return _cheapest_payment_action(state, Choice(ChoiceKind.DISCARD), live)
+    if ChoiceKind.DISCARD in kinds and (best is None or (best[0] >= style.dear and spare >= 2)):
+        return DiscardTwo(seat=state.seat, discard=_pick_cheapest(state, hand, 2, live))
     if best is None:  # every island play is hopeless: the first, as good as any
-        card, cell, _ = state.island_plays[0]
-        return _cheapest_payment_action(state, island_choice(card, cell), live)
-    return _cheapest_payment_action(state, island_choice(best[1], best[2]), live)
+        return _paid_island(state, *state.island_plays[0], live)
+    return _paid_island(state, *best[1:], live)
 
 
 NEARLY_FREE = 0.5  # an island play scoring at most this is worth more than a Sea Monster now
@@ -619,7 +619,8 @@ def _reserve(state: State) -> int:
     # Each Sea Monster still to play takes a turn and one more island.
     empty = state.grid.count(None) + 2 * monsters_left(state)
     turns_left = -(-(empty + 1) // state.players)
-    return len(state.hand) + len(state.pile(state.seat)) - turns_left
+    seat = state.seat
+    return len(state.hand) + len(state.deal.piles[seat]) - state.drawn[seat] - turns_left
 
 
 class _Room:
@@ -734,13 +735,13 @@ def _pick_cheapest(state: State, cards: tuple[Card, ...], k: int, live: frozense
     return tuple(ranked[:k])
 
 
-def _cheapest_payment_action(state: State, choice: Choice, live: frozenset[int]) -> Action:
-    if choice.kind == ChoiceKind.DISCARD:
-        return DiscardTwo(seat=state.seat, discard=_pick_cheapest(state, state.hand, 2, live))
-    cost, hand, card = state.cost_of(choice), state.hand, choice.island
+def _paid_island(state: State, card: int, cell: int, cost: int, live: frozenset[int]) -> PlayIsland:
+    """Play ``card`` on ``cell`` (a legal island play that costs ``cost``), paying the least
+    useful cards."""
+    hand = state.hand
     at = hand.index(card)
     rest = hand[:at] + hand[at + 1 :]  # the hand is sorted: so is what is left
-    return PlayIsland(seat=state.seat, card=card, cell=choice.target, discard=_pick_cheapest(state, rest, cost, live))
+    return PlayIsland(seat=state.seat, card=card, cell=cell, discard=_pick_cheapest(state, rest, cost, live))
 
 
 def _greedy_start(state: State, live: frozenset[int]) -> PlayStart:
@@ -749,7 +750,8 @@ def _greedy_start(state: State, live: frozenset[int]) -> PlayStart:
     hands, drawn, owed, _ = state.start_event()
     left = [len(h) + len(state.deal.piles[s]) - drawn[s] for s, h in enumerate(hands)]
     scarce = _scarcity(state, tuple(c for h in hands for c in h))
-    pools = [sorted(h, key=lambda c: _usefulness(state, c, live, scarce)) for h in hands]
+    worth = {c: _usefulness(state, c, live, scarce) for h in hands for c in h}  # asked again and again below
+    pools = [sorted(h, key=worth.__getitem__) for h in hands]
     # Keep one Finish card in hand when the others can pay: it may be the team's last. But
     # never at the price of a Sea Monster: the game has more Finish cards, and no monster
     # to spare (a discarded one loses the game).
@@ -764,7 +766,7 @@ def _greedy_start(state: State, live: frozenset[int]) -> PlayStart:
             (s for s in range(len(hands)) if pools[s]),
             key=lambda s: (
                 pools[s][0] != MONSTER,
-                _usefulness(state, pools[s][0], live, scarce) < 0,
+                worth[pools[s][0]] < 0,
                 left[s] - len(paid[s]),
             ),
         )

@@ -275,10 +275,12 @@ class State:
             return ()
         hand = self.hand
         spare = len(hand) - 1
+        # A hand is sorted, islands first, and holds each island once (one card per number).
         return tuple(
             [
                 (card, cell, cost)
-                for card in sorted({c for c in hand if is_island(c)})
+                for card in hand
+                if is_island(card)
                 for cell, cost in self._placements(card)
                 if cost <= spare
             ]
@@ -528,6 +530,11 @@ class State:
         hold fewer cards than are owed, every card in hand is discarded and all seats draw
         back up. Returns the last round, where the team chooses, or None when hands and
         piles run dry first (the Start cannot be played)."""
+        return self._start_round
+
+    @table
+    def _start_round(self) -> StartEvent | None:
+        # Once per position: the choices, a player and the move itself each ask.
         hands = list(self.hands)
         without_start = remove_cards(hands[self.seat], [START])
         assert without_start is not None, "start_rounds asked of a seat without a Start card"
