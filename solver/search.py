@@ -639,7 +639,8 @@ class _Room:
         # Strict with monsters to come too: a sink could reopen a crowded run, but playouts
         # that keep every run fillable win more (measured: 22 against 20 of 36 deals).
         self.strict = state.rules.order == Order.SEQUENCE
-        self.available = sorted(live - _islands_out(state))
+        # live less _islands_out, without building that set (every turn of every playout)
+        self.available = sorted(live.difference(state.grid, state.discarded, state.gone, state.deal.removed_islands))
         self.runs = state.reading_runs
         self.pools: dict[tuple[int, int], list[int]] = {}  # (low, high): the available islands between
 
