@@ -28,6 +28,7 @@ from tranquility.solver.odds import (
     Batch,
     OddsStore,
     Played,
+    RunProgress,
     Scope,
     Solved,
     local_executor,
@@ -167,7 +168,7 @@ def test_solve_batch_rows_are_the_solver_verdicts():
 def test_batches_that_finish_together_are_stored_together(tmp_path):
     """A commit waits for the disk: batches finished within COMMIT_SECONDS of each other go
     in one transaction, and the progress hears each commit, the run's counters exact."""
-    steps = []
+    steps: list[RunProgress] = []
     with OddsStore(tmp_path / "odds.sqlite") as store, cf.ThreadPoolExecutor(1) as pool:
         report = run_odds(store, OFFICIAL, [4], range(12), REPRODUCIBLE, pool, batch=1, on_batch=steps.append)
         assert store.conn.execute("SELECT deals FROM runs").fetchone() == (12,)
