@@ -508,16 +508,14 @@ def _greedy_choice(state: State, rng: random.Random, live: frozenset[int], style
         return next(choice_actions(state, Choice(ChoiceKind.FINISH, FINISH), live))
     if ChoiceKind.START in kinds:
         return _greedy_start(state, live)
-    hand, start_played = state.hand, state.start_played
-    # is_junk written out, with _spare_finishes: this runs every turn of every playout.
-    spare = sum(1 for c in hand if (c not in live if is_island(c) else c == START and start_played))
-    spare += max(0, hand.count(FINISH) - 1)
+    hand = state.hand
+    junk = sum(1 for c in hand if is_junk(c, live, state.start_played)) + len(_spare_finishes(hand))
     draw = rng.random
     reserve, room, economy, noise = _reserve(state), style.room, style.economy, style.noise
     best: tuple[float, int, int, int] | None = None  # (score, card, cell, cost)
     for card, cell, cost, misplaced in _Room(state, live).placed(state.island_plays):
         # max(0, x) written out: this loop scores every play of every turn.
-        live_paid = cost - spare if cost > spare else 0
+        live_paid = cost - junk if cost > junk else 0
         short = cost - reserve if cost > reserve else 0
         score = cost + 2 * live_paid + room * misplaced + economy * short + draw() * noise
         if best is None or score < best[0]:
@@ -526,7 +524,7 @@ def _greedy_choice(state: State, rng: random.Random, live: frozenset[int], style
         sink = _greedy_sink(state, None if best is None else best[0], style, rng)
         if sink is not None:
             return sink
-    if ChoiceKind.DISCARD in kinds and (best is None or (best[0] >= style.dear and spare >= 2)):
+    if ChoiceKind.DISCARD in kinds and (best is None or (best[0] >= style.dear and junk >= 2)):
         return DiscardTwo(seat=state.seat, discard=_pick_cheapest(state, hand, 2, live))
     if best is None:  # every island play is hopeless: the first, as good as any
         return _paid_island(state, *state.island_plays[0], live)
