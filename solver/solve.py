@@ -363,7 +363,6 @@ def _improve(result: Result, budget: Budget, objective: Objective, progress: Pro
             position, objective, value, bound, None if budget.reproducible else LADDER_SHARE[objective] * left(),
             LADDER_SHARE[objective] * budget.cpsat_deterministic, budget.workers, budget.seed,
             progress=lambda b: say(f"improving {objective}: {LADDER}", f"best {objective} {value} so far, bound {b}"),
-            known=continuation,
         )
         result.stats["ladder"], interrupted = climbed.to_json(), climbed.status == "interrupted"
         proved = bound

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 from tranquility.solver import ladder
-from tranquility.solver.actions import DiscardTwo, PlayIsland, PlayStart
-from tranquility.solver.cpsat import Limits, new_solver, optimise
+from tranquility.solver.actions import DiscardTwo, PlayIsland
+from tranquility.solver.cpsat import Limits, optimise
 from tranquility.solver.deal import deal
 from tranquility.solver.objectives import (
     BoundBy,
@@ -191,37 +191,6 @@ def test_the_ladder_never_proves_beyond_the_optimum_and_its_line_is_the_optimum(
             found += 1
     # The turns bound is exact on most small deals already: fewer steps to prove there.
     assert steps >= (3 if objective == Objective.SPARE else 1) and found >= 5, (steps, found)
-
-
-@pytest.mark.parametrize("objective", ladder.OBJECTIVES)
-def test_the_start_slot_split_answers_each_step_as_the_whole_model_does(all_optima, objective):
-    # At the exact optimum a step is feasible and one beyond it infeasible. Split into one
-    # case per slot of the Start, a step's model gives the answer the whole model gives,
-    # and a feasible case's line replays and reaches the target (docs/model.md, The
-    # Start-slot split); taking first the Start's slot of the optimal line changes nothing.
-    compared = 0
-    for state, best in all_optima:
-        if objective not in best or state.start_played:
-            continue
-        value, line = best[objective]
-        start = next(t for t, a in enumerate(line) if isinstance(a, PlayStart))
-        beyond = value + 1 if objective == Objective.SPARE else value - 1
-        for target, first in ((value, None), (value, start), (beyond, None)):
-            game = ladder.step_model(state, objective, target)
-            if game is None:  # an empty horizon: nothing to split
-                assert target == beyond
-                continue
-            solver = new_solver(LIMITS)
-            whole = solver.status_name(solver.solve(game.model))
-            answer, actions, _ = ladder.split_on_the_start_slot(state, game, LIMITS, first)
-            agree = (("OPTIMAL", "feasible"), ("INFEASIBLE", "infeasible"))
-            assert (whole, answer) in agree, (state.rules, target, whole, answer)
-            assert answer == ("infeasible" if target == beyond else "feasible"), (state.rules, target, answer)
-            if actions is not None:
-                assert not better(objective, target, objective_value(state, actions, objective))
-                assert replayed(state, actions).won
-            compared += 1
-    assert compared >= 30, compared
 
 
 def test_a_solve_s_proven_interval_always_holds_the_exact_optimum(optima):
