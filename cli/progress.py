@@ -38,7 +38,8 @@ def seconds_text(seconds: float) -> str:
         return f"{seconds:.2f} s"
     if seconds < 60:
         return f"{seconds:.1f} s"
-    return f"{int(seconds // 60)} min {int(seconds % 60):02d} s"
+    whole = round(seconds)  # a clock difference can be 86.9999...: that reads as 1 min 27 s
+    return f"{whole // 60} min {whole % 60:02d} s"
 
 
 class Activity:

@@ -11,7 +11,7 @@ import time
 import pytest
 from click.testing import CliRunner
 from tranquility.cli.main import main
-from tranquility.cli.progress import Activity, phases_text
+from tranquility.cli.progress import Activity, phases_text, seconds_text
 from tranquility.solver.analyze import analyze
 from tranquility.solver.deal import deal
 from tranquility.solver.explain import CRITICAL_PHASE, explain, narrate
@@ -117,6 +117,14 @@ def test_the_status_line_names_phase_found_and_time_left():
     clockless = Activity("grading")
     clockless.update("grade 1 players, seed 3")
     assert clockless.text(clockless.started + 2) == "grading: grade 1 players, seed 3 · 2.00 s so far"
+
+
+def test_times_over_a_minute_read_in_whole_seconds_whatever_the_float():
+    # 90 - 3 on a monotonic clock can come out as 86.99999999999: the line must not say 26
+    assert seconds_text(90.0 - 3.0000000000001) == "1 min 27 s"
+    assert seconds_text(60.0) == "1 min 00 s"
+    assert seconds_text(119.4) == "1 min 59 s"
+    assert [seconds_text(s) for s in (0.04, 12.34)] == ["0.04 s", "12.3 s"]
 
 
 def test_phases_read_as_each_phases_own_time():
