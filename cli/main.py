@@ -11,6 +11,7 @@ turns whatever escapes a command into its exit code.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -19,7 +20,7 @@ from tranquility.solver.deal import Deal
 from tranquility.solver.errors import BadInput
 from tranquility.solver.formats import deal_to_json, write_json
 from tranquility.solver.line import Line
-from tranquility.solver.verdicts import Method, Objective
+from tranquility.solver.verdicts import Method, Objective, Proof
 
 from .exits import Group, InputError, exit_line, exit_table
 from .options import (
@@ -35,6 +36,7 @@ from .options import (
     output_options,
     playable,
     position_option,
+    proof_option,
     read_game,
     reject,
     solver_options,
@@ -386,6 +388,7 @@ unknown (or the win found so far) and exit 0. docs/solving.md.
     help="any = the first win found; spare = most cards left in hands and piles at the win; "
     "turns = fewest turns; cost = fewest cards paid as costs. Says whether the value is proven optimal.",
 )
+@proof_option
 @output_options("Write the winning line here (tranquility-line/1); nothing is written without a win.")
 @json_option
 @click.option("--verbose", "-v", is_flag=True, help="Also print the solver's counters (always in --json, as \"stats\").")
@@ -395,6 +398,7 @@ def solve(
     limits: Limits,
     method: str,
     objective: str,
+    proof: Proof,
     out: str | None,
     force: bool,
     as_json: bool,
@@ -411,7 +415,7 @@ def solve(
     from tranquility.solver.solve import solve as run_solve
 
     game = game_of(source, file)
-    budget = limits.budget()
+    budget = replace(limits.budget(), proof=proof)
     result = run_with_status(
         "solving",
         file,
@@ -473,6 +477,7 @@ docs/explain.md.
     help="Seconds of --time-limit for the critical-move checks [default: a third of --time-limit; 30 with --reproducible].",
 )
 @click.option("--every-turn", is_flag=True, help="Draw the grid after every turn, not only when it matters.")
+@proof_option
 @output_options(
     "Write the explanation here, as --json prints it.",
     also=(("--html", "html_out", "Also write a self-contained HTML replay here."),),
@@ -485,6 +490,7 @@ def explain(
     limits: Limits,
     critical_time: float | None,
     every_turn: bool,
+    proof: Proof,
     out: str | None,
     html_out: str | None,
     force: bool,
@@ -503,7 +509,7 @@ def explain(
             f"--critical-time {critical_time:g} leaves no time for the line: give less than --time-limit ({total:g} s)"
         )
     line_seconds = None if total is None else total - critical_time
-    budget = Limits(line_seconds, limits.workers, limits.reproducible).budget()
+    budget = replace(Limits(line_seconds, limits.workers, limits.reproducible).budget(), proof=proof)
     game = game_of(source, file)
     explained = run_with_status(
         "explaining",

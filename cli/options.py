@@ -29,6 +29,7 @@ from tranquility.solver.files import read_game_file
 from tranquility.solver.formats import FormatError, read_json
 from tranquility.solver.line import Line
 from tranquility.solver.rules import PRESETS, Rules, RulesError, parse_rule_value
+from tranquility.solver.verdicts import Objective, Proof
 
 from .exits import InputError, os_message
 
@@ -252,6 +253,29 @@ def solver_options(
         return wrapper
 
     return decorate
+
+
+PROOF_HELP = (
+    "How the ladder proves the bound of --objective spare or turns: whole = one CP-SAT run per "
+    "step (proves more deals over the optimal suite); start-slot = each step case by case on the "
+    "turn the Start is played (closes some 2-player gaps whole leaves open, at the price of others). "
+    "docs/explain.md."
+)
+
+
+def proof_option(f: Callable) -> Callable:
+    """``--proof whole|start-slot``; the command receives ``proof: Proof``, checked against
+    its ``objective`` (the ladder runs for spare and turns only)."""
+
+    @functools.wraps(f)
+    def wrapper(*args, proof: str, **kwargs):
+        if proof != Proof.WHOLE and kwargs.get("objective") not in (Objective.SPARE, Objective.TURNS):
+            raise usage_error(f"--proof {proof} goes with --objective spare or turns (the bounds the ladder proves)")
+        return f(*args, proof=Proof(proof), **kwargs)
+
+    return click.option(
+        "--proof", type=click.Choice([p.value for p in Proof]), default=Proof.WHOLE.value, show_default=True, help=PROOF_HELP
+    )(wrapper)
 
 
 class LazyChoice(click.Choice):

@@ -6,6 +6,10 @@ least b cards", which caps the discard-two turns and with them the game's length
 win takes at most b turns", the model over b turns. An infeasible step proves the bound
 one better; a feasible one gives a line that meets the bound, so that line is optimal;
 a step out of time ends the ladder (docs/model.md, The restricted-horizon ladder).
+
+With ``Proof.START_SLOT`` a step is decided case by case on the turn the Start is played
+(docs/model.md, The Start-slot split): it proves some optima the whole step leaves open
+(2 players seeds 1 and 3), and loses others that the whole step settles in 10-30 s.
 """
 
 from __future__ import annotations
@@ -16,13 +20,23 @@ from dataclasses import dataclass, replace
 
 from ortools.sat.python import cp_model
 
-from .actions import Action
-from .cpsat import Limits, add_objective_cuts, interruptible_solve, new_solver, objective_expr, plan_of, realise
-from .model import build_model, horizon, no_cell_costs_more_than_one_beyond_the_slack
+from .actions import Action, PlayStart
+from .cpsat import (
+    Limits,
+    add_hint,
+    add_objective_cuts,
+    interruptible_solve,
+    line_facts,
+    new_solver,
+    objective_expr,
+    plan_of,
+    realise,
+)
+from .model import GameModel, build_model, horizon, no_cell_costs_more_than_one_beyond_the_slack
 from .objectives import least_discard_turns, objective_bound, turns_without_discards
 from .search import least_total_cost
 from .state import State
-from .verdicts import Objective
+from .verdicts import Objective, Proof
 
 CELL_CAP = True  # False: the spare steps without the per-cell cost cap (to measure it)
 LADDER = "ladder"  # the phase's method (Phase.method) and a bound's source (BoundBy)
@@ -33,6 +47,10 @@ OBJECTIVES = (Objective.SPARE, Objective.TURNS)  # where the ladder's steps are 
 # often; turns' from 0.6 to 0.2, since the optimising run, hinted with the greedy line, finds
 # the shortest wins sooner than a step does (measured: docs/performance.md, the optimal suite).
 LADDER_SHARE = {Objective.SPARE: 0.6, Objective.TURNS: 0.2}
+# Of a split step's time, the share of the first look at every case (most end in it,
+# infeasible); the cases still open then share the rest.
+PROBE_SHARE = 0.25
+LEAD_SHARE = 0.5  # of the time left after the first look: the open case nearest the known line's Start
 
 
 @dataclass
@@ -45,9 +63,11 @@ class Climbed:
     steps: int = 0
     actions: list[Action] | None = None
     status: str = "ran"
+    proof: Proof = Proof.WHOLE  # how each step was decided
+    runs: int = 0  # CP-SAT runs: one per step, or one per case of a split step
 
     def to_json(self) -> dict:
-        return {"bound": self.bound, "steps": self.steps, "status": self.status}
+        return {"bound": self.bound, "steps": self.steps, "status": self.status, "proof": self.proof.value, "runs": self.runs}
 
 
 def spare_horizon(position: State, spare: int) -> int:
@@ -60,14 +80,13 @@ def spare_horizon(position: State, spare: int) -> int:
     return min(horizon(position), turns_without_discards(position) + cap)
 
 
-def step(position: State, objective: Objective, target: int, limits: Limits) -> tuple[str, list[Action] | None, float]:
-    """One step: is there a win keeping at least ``target`` cards (spare) or taking at
-    most ``target`` turns? ("infeasible" | "feasible" | "unknown", the line found, the
-    step's deterministic time)."""
+def step_model(position: State, objective: Objective, target: int) -> GameModel | None:
+    """The model of a step: the wins over the step's horizon that keep at least ``target``
+    cards (spare) or take at most ``target`` turns, with the step's cuts; None when the
+    horizon is empty (no such win)."""
     turns = spare_horizon(position, target) if objective == Objective.SPARE else min(target, horizon(position))
     if turns <= 0:
-        return "infeasible", None, 0.0
-    built_at = time.monotonic()
+        return None
     game = build_model(position, turns)
     add_objective_cuts(game, position)
     if objective == Objective.SPARE:
@@ -79,15 +98,95 @@ def step(position: State, objective: Objective, target: int, limits: Limits) -> 
         game.model.add(paid <= least_total_cost(position) + 2 * least_discard_turns(position) + slack)
         if CELL_CAP:
             no_cell_costs_more_than_one_beyond_the_slack(game, slack)
+    return game
+
+
+def step(
+    position: State,
+    objective: Objective,
+    target: int,
+    limits: Limits,
+    proof: Proof = Proof.WHOLE,
+    known: list[Action] | None = None,
+) -> tuple[str, list[Action] | None, float, int]:
+    """One step: is there a win keeping at least ``target`` cards (spare) or taking at
+    most ``target`` turns? ("infeasible" | "feasible" | "unknown", the line found, the
+    step's deterministic time, its CP-SAT runs). With ``Proof.START_SLOT``, while the Start is to come, the
+    step is split by the Start's slot, ``known`` (a winning continuation short of the
+    target) hinting every case and naming the case looked at first."""
+    built_at = time.monotonic()
+    game = step_model(position, objective, target)
+    if game is None:
+        return "infeasible", None, 0.0, 0
     if limits.seconds is not None:  # building the model is part of the step's time
         limits = replace(limits, seconds=max(0.01, limits.seconds - (time.monotonic() - built_at)))
+    if proof == Proof.START_SLOT and not position.start_played:
+        first = None
+        if known is not None:
+            add_hint(game, line_facts(position, known))
+            first = next((t for t, a in enumerate(known) if isinstance(a, PlayStart)), None)
+        return split_on_the_start_slot(position, game, limits, first)
     solver = new_solver(limits)
-    status = interruptible_solve(solver, game.model)
+    return (*_answer(position, game, solver, interruptible_solve(solver, game.model)), 1)
+
+
+def _answer(
+    position: State, game: GameModel, solver: cp_model.CpSolver, status: cp_model.CpSolverStatus
+) -> tuple[str, list[Action] | None, float]:
+    """A solved model's answer to a step, with the line of a feasible one."""
     if status == cp_model.INFEASIBLE:
         return "infeasible", None, solver.deterministic_time
     if status in (cp_model.OPTIMAL, cp_model.FEASIBLE):
         return "feasible", realise(position, plan_of(game, solver)), solver.deterministic_time
     return "unknown", None, solver.deterministic_time
+
+
+def split_on_the_start_slot(
+    position: State, game: GameModel, limits: Limits, first: int | None = None
+) -> tuple[str, list[Action] | None, float, int]:
+    """Decide the step's model case by case, one case per slot the Start may be played
+    in (every win plays exactly one Start, so the cases cover the step): a feasible case
+    answers the step, and it is infeasible once every case is. First a short look at each
+    case (``PROBE_SHARE`` of the time, evenly), then the cases still open share what is
+    left: the one nearest ``first`` (the Start's slot in a known line) ``LEAD_SHARE`` of it,
+    then each the time left over the cases after it. Cases go in order of their distance
+    from ``first``. Returns as ``step`` does."""
+    slots = sorted(range(len(game.turns.start)), key=lambda t: (0, t) if first is None else (abs(t - first), t))
+    began, spent, runs = time.monotonic(), 0.0, 0
+
+    def share(part: float, cases: int) -> Limits:
+        seconds = None if limits.seconds is None else max(0.01, (limits.seconds - (time.monotonic() - began)) * part / cases)
+        budget = None if limits.deterministic is None else max(0.01, (limits.deterministic - spent) * part / cases)
+        return replace(limits, seconds=seconds, deterministic=budget)
+
+    def case(slot: int, within: Limits) -> tuple[str, list[Action] | None]:
+        nonlocal spent, runs
+        runs += 1
+        model = game.model.clone()
+        model.add(model.get_bool_var_from_proto_index(game.turns.start[slot].index) == 1)
+        solver = new_solver(within)
+        answer, actions, used = _answer(position, game, solver, interruptible_solve(solver, model))
+        spent += used
+        return answer, actions
+
+    probe = share(PROBE_SHARE, len(slots))
+    still_open = []
+    for slot in slots:
+        answer, actions = case(slot, probe)
+        if answer == "feasible":
+            return answer, actions, spent, runs
+        if answer == "unknown":
+            still_open.append(slot)
+    undecided = False
+    for i, slot in enumerate(still_open):
+        left = len(still_open) - i
+        # The case nearest the known line's Start holds a line most often: it gets more.
+        within = share(LEAD_SHARE, 1) if i == 0 and first is not None and left > 1 else share(1.0, left)
+        answer, actions = case(slot, within)
+        if answer == "feasible":
+            return answer, actions, spent, runs
+        undecided |= answer == "unknown"
+    return ("unknown" if undecided else "infeasible"), None, spent, runs
 
 
 def climb(
@@ -100,14 +199,17 @@ def climb(
     workers: int = 1,
     seed: int = 0,
     progress: Callable[[int], None] | None = None,
+    proof: Proof = Proof.WHOLE,
+    known: list[Action] | None = None,
 ) -> Climbed:
     """Lower the proven ``bound`` towards the best ``value`` found, one step at a time,
     within ``seconds`` (None: within ``deterministic`` time on one worker, reproducible).
     Each step gets all the time left: a step is never easier than the one before it.
-    ``progress`` hears each bound proven. Ctrl-C ends it with what is proven so far."""
+    ``progress`` hears each bound proven. Ctrl-C ends it with what is proven so far.
+    ``proof`` and ``known`` (the best line found so far, a winning continuation): ``step``."""
     started = time.monotonic()
     down = objective == Objective.SPARE  # spare's bound is lowered, turns' raised
-    climbed = Climbed(bound)
+    climbed = Climbed(bound, proof=proof)
     try:
         while climbed.bound != value:
             if seconds is None:
@@ -121,8 +223,9 @@ def climb(
                     climbed.status = "out of time"
                     break
                 limits = Limits(workers=workers, seconds=left, seed=seed)
-            status, actions, spent = step(position, objective, climbed.bound, limits)
+            status, actions, spent, runs = step(position, objective, climbed.bound, limits, proof, known)
             deterministic -= spent
+            climbed.runs += runs
             if status == "feasible":
                 climbed.actions, climbed.status = actions, "optimal"
                 break

@@ -26,7 +26,7 @@ from .search import (
     refutation,
 )
 from .state import State, Status
-from .verdicts import DecidedBy, Method, Objective, Verdict
+from .verdicts import DecidedBy, Method, Objective, Proof, Verdict
 from .verify import position_after, verify
 
 VERDICTS = tuple(Verdict)
@@ -164,6 +164,7 @@ class Budget:
     search_nodes: int = 5_000  # auto: a short complete search before CP-SAT
     cpsat_deterministic: float = 60.0
     seed: int = 0
+    proof: Proof = Proof.WHOLE  # how the ladder decides its steps (--proof)
 
 
 def position_of(game: Deal | Line) -> tuple[Line, State]:
@@ -363,6 +364,8 @@ def _improve(result: Result, budget: Budget, objective: Objective, progress: Pro
             position, objective, value, bound, None if budget.reproducible else LADDER_SHARE[objective] * left(),
             LADDER_SHARE[objective] * budget.cpsat_deterministic, budget.workers, budget.seed,
             progress=lambda b: say(f"improving {objective}: {LADDER}", f"best {objective} {value} so far, bound {b}"),
+            proof=budget.proof,
+            known=continuation,
         )
         result.stats["ladder"], interrupted = climbed.to_json(), climbed.status == "interrupted"
         proved = bound

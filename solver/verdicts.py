@@ -42,3 +42,10 @@ class Objective(StrEnum):
     SPARE = "spare"  # most cards left in hands and piles at the win
     TURNS = "turns"  # fewest turns
     COST = "cost"  # fewest cards paid as placement costs
+
+
+class Proof(StrEnum):
+    """How each step of the restricted-horizon ladder is decided (``--proof``)."""
+
+    WHOLE = "whole"  # one CP-SAT run over the step's model: proves more over the optimal suite
+    START_SLOT = "start-slot"  # one CP-SAT run per turn the Start may be played in

@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 from tranquility.solver import ladder
-from tranquility.solver.actions import DiscardTwo, PlayIsland
-from tranquility.solver.cpsat import Limits, optimise
+from tranquility.solver.actions import DiscardTwo, PlayIsland, PlayStart
+from tranquility.solver.cpsat import Limits, new_solver, optimise
 from tranquility.solver.deal import deal
 from tranquility.solver.objectives import (
     BoundBy,
@@ -23,7 +23,7 @@ from tranquility.solver.rules import OFFICIAL, Rocks, Rules
 from tranquility.solver.search import Deadline, SearchStats, least_total_cost
 from tranquility.solver.solve import Budget, solve
 from tranquility.solver.state import State
-from tranquility.solver.verdicts import Objective
+from tranquility.solver.verdicts import Objective, Proof
 
 from .helpers import dense, small_deals
 from .oracles import exhaustive_best
@@ -193,17 +193,61 @@ def test_the_ladder_never_proves_beyond_the_optimum_and_its_line_is_the_optimum(
     assert steps >= (3 if objective == Objective.SPARE else 1) and found >= 5, (steps, found)
 
 
-def test_a_solve_s_proven_interval_always_holds_the_exact_optimum(optima):
+@pytest.mark.parametrize("objective", ladder.OBJECTIVES)
+def test_the_start_slot_split_answers_each_step_as_the_whole_model_does(all_optima, objective):
+    # At the exact optimum a step is feasible and one beyond it infeasible. Split into one
+    # case per slot of the Start, a step's model gives the answer the whole model gives,
+    # and a feasible case's line replays and reaches the target (docs/model.md, The
+    # Start-slot split); taking first the Start's slot of the optimal line changes nothing.
+    compared = 0
+    for state, best in all_optima:
+        if objective not in best or state.start_played:
+            continue
+        value, line = best[objective]
+        start = next(t for t, a in enumerate(line) if isinstance(a, PlayStart))
+        beyond = value + 1 if objective == Objective.SPARE else value - 1
+        for target, first in ((value, None), (value, start), (beyond, None)):
+            game = ladder.step_model(state, objective, target)
+            if game is None:  # an empty horizon: nothing to split
+                assert target == beyond
+                continue
+            solver = new_solver(LIMITS)
+            whole = solver.status_name(solver.solve(game.model))
+            answer, actions, _, runs = ladder.split_on_the_start_slot(state, game, LIMITS, first)
+            assert 1 <= runs <= len(game.turns.start)
+            agree = (("OPTIMAL", "feasible"), ("INFEASIBLE", "infeasible"))
+            assert (whole, answer) in agree, (state.rules, target, whole, answer)
+            assert answer == ("infeasible" if target == beyond else "feasible"), (state.rules, target, answer)
+            if actions is not None:
+                assert not better(objective, target, objective_value(state, actions, objective))
+                assert replayed(state, actions).won
+            compared += 1
+    assert compared >= 30, compared
+
+
+@pytest.mark.parametrize("proof", list(Proof))
+def test_a_solve_s_proven_interval_always_holds_the_exact_optimum(optima, proof):
     # solve --objective spare end to end (playouts, ladder, LNS, CP-SAT): the bound it
     # reports is never below the exact optimum, the value never above, "optimal" only at
-    # the optimum; the ladder gives some of the bounds.
-    budget = Budget(reproducible=True, workers=1, greedy_playouts=50, search_nodes=500, cpsat_deterministic=2.0)
-    by_ladder = 0
+    # the optimum; the ladder gives some of the bounds, its steps whole or split by the
+    # Start's slot (--proof) with the best line as a hint.
+    budget = Budget(
+        reproducible=True, workers=1, greedy_playouts=50, search_nodes=500, cpsat_deterministic=2.0, proof=proof
+    )
+    by_ladder = asked = runs = 0
     for state, best in optima:
         if Objective.SPARE not in best:
             continue
         value = best[Objective.SPARE][0]
         result = solve(state.deal, budget, objective=Objective.SPARE)
+        if "ladder" in result.stats:
+            climbed = result.stats["ladder"]
+            assert climbed["proof"] == proof
+            # Whole, each step asked is one CP-SAT run: those proven, and perhaps a last one.
+            if proof == Proof.WHOLE:
+                assert climbed["steps"] <= climbed["runs"] <= climbed["steps"] + 1, climbed
+            asked += climbed["steps"] + 1
+            runs += climbed["runs"]
         got = result.best
         assert got is not None and got.bound is not None
         assert got.value <= value <= got.bound, (state.rules, got, value)
@@ -212,3 +256,5 @@ def test_a_solve_s_proven_interval_always_holds_the_exact_optimum(optima):
             assert got.value == value
         by_ladder += got.bound_by == BoundBy.LADDER
     assert by_ladder >= 2, by_ladder
+    # Split, most steps are several runs (one per slot the Start may be played in).
+    assert asked >= 5 and (runs <= asked if proof == Proof.WHOLE else runs > 2 * asked), (runs, asked)

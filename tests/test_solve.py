@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from tranquility.solver.deal import deal
-from tranquility.solver.formats import line_to_json
+from tranquility.solver.formats import deal_to_json, line_to_json
 from tranquility.solver.line import Line
 from tranquility.solver.model import horizon
 from tranquility.solver.rules import OFFICIAL, Rocks, Rules
@@ -150,6 +150,34 @@ def test_solve_readable_output_names_the_proof():
     result = run("solve", "--seed", 6, "--players", 1, "--method", "cpsat", "--time-limit", 60)
     assert result.exit_code == 0
     assert "NO-WIN" in result.stdout and "Proof:" in result.stdout
+
+
+def test_proof_start_slot_splits_the_ladder_s_steps_and_proves_the_same_optimum(tmp_path):
+    # A small 2-player deal whose spare the ladder proves in two steps: split by the
+    # Start's slot (--proof start-slot), the steps are several CP-SAT runs each, and the
+    # answer is the whole steps' answer.
+    path = tmp_path / "deal.json"
+    path.write_text(json.dumps(deal_to_json(small_deals(41, seed=15)[40])))
+    found = {}
+    for proof in ("whole", "start-slot"):
+        result = run("solve", path, "--objective", "spare", "--proof", proof, "--reproducible", "--json")
+        assert result.exit_code == 0, result.output
+        data = json.loads(result.stdout)
+        found[proof] = data["objective"]["value"], data["objective"]["optimal"]
+        ladder = data["stats"]["ladder"]
+        assert ladder["proof"] == proof and ladder["steps"] == 2, ladder
+        assert ladder["runs"] == 3 if proof == "whole" else ladder["runs"] > 6, ladder  # 2 proofs, 1 line
+    assert found["whole"] == found["start-slot"] == (3, True)
+
+
+@pytest.mark.parametrize("command", ["solve", "explain"])
+def test_proof_goes_with_the_objectives_the_ladder_proves(command):
+    for objective in ("any", "cost"):
+        result = run(command, "--seed", 1, "--players", 2, "--objective", objective, "--proof", "start-slot")
+        assert result.exit_code == 2 and "--proof start-slot goes with --objective spare or turns" in result.stderr
+        assert "Traceback" not in result.output
+    result = run(command, "--seed", 1, "--players", 2, "--proof", "both")
+    assert result.exit_code == 2 and "'both' is not one of 'whole', 'start-slot'" in result.stderr
 
 
 def test_bench_runs_a_tiny_suite(tmp_path):
