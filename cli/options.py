@@ -257,24 +257,25 @@ def solver_options(
 
 PROOF_HELP = (
     "How the ladder proves the bound of --objective spare or turns: whole = one CP-SAT run per "
-    "step (proves more deals over the optimal suite); start-slot = each step case by case on the "
-    "turn the Start is played (closes some 2-player gaps whole leaves open, at the price of others). "
-    "docs/explain.md."
+    "step; start-slot = each step case by case on the turn the Start is played; both = the two "
+    "side by side, one CP-SAT thread each, the first answer taken (with --workers 1 or "
+    "--reproducible: whole). docs/explain.md."
 )
 
 
 def proof_option(f: Callable) -> Callable:
-    """``--proof whole|start-slot``; the command receives ``proof: Proof``, checked against
-    its ``objective`` (the ladder runs for spare and turns only)."""
+    """``--proof both|whole|start-slot``; the command receives ``proof: Proof``. Given with
+    an objective the ladder does not run for (any, cost), it is rejected."""
 
     @functools.wraps(f)
     def wrapper(*args, proof: str, **kwargs):
-        if proof != Proof.WHOLE and kwargs.get("objective") not in (Objective.SPARE, Objective.TURNS):
-            raise usage_error(f"--proof {proof} goes with --objective spare or turns (the bounds the ladder proves)")
+        objective = kwargs.get("objective")
+        if given(click.get_current_context(), "proof") and objective not in (Objective.SPARE, Objective.TURNS):
+            raise usage_error(f"--proof goes with --objective spare or turns (the bounds the ladder proves), not {objective}")
         return f(*args, proof=Proof(proof), **kwargs)
 
     return click.option(
-        "--proof", type=click.Choice([p.value for p in Proof]), default=Proof.WHOLE.value, show_default=True, help=PROOF_HELP
+        "--proof", type=click.Choice([p.value for p in Proof]), default=Proof.BOTH.value, show_default=True, help=PROOF_HELP
     )(wrapper)
 
 

@@ -7,13 +7,17 @@ win takes at most b turns", the model over b turns. An infeasible step proves th
 one better; a feasible one gives a line that meets the bound, so that line is optimal;
 a step out of time ends the ladder (docs/model.md, The restricted-horizon ladder).
 
-With ``Proof.START_SLOT`` a step is decided case by case on the turn the Start is played
-(docs/model.md, The Start-slot split): it proves some optima the whole step leaves open
-(2 players seeds 1 and 3), and loses others that the whole step settles in 10-30 s.
+While the Start is to come, a step can also be decided case by case on the turn the Start
+is played (``Proof.START_SLOT``, docs/model.md, The Start-slot split): that proves some
+optima the whole step leaves open (2 players seeds 1 and 3) and loses others the whole step
+settles in 10-30 s. So by default (``Proof.BOTH``, on the clock with two threads) the whole
+step and its split run side by side, one CP-SAT worker each, and the first answer is the
+step's: each side is exact, so either answer is.
 """
 
 from __future__ import annotations
 
+import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
@@ -32,6 +36,7 @@ from .cpsat import (
     plan_of,
     realise,
 )
+from .errors import InternalError
 from .model import GameModel, build_model, horizon, no_cell_costs_more_than_one_beyond_the_slack
 from .objectives import least_discard_turns, objective_bound, turns_without_discards
 from .search import least_total_cost
@@ -120,11 +125,16 @@ def step(
         return "infeasible", None, 0.0, 0
     if limits.seconds is not None:  # building the model is part of the step's time
         limits = replace(limits, seconds=max(0.01, limits.seconds - (time.monotonic() - built_at)))
-    if proof == Proof.START_SLOT and not position.start_played:
+    # Side by side only on the clock with two threads or more: which side answers first
+    # depends on the machine, so a reproducible step (one thread) is the whole step.
+    race = proof == Proof.BOTH and limits.seconds is not None and limits.workers >= 2
+    if (race or proof == Proof.START_SLOT) and not position.start_played:
         first = None
         if known is not None:
             add_hint(game, line_facts(position, known))
             first = next((t for t, a in enumerate(known) if isinstance(a, PlayStart)), None)
+        if race:
+            return _whole_and_split(position, game, limits, first)
         return split_on_the_start_slot(position, game, limits, first)
     solver = new_solver(limits)
     return (*_answer(position, game, solver, interruptible_solve(solver, game.model)), 1)
@@ -141,8 +151,11 @@ def _answer(
     return "unknown", None, solver.deterministic_time
 
 
+Run = Callable[[cp_model.CpSolver, cp_model.CpModel], cp_model.CpSolverStatus]  # one CP-SAT solve
+
+
 def split_on_the_start_slot(
-    position: State, game: GameModel, limits: Limits, first: int | None = None
+    position: State, game: GameModel, limits: Limits, first: int | None = None, run: Run = interruptible_solve
 ) -> tuple[str, list[Action] | None, float, int]:
     """Decide the step's model case by case, one case per slot the Start may be played
     in (every win plays exactly one Start, so the cases cover the step): a feasible case
@@ -150,7 +163,7 @@ def split_on_the_start_slot(
     case (``PROBE_SHARE`` of the time, evenly), then the cases still open share what is
     left: the one nearest ``first`` (the Start's slot in a known line) ``LEAD_SHARE`` of it,
     then each the time left over the cases after it. Cases go in order of their distance
-    from ``first``. Returns as ``step`` does."""
+    from ``first``. ``run`` solves each case. Returns as ``step`` does."""
     slots = sorted(range(len(game.turns.start)), key=lambda t: (0, t) if first is None else (abs(t - first), t))
     began, spent, runs = time.monotonic(), 0.0, 0
 
@@ -165,7 +178,7 @@ def split_on_the_start_slot(
         model = game.model.clone()
         model.add(model.get_bool_var_from_proto_index(game.turns.start[slot].index) == 1)
         solver = new_solver(within)
-        answer, actions, used = _answer(position, game, solver, interruptible_solve(solver, model))
+        answer, actions, used = _answer(position, game, solver, run(solver, model))
         spent += used
         return answer, actions
 
@@ -187,6 +200,90 @@ def split_on_the_start_slot(
             return answer, actions, spent, runs
         undecided |= answer == "unknown"
     return ("unknown" if undecided else "infeasible"), None, spent, runs
+
+
+class _RaceOver(Exception):
+    """A side's next CP-SAT run was asked for after the other side had answered."""
+
+
+class _Race:
+    """The CP-SAT runs of two sides racing on one step: ``solve`` runs one (counting the
+    runs and their deterministic time), unless the race is over; ``stop`` ends it and stops
+    every run under way."""
+
+    def __init__(self) -> None:
+        self.over = threading.Event()
+        self.runs, self.spent = 0, 0.0
+        self._lock = threading.Lock()
+        self._running: list[cp_model.CpSolver] = []
+
+    def solve(self, solver: cp_model.CpSolver, model: cp_model.CpModel) -> cp_model.CpSolverStatus:
+        solver.parameters.catch_sigint_signal = False  # Ctrl-C is the main thread's
+        with self._lock:
+            if self.over.is_set():
+                raise _RaceOver
+            self._running.append(solver)
+            self.runs += 1
+        status = solver.solve(model)
+        with self._lock:
+            self.spent += solver.deterministic_time
+        return status
+
+    def stop(self) -> None:
+        with self._lock:
+            self.over.set()
+            for solver in self._running:
+                solver.stop_search()
+
+
+def _whole_and_split(
+    position: State, game: GameModel, limits: Limits, first: int | None
+) -> tuple[str, list[Action] | None, float, int]:
+    """The whole step and its split by the Start's slot side by side, each on one CP-SAT
+    worker of ``limits``' time: the first side to prove or find answers the step, and the
+    other is stopped. Returns as ``step`` does (the runs of both sides)."""
+    one = replace(limits, workers=1)
+    race = _Race()
+    answers: list[tuple[str, list[Action] | None]] = []
+
+    def whole() -> tuple[str, list[Action] | None]:
+        solver = new_solver(one)
+        answer, actions, _ = _answer(position, game, solver, race.solve(solver, game.model))
+        return answer, actions
+
+    def split() -> tuple[str, list[Action] | None]:
+        answer, actions, _, _ = split_on_the_start_slot(position, game, one, first, run=race.solve)
+        return answer, actions
+
+    def side(decide: Callable[[], tuple[str, list[Action] | None]]) -> None:
+        try:
+            answer = decide()
+        except _RaceOver:
+            return
+        answers.append(answer)
+        if answer[0] != "unknown":
+            race.stop()
+
+    sides = [threading.Thread(target=side, args=(decide,)) for decide in (whole, split)]
+    for thread in sides:
+        thread.start()
+    try:
+        while any(thread.is_alive() for thread in sides):
+            for thread in sides:
+                thread.join(0.05)
+            if race.over.is_set():
+                race.stop()  # again: a run that was starting when the race ended has its solver now
+    except KeyboardInterrupt:
+        race.stop()
+        for thread in sides:
+            thread.join()
+        time.sleep(0.2)  # as interruptible_solve: let CP-SAT tear its threads down
+        raise
+    decided = [a for a in answers if a[0] != "unknown"]
+    if len({answer for answer, _ in decided}) > 1:
+        raise InternalError("the whole step and its split by the Start's slot answer differently")
+    answer, actions = decided[0] if decided else ("unknown", None)
+    return answer, actions, race.spent, race.runs
 
 
 def climb(

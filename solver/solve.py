@@ -164,7 +164,7 @@ class Budget:
     search_nodes: int = 5_000  # auto: a short complete search before CP-SAT
     cpsat_deterministic: float = 60.0
     seed: int = 0
-    proof: Proof = Proof.WHOLE  # how the ladder decides its steps (--proof)
+    proof: Proof = Proof.BOTH  # how the ladder decides its steps (--proof)
 
 
 def position_of(game: Deal | Line) -> tuple[Line, State]:

@@ -49,3 +49,4 @@ class Proof(StrEnum):
 
     WHOLE = "whole"  # one CP-SAT run over the step's model: proves more over the optimal suite
     START_SLOT = "start-slot"  # one CP-SAT run per turn the Start may be played in
+    BOTH = "both"  # the two side by side, one CP-SAT worker each: the first answer is the step's
