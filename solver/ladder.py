@@ -116,9 +116,10 @@ def step(
 ) -> tuple[str, list[Action] | None, float, int]:
     """One step: is there a win keeping at least ``target`` cards (spare) or taking at
     most ``target`` turns? ("infeasible" | "feasible" | "unknown", the line found, the
-    step's deterministic time, its CP-SAT runs). With ``Proof.START_SLOT``, while the Start is to come, the
-    step is split by the Start's slot, ``known`` (a winning continuation short of the
-    target) hinting every case and naming the case looked at first."""
+    step's deterministic time, its CP-SAT runs). While the Start is to come,
+    ``Proof.START_SLOT`` splits the step by the Start's slot and ``Proof.BOTH`` races that
+    split against the whole step; ``known`` (a winning continuation short of the target)
+    then hints the model and names the case looked at first."""
     built_at = time.monotonic()
     game = step_model(position, objective, target)
     if game is None:
@@ -245,6 +246,7 @@ def _whole_and_split(
     one = replace(limits, workers=1)
     race = _Race()
     answers: list[tuple[str, list[Action] | None]] = []
+    failed: list[BaseException] = []  # a side's error, raised again in the caller's thread
 
     def whole() -> tuple[str, list[Action] | None]:
         solver = new_solver(one)
@@ -259,6 +261,10 @@ def _whole_and_split(
         try:
             answer = decide()
         except _RaceOver:
+            return
+        except BaseException as error:  # a bug must not pass for an undecided step
+            failed.append(error)
+            race.stop()
             return
         answers.append(answer)
         if answer[0] != "unknown":
@@ -279,6 +285,8 @@ def _whole_and_split(
             thread.join()
         time.sleep(0.2)  # as interruptible_solve: let CP-SAT tear its threads down
         raise
+    if failed:
+        raise failed[0]
     decided = [a for a in answers if a[0] != "unknown"]
     if len({answer for answer, _ in decided}) > 1:
         raise InternalError("the whole step and its split by the Start's slot answer differently")

@@ -14,6 +14,7 @@ from tranquility.solver import ladder
 from tranquility.solver.actions import DiscardTwo, PlayIsland, PlayStart
 from tranquility.solver.cpsat import Limits, new_solver, optimise
 from tranquility.solver.deal import deal
+from tranquility.solver.errors import InternalError
 from tranquility.solver.objectives import (
     BoundBy,
     better,
@@ -249,6 +250,19 @@ def test_on_the_clock_both_sides_race_and_the_interval_holds_the_optimum(optima)
             assert result.stats["ladder"]["proof"] == Proof.BOTH
             asked, runs = asked + result.stats["ladder"]["steps"] + 1, runs + result.stats["ladder"]["runs"]
     assert asked >= 3 and runs > asked, (runs, asked)  # the split side ran too
+
+
+def test_an_error_in_a_side_of_the_race_is_raised_not_taken_for_unknown(all_optima, monkeypatch):
+    state, best = next((s, b) for s, b in all_optima if Objective.SPARE in b and not s.start_played)
+    game = ladder.step_model(state, Objective.SPARE, best[Objective.SPARE][0])
+    assert game is not None
+
+    def broken(*args, **kwargs):
+        raise InternalError("a bug in the split")
+
+    monkeypatch.setattr(ladder, "split_on_the_start_slot", broken)
+    with pytest.raises(InternalError, match="a bug in the split"):
+        ladder._whole_and_split(state, game, RACE, None)
 
 
 RACE_INTERRUPTED = """
