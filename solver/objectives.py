@@ -10,7 +10,7 @@ from enum import StrEnum
 
 from .actions import Action, PlayIsland
 from .cards import FINISH
-from .search import least_total_cost, monsters_left
+from .search import finishing_seat, least_total_cost, turns_without_discards
 from .state import State
 from .verdicts import Objective
 
@@ -65,16 +65,6 @@ def better(objective: Objective, new: int, old: int) -> bool:
     return score(objective, new) > score(objective, old)
 
 
-def turns_without_discards(position: State) -> int:
-    """The turns of every win from ``position`` that are not discard-two turns: one per
-    empty cell, the Start if still to come, the Finish, and two per Sea Monster still to
-    play (the monster, and the island that refills the cell it empties). Every turn is
-    one of these or a discard two, so a win takes exactly this many turns plus D, its
-    discard-two turns (docs/model.md, The finisher check)."""
-    empty = sum(v is None for v in position.grid)
-    return empty + (0 if position.start_played else 1) + 1 + 2 * monsters_left(position)
-
-
 def least_discard_turns(position: State) -> int:
     """The finisher check: the fewest discard-two turns D a win from ``position`` can take.
     A win takes exactly ``turns_without_discards + D`` turns and ends with the Finish, so
@@ -82,8 +72,7 @@ def least_discard_turns(position: State) -> int:
     take turns in order, so some D below the player count works whenever any seat holds
     one (0 when none does: no win exists then, and any bound is vacuous)."""
     holders = {s for s in range(position.players) if FINISH in position.hands[s] or FINISH in position.pile(s)}
-    last = position.seat + turns_without_discards(position) - 1  # the Finish's turn when D = 0
-    return next((d for d in range(position.players) if (last + d) % position.players in holders), 0)
+    return next((d for d in range(position.players) if finishing_seat(position, d) in holders), 0)
 
 
 def bound_source(position: State) -> BoundBy:

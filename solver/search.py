@@ -26,6 +26,7 @@ import time
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field, replace
+from enum import StrEnum
 from functools import cache
 
 from .actions import (
@@ -77,6 +78,23 @@ class Deadline:
 def monsters_left(state: State) -> int:
     """Sea Monsters still to be played: the Finish needs every one (docs/rules.md)."""
     return state.rules.monsters - state.monsters_played
+
+
+def turns_without_discards(position: State) -> int:
+    """The turns of every win from ``position`` that are not discard-two turns: one per
+    empty cell, the Start if still to come, the Finish, and two per Sea Monster still to
+    play (the monster, and the island that refills the cell it empties). Every turn is
+    one of these or a discard two, so a win takes exactly this many turns plus D, its
+    discard-two turns (docs/model.md, The finisher check)."""
+    empty = sum(v is None for v in position.grid)
+    return empty + (0 if position.start_played else 1) + 1 + 2 * monsters_left(position)
+
+
+def finishing_seat(position: State, discards: int = 0) -> int:
+    """The seat that plays the Finish of a win from ``position`` with ``discards`` more
+    discard-two turns: seats take turns in order, and the win takes exactly
+    ``turns_without_discards`` turns plus its discard twos."""
+    return (position.seat + turns_without_discards(position) - 1 + discards) % position.players
 
 
 @cache
@@ -473,6 +491,18 @@ class SearchStats:
         }
 
 
+class FinishKeeper(StrEnum):
+    """Whose Finish card the Start's team discard keeps, when the other cards can pay."""
+
+    # The first seat holding one: the greedy's decisions, the puzzles' grades and the
+    # odds' lines were measured with it, and it wins the same deals as DUE (docs/model.md).
+    FIRST = "first"
+    # The seat due to play the Finish if no discard two comes (``finishing_seat``): kept by
+    # another seat, the Finish needs discard twos to come round to it, each one turn and
+    # two cards more. The improving playouts of ``solve --objective`` use both.
+    DUE = "due"
+
+
 @dataclass(frozen=True)
 class Style:
     """The greedy player's weights; restarts draw new ones so that playouts differ."""
@@ -481,6 +511,7 @@ class Style:
     room: float = 1.0  # weight of playing away from where a card's rank puts it
     economy: float = 3.0  # weight of paying more than the seat can spare
     dear: float = 3.0  # a play scoring this much or more is worse than discarding junk
+    keeper: FinishKeeper = FinishKeeper.FIRST  # whose Finish the Start keeps
 
     @classmethod
     def draw(cls, rng: random.Random, playout: int) -> Style:
@@ -508,7 +539,7 @@ def _greedy_choice(state: State, rng: random.Random, live: frozenset[int], style
     if ChoiceKind.FINISH in kinds:
         return next(choice_actions(state, Choice(ChoiceKind.FINISH, FINISH), live))
     if ChoiceKind.START in kinds:
-        return _greedy_start(state, live)
+        return _greedy_start(state, live, style.keeper)
     hand = state.hand
     junk = sum(1 for c in hand if is_junk(c, live, state.start_played)) + len(_spare_finishes(hand))
     draw = rng.random
@@ -743,7 +774,7 @@ def _paid_island(state: State, card: int, cell: int, cost: int, live: frozenset[
     return PlayIsland(seat=state.seat, card=card, cell=cell, discard=_pick_cheapest(state, rest, cost, live))
 
 
-def _greedy_start(state: State, live: frozenset[int]) -> PlayStart:
+def _greedy_start(state: State, live: frozenset[int], keeper: FinishKeeper = FinishKeeper.FIRST) -> PlayStart:
     """Split the Start event's discards: junk first, then the least useful cards of the
     seats with the most cards left (a seat that runs dry loses the game for everyone)."""
     hands, drawn, owed, _ = state.start_event()
@@ -754,10 +785,12 @@ def _greedy_start(state: State, live: frozenset[int]) -> PlayStart:
     # Keep one Finish card in hand when the others can pay: it may be the team's last. But
     # never at the price of a Sea Monster: the game has more Finish cards, and no monster
     # to spare (a discarded one loses the game).
-    keeper = next((s for s, h in enumerate(hands) if FINISH in h), None)
+    holders = [s for s, h in enumerate(hands) if FINISH in h]
+    due = finishing_seat(state) if keeper == FinishKeeper.DUE else None
+    kept = due if due in holders else next(iter(holders), None)
     monsters = sum(h.count(MONSTER) for h in hands)
-    if keeper is not None and sum(len(p) for p in pools) - 1 - monsters >= owed:
-        pools[keeper].remove(FINISH)
+    if kept is not None and sum(len(p) for p in pools) - 1 - monsters >= owed:
+        pools[kept].remove(FINISH)
     paid: list[list[Card]] = [[] for _ in hands]
     for _ in range(owed):
         # A seat whose least useful card is a monster pays last (seats draw up after).
@@ -796,18 +829,26 @@ def greedy(state: State, deadline: Deadline, stats: SearchStats, seed: int = 0) 
     return None
 
 
-def best_playout(state: State, count: int, seed: int, value: Callable[[list[Action], State], float]):
-    """``count`` seeded greedy playouts (as ``greedy`` draws them): the number that win, and
+def best_playout(
+    state: State,
+    count: int,
+    seed: int,
+    value: Callable[[list[Action], State], float],
+    keepers: Iterable[FinishKeeper] = (FinishKeeper.FIRST,),
+):
+    """``count`` seeded greedy playouts (as ``greedy`` draws them) for each of ``keepers``
+    (each from ``seed``, so the first keeper's are ``greedy``'s): the number that win, and
     the winning line with the highest ``value`` (the first on ties), or None."""
-    rng = random.Random(seed)
     wins, best, best_value = 0, None, None
-    for k in range(count):
-        line, end = greedy_playout(state, rng, Style.draw(rng, k))
-        if end.won:
-            wins += 1
-            v = value(line, end)
-            if best_value is None or v > best_value:
-                best, best_value = line, v
+    for keeper in keepers:
+        rng = random.Random(seed)
+        for k in range(count):
+            line, end = greedy_playout(state, rng, replace(Style.draw(rng, k), keeper=keeper))
+            if end.won:
+                wins += 1
+                v = value(line, end)
+                if best_value is None or v > best_value:
+                    best, best_value = line, v
     return wins, best
 
 

@@ -19,6 +19,7 @@ from .line import Line
 from .objectives import BoundBy, FoundBy, better, bound_source, objective_bound, objective_value, score
 from .search import (
     Deadline,
+    FinishKeeper,
     SearchStats,
     best_playout,
     exhaustive,
@@ -32,7 +33,7 @@ from .verify import position_after, verify
 VERDICTS = tuple(Verdict)
 METHODS = tuple(Method)
 OBJECTIVES = tuple(Objective)
-IMPROVING_PLAYOUTS = 200  # greedy playouts tried before CP-SAT optimises (about 2 s)
+IMPROVING_PLAYOUTS = 200  # greedy playouts per FinishKeeper tried before CP-SAT optimises (about 2 s)
 DECIDE, IMPROVE = "decide", "improve"  # the phases of a solve (Phase.name)
 # What a decide phase found (Phase.found).
 FOUND_WIN, FOUND_NO_WIN, FOUND_NOTHING, FOUND_INTERRUPTED = "win", "no win", "nothing", "nothing (interrupted)"
@@ -345,6 +346,7 @@ def _improve(result: Result, budget: Budget, objective: Objective, progress: Pro
             IMPROVING_PLAYOUTS,
             budget.seed,
             lambda a, end: score(objective, objective_value(position, a, objective, end)),
+            keepers=tuple(FinishKeeper),  # the due seat's Finish saves discard twos
         )
     except KeyboardInterrupt:  # Ctrl-C keeps the win found so far, as everywhere in a solve
         found, interrupted = None, True
