@@ -112,4 +112,4 @@ def test_solve_proves_the_shortest_win_with_the_improving_playouts():
     result = solve(deal(OFFICIAL, 2, 11), Budget(reproducible=True), objective="turns")
     assert result.best is not None
     assert (result.best.value, result.best.optimal, result.best.value_by) == (38, True, FoundBy.GREEDY)
-    assert len(result.line.actions) == 38
+    assert result.line is not None and len(result.line.actions) == 38
