@@ -38,8 +38,8 @@ from .cpsat import (
 )
 from .errors import InternalError
 from .model import GameModel, build_model, horizon, no_cell_costs_more_than_one_beyond_the_slack
-from .objectives import least_discard_turns, objective_bound, turns_without_discards
-from .search import least_total_cost
+from .objectives import least_discard_turns, objective_bound
+from .search import least_total_cost, turns_without_discards
 from .state import State
 from .verdicts import Objective, Proof
 

@@ -774,7 +774,7 @@ def _paid_island(state: State, card: int, cell: int, cost: int, live: frozenset[
     return PlayIsland(seat=state.seat, card=card, cell=cell, discard=_pick_cheapest(state, rest, cost, live))
 
 
-def _greedy_start(state: State, live: frozenset[int], keeper: FinishKeeper = FinishKeeper.FIRST) -> PlayStart:
+def _greedy_start(state: State, live: frozenset[int], keeper: FinishKeeper) -> PlayStart:
     """Split the Start event's discards: junk first, then the least useful cards of the
     seats with the most cards left (a seat that runs dry loses the game for everyone)."""
     hands, drawn, owed, _ = state.start_event()
@@ -836,8 +836,8 @@ def best_playout(
     value: Callable[[list[Action], State], float],
     keepers: Iterable[FinishKeeper] = (FinishKeeper.FIRST,),
 ):
-    """``count`` seeded greedy playouts (as ``greedy`` draws them) for each of ``keepers``
-    (each from ``seed``, so the first keeper's are ``greedy``'s): the number that win, and
+    """``count`` seeded greedy playouts (as ``greedy`` draws them) for each of ``keepers``,
+    each series from ``seed`` (so ``FIRST``'s are ``greedy``'s own): the number that win, and
     the winning line with the highest ``value`` (the first on ties), or None."""
     wins, best, best_value = 0, None, None
     for keeper in keepers:
