@@ -53,9 +53,13 @@ OBJECTIVES = (Objective.SPARE, Objective.TURNS)  # where the ladder's steps are 
 # the shortest wins sooner than a step does (measured: docs/performance.md, the optimal suite).
 LADDER_SHARE = {Objective.SPARE: 0.6, Objective.TURNS: 0.2}
 # Of a split step's time, the share of the first look at every case (most end in it,
-# infeasible); the cases still open then share the rest.
-PROBE_SHARE = 0.25
-LEAD_SHARE = 0.5  # of the time left after the first look: the open case nearest the known line's Start
+# infeasible); the cases still open then share the rest, the one nearest the known line's
+# Start first (``LEAD_SHARE`` of it). With 2 players the spare-optimal line often plays the
+# Start where the best playout does, and CP-SAT finds it there 9-14 s into that case: at
+# 0.25 and 0.5 a 60 s solve gave the case 13 s and missed it (2 players seeds 7 and 12),
+# at 0.15 and 0.8 it gets 24 s (docs/performance.md, the optimal suite).
+PROBE_SHARE = 0.15
+LEAD_SHARE = 0.8
 
 
 @dataclass
