@@ -57,7 +57,8 @@ LADDER_SHARE = {Objective.SPARE: 0.6, Objective.TURNS: 0.2}
 # Start first (``LEAD_SHARE`` of it). With 2 players the spare-optimal line often plays the
 # Start where the best playout does, and CP-SAT finds it there 9-14 s into that case: at
 # 0.25 and 0.5 a 60 s solve gave the case 13 s and missed it (2 players seeds 7 and 12),
-# at 0.15 and 0.8 it gets 24 s (docs/performance.md, the optimal suite).
+# at 0.15 and 0.8 it gets 24 s (docs/model.md, the Start-slot split; the suite run in
+# docs/performance.md).
 PROBE_SHARE = 0.15
 LEAD_SHARE = 0.8
 
