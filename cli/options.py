@@ -16,7 +16,7 @@ import errno
 import functools
 import os
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -286,17 +286,20 @@ class LazyChoice(click.Choice):
     def __init__(self, names: Callable[[], Any], case_sensitive: bool = True) -> None:
         self._names = names
         self._choices: tuple[str, ...] | None = None
-        self.case_sensitive = case_sensitive
+        super().__init__((), case_sensitive=case_sensitive)
+        # Choice's own __init__ stored its (empty) choices through the setter below: forget
+        # them, so that the names are still looked up on first use.
+        self._choices = None
 
     @property
-    def choices(self) -> Sequence[Any]:
+    def choices(self) -> tuple[str, ...]:
         if self._choices is None:
             self._choices = tuple(str(name) for name in self._names())
         return self._choices
 
     @choices.setter
-    def choices(self, value: Sequence[Any]) -> None:
-        self._choices = tuple(value)
+    def choices(self, value: Iterable[Any]) -> None:
+        self._choices = tuple(str(name) for name in value)
 
 
 # -- rules ------------------------------------------------------------------------------

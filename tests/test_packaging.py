@@ -33,10 +33,12 @@ print(len(entries), first.id)
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory) -> Path:
     out = tmp_path_factory.mktemp("wheel")
+    # The build backend at its locked version, as the README's test command installs it.
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(REPO)],
         check=True,
         capture_output=True,
+        env={**os.environ, "PIP_CONSTRAINT": str(REPO / "requirements.lock")},
     )
     (found,) = out.glob("*.whl")
     return found
