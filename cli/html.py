@@ -18,11 +18,12 @@ import json
 from collections import Counter
 from typing import Any
 
-from tranquility.solver.actions import PlayIsland, PlayMonster, choice_of, describe
-from tranquility.solver.cards import sorted_cards
-from tranquility.solver.line import Line
-from tranquility.solver.position import Position, position_to_json, position_to_text
-from tranquility.solver.state import State
+from tranquility.solver.engine.actions import PlayIsland, PlayMonster, choice_of, describe
+from tranquility.solver.engine.cards import sorted_cards
+from tranquility.solver.engine.line import Line
+from tranquility.solver.engine.position import Position
+from tranquility.solver.engine.state import State
+from tranquility.solver.formats.position_forms import position_to_json, position_to_text
 
 from .render import rules_line
 
@@ -40,7 +41,7 @@ def replay_steps(line: Line, data: dict) -> list[dict[str, Any]]:
     with that action in words, the cards it paid and drew and, for a turn the explanation
     covers, its critical label."""
     turns = {t["turn"]: t for t in data.get("turns") or []}
-    state = State.initial(line.deal)
+    state = line.initial_state()
     steps = [_position(state, None, 0, None, None, None)]
     for number, action in enumerate(line.actions, start=1):
         before, state = state, state.apply(action)
@@ -185,7 +186,7 @@ def _reach_text(reach: dict | None) -> str:
 
 def _binding_text(reach: dict | None) -> str:
     """What binds (solver.binds), when CP-SAT proved it: each rule group in words."""
-    from tranquility.solver.binds import in_words
+    from tranquility.solver.cpsat.binds import in_words
 
     binding = (reach or {}).get("binding") or {}
     if binding.get("status") != "proven" or not binding.get("groups"):
@@ -223,8 +224,8 @@ def replay_html(line: Line, data: dict) -> str:
         "players": deal.players,
         "verdict": verdict,
         # Where the line starts, in the one JSON shape of a position (docs/formats.md).
-        "start": position_to_json(Position.of(State.initial(deal))),
-        "from_position": deal.position is not None,
+        "start": position_to_json(Position.of(line.initial_state())),
+        "from_position": line.position is not None,
         "steps": steps,
         "critical_text": CRITICAL_TEXT,
     }

@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import click
-from tranquility.solver.deal import Deal
+from tranquility.solver.engine.line import Game, Line, as_line
 from tranquility.solver.errors import BadInput
-from tranquility.solver.formats import deal_to_json, write_json
-from tranquility.solver.line import Line
+from tranquility.solver.formats.codecs import deal_to_json
+from tranquility.solver.formats.json_values import write_json
 from tranquility.solver.verdicts import Method, Objective, Proof
 
 from .exits import Group, InputError, exit_line, exit_table
@@ -66,19 +66,19 @@ OBJECTIVES = tuple(o.value for o in Objective)
 
 
 def _policies() -> tuple[str, ...]:
-    from tranquility.solver.simulate import POLICIES
+    from tranquility.solver.search.policies import POLICIES
 
     return tuple(POLICIES)
 
 
 def _presets() -> tuple[str, ...]:
-    from tranquility.solver.rules import PRESETS
+    from tranquility.solver.engine.rules import PRESETS
 
     return tuple(PRESETS)
 
 
 def _suites() -> tuple[str, ...]:
-    from tranquility.solver.bench import ALL_SUITES
+    from tranquility.solver.batch.bench import ALL_SUITES
 
     return ALL_SUITES
 
@@ -137,13 +137,13 @@ def run_with_status(
         raise input_error(file, exc) from None
 
 
-def game_of(source: DealSource, file: str | None) -> Deal | Line:
+def game_of(source: DealSource, file: str | None) -> Game:
     """The deal or line to work on (seeded or FILE), checked against the rules: a deal or
     an action that breaks one is exit 2 here (only ``verify`` answers 1 for it)."""
     return playable(source.resolve(file), file)
 
 
-def prefix_of(game: Deal | Line) -> int:
+def prefix_of(game: Game) -> int:
     return len(game.actions) if isinstance(game, Line) else 0
 
 
@@ -218,7 +218,7 @@ def verify(ctx: click.Context, file: str | None, position_text: str | None, as_j
     action and broken rule.
     """
     from tranquility.puzzles.puzzle_file import read_puzzle_header
-    from tranquility.solver.verify import verify as run_verify
+    from tranquility.solver.engine.verify import verify as run_verify
 
     if as_json and as_notation:
         raise usage_error("--json and --notation do not mix; choose one")
@@ -291,7 +291,7 @@ def show(file: str, turn: int | None, as_position: bool, hide_piles: bool, as_js
     move, start_played, won, and the modules' sunk islands and rocks.
     """
     from tranquility.puzzles.puzzle_file import read_puzzle_header
-    from tranquility.solver.verify import verify as run_verify
+    from tranquility.solver.engine.verify import verify as run_verify
 
     if hide_piles and (as_json or as_position):
         raise usage_error("--hide-piles hides the piles' cards in the drawing; a position shows every card")
@@ -300,13 +300,13 @@ def show(file: str, turn: int | None, as_position: bool, hide_piles: bool, as_js
         puzzle = read_puzzle_header(file)
     except INPUT_ERRORS as exc:
         raise input_error(file, exc) from None
-    line = game if isinstance(game, Line) else Line(game)
+    line = as_line(game)
     total = len(line.actions)
     if turn is None:
         turn = total
     elif turn > total:
         raise click.BadParameter(f"{turn} is beyond the end of the line ({total} action(s))", param_hint="'--turn'")
-    verdict = run_verify(Line(line.deal, line.actions[:turn]))
+    verdict = run_verify(line.with_actions(line.actions[:turn]))
     if not verdict.legal:
         raise InputError(f"{file}: {verdict.error} (cannot show turn {turn})")
     if as_json or as_position:
@@ -334,7 +334,7 @@ Examples:
 @json_option
 def rules(source: DealSource, as_json: bool) -> None:
     """Show the rule set in force, each option explained, and the presets."""
-    from tranquility.solver.ruleset import rules_json
+    from tranquility.solver.formats.rules_text import rules_json
 
     in_force = source.rules()
     if as_json:
@@ -411,8 +411,8 @@ def solve(
     where the game given does (the deal, or a position), so `tranquility verify` accepts it
     as it is.
     """
-    from tranquility.solver.formats import line_to_json
-    from tranquility.solver.solve import solve as run_solve
+    from tranquility.solver.analysis.solve import solve as run_solve
+    from tranquility.solver.formats.codecs import line_to_json
 
     game = game_of(source, file)
     budget = replace(limits.budget(), proof=proof)
@@ -499,7 +499,7 @@ def explain(
     """Explain the best line of a deal or position: turn by turn, the grid when it matters,
     the moves that were the only way to keep the win; for an unwinnable one, how far the
     team gets and what makes the win impossible."""
-    from tranquility.solver.explain import explain as run_explain
+    from tranquility.solver.analysis.explain import explain as run_explain
 
     total = None if limits.reproducible else limits.seconds
     if critical_time is None:
@@ -574,11 +574,11 @@ lost, later ones are marked no-win by "implied" without another solve.
 def analyze(file: str | None, position_text: str | None, limits: Limits, out: str | None, force: bool, as_json: bool) -> None:
     """Find the action in a played game (a line FILE, won or lost) after which a winnable
     position became unwinnable, and a move that would have kept the win."""
-    from tranquility.solver.analyze import analyze as run_analyze
+    from tranquility.solver.analysis.analyze import analyze as run_analyze
 
     game, file = file_or_position(file, position_text)
     game = playable(game, file)
-    line = game if isinstance(game, Line) else Line(game)
+    line = as_line(game)
     budget = limits.budget()
     analysis = run_with_status(
         "analysing", file, lambda progress: run_analyze(line, budget, progress=progress), quiet=as_json
@@ -653,7 +653,7 @@ def bench(
     median / p90 / max seconds, and whether every win replayed. docs/performance.md
     explains the suites and records the measured table.
     """
-    from tranquility.solver.bench import EXPLAIN_SUITE, OPTIMAL_SUITE, PUZZLES_SUITE, cases, markdown_table, run
+    from tranquility.solver.batch.bench import EXPLAIN_SUITE, OPTIMAL_SUITE, PUZZLES_SUITE, cases, markdown_table, run
 
     if as_json and markdown:
         raise usage_error("--json and --markdown do not mix; choose one")
@@ -703,8 +703,8 @@ def bench(
 
 def _bench_explain(deals: int | None, time_limit: float, out: str | None, force: bool, markdown: bool, as_json: bool) -> None:
     """The explain suite: each explain gets --time-limit for its line and half that for the
-    critical moves; analyze gets 10 s per position, as issue 4 measures them."""
-    from tranquility.solver.bench import EXPLAIN_SUITE, SuiteReport, explain_markdown, run_explain_suite
+    critical moves; analyze gets 10 s per position (docs/performance.md measures them so)."""
+    from tranquility.solver.batch.bench import EXPLAIN_SUITE, SuiteReport, explain_markdown, run_explain_suite
 
     from .render import render_explain_bench
 
@@ -717,9 +717,9 @@ def _bench_explain(deals: int | None, time_limit: float, out: str | None, force:
 
 
 def _bench_optimal(deals: int | None, limits: Limits, out: str | None, force: bool, markdown: bool, as_json: bool) -> None:
-    """The optimal suite (issue 14): solve --objective turns and spare on official seeds
+    """The optimal suite: solve --objective turns and spare on official seeds
     0-14 (--deals N) for 2-5 players, --time-limit seconds each."""
-    from tranquility.solver.bench import (
+    from tranquility.solver.batch.bench import (
         OPTIMAL_DEALS,
         OPTIMAL_OBJECTIVES,
         OPTIMAL_PLAYERS,
@@ -742,8 +742,8 @@ def _bench_optimal(deals: int | None, limits: Limits, out: str | None, force: bo
 
 def _bench_puzzles(deals: int | None, out: str | None, force: bool, markdown: bool, as_json: bool) -> None:
     """The puzzles suite: grade official seeds 10000.. per player count (default 50)."""
-    from tranquility.puzzles.bench import puzzle_markdown, run_puzzle_suite
-    from tranquility.solver.bench import PUZZLES_SUITE, SuiteReport
+    from tranquility.puzzles.timing import puzzle_markdown, run_puzzle_suite
+    from tranquility.solver.batch.bench import PUZZLES_SUITE, SuiteReport
 
     from .render import render_puzzle_bench
 
@@ -838,10 +838,10 @@ def simulate(
     counts, how many cards lie face down on the discard pile, whether a Start was played).
     Prints the played line, won or lost; with --deals, the policy's win rate.
     """
-    from tranquility.solver.deal import DealError, check_players
-    from tranquility.solver.formats import line_to_json
-    from tranquility.solver.simulate import simulate as run_simulate
-    from tranquility.solver.simulate import win_rate
+    from tranquility.solver.engine.deal import DealError, check_players
+    from tranquility.solver.formats.codecs import line_to_json
+    from tranquility.solver.search.policies import simulate as run_simulate
+    from tranquility.solver.search.policies import win_rate
 
     from .render import render_simulation, render_win_rate
 
@@ -924,6 +924,7 @@ def grade(source: DealSource, file: str | None, limits: Limits, out: str | None,
     from tranquility.puzzles.generate import puzzle_id
     from tranquility.puzzles.grade import PROOF_BUDGET
     from tranquility.puzzles.grade import grade as run_grade
+    from tranquility.solver.engine.deal import Deal
 
     from .render import render_grading
 
@@ -939,7 +940,8 @@ def grade(source: DealSource, file: str | None, limits: Limits, out: str | None,
     if as_json:
         click.echo(dump_json(grading.to_json(game)))
     else:
-        render_grading(make_console(), grading, game, puzzle_id(game) if game.seed is not None else None)
+        seeded = game if isinstance(game, Deal) and game.seed is not None else None
+        render_grading(make_console(), grading, game, None if seeded is None else puzzle_id(seeded))
     if grading.grade is None:
         raise SystemExit(1)
 
@@ -994,9 +996,9 @@ def generate(
     did not hold --count puzzles of the grade.
     """
     from tranquility.puzzles.generate import generate as run_generate
-    from tranquility.solver.deal import DealError
-    from tranquility.solver.deal import deal as seeded_deal
-    from tranquility.solver.formats import line_to_json
+    from tranquility.solver.engine.deal import DealError
+    from tranquility.solver.engine.deal import deal as seeded_deal
+    from tranquility.solver.formats.codecs import line_to_json
 
     if with_solutions and out is None and not as_json:
         raise usage_error("--with-solutions writes each solution beside its puzzle: give --out DIR (or --json)")
@@ -1106,7 +1108,7 @@ Examples:
 @json_option
 def list_puzzles(players: int | None, grade: int | None, preset: str | None, as_json: bool) -> None:
     """List the shipped puzzle catalogue: id, players, grade and rules of each puzzle."""
-    from .puzzles import render_puzzles
+    from .catalogue import render_puzzles
 
     render_puzzles(players, grade, preset, as_json)
 
@@ -1120,7 +1122,7 @@ class PlayerRange(click.ParamType):
     name = "P|A-B"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> tuple[int, ...]:
-        from tranquility.solver.deal import MAX_PLAYERS
+        from tranquility.solver.engine.deal import MAX_PLAYERS
 
         if isinstance(value, tuple):
             return value
@@ -1266,24 +1268,27 @@ def odds(
     "unknown", "winnability", "ci95", "median_s", "p90_s", "policies"}],
     "deals_per_s"}.
     """
-    from tranquility.solver import odds as lib
-    from tranquility.solver.deal import DealError
+    from tranquility.solver.batch.odds_plot import check_plot_path
+    from tranquility.solver.batch.odds_runner import check_odds, run_odds
+    from tranquility.solver.batch.odds_store import OddsStore
+    from tranquility.solver.batch.odds_summary import summarise
+    from tranquility.solver.engine.deal import DealError
 
-    from .odds import counts_text, odds_progress, players_text
+    from .odds_view import counts_text, odds_progress, players_text
     from .options import check_output
 
     if as_json and markdown:
         raise usage_error("--json and --markdown do not mix; choose one")
     if plot is not None:
         try:
-            lib.check_plot_path(plot)
+            check_plot_path(plot)
         except BadInput as exc:
             raise usage_error(str(exc)) from None
         check_output(plot, force=True)  # a drawing of the database: redrawn on every run
     if report:
         reject(ctx, ODDS_SOLVING, "not taken with --report: it summarises what --db holds, without solving")
-        with lib.OddsStore(db, create=False) as store:
-            summary = lib.summarise(store)
+        with OddsStore(db, create=False) as store:
+            summary = summarise(store)
         _odds_output(summary, None, as_json, markdown, plot)
         return
     if players is None or deals is None:
@@ -1294,7 +1299,7 @@ def odds(
     rules = source.rules()
     seeds = range(start_seed, start_seed + deals)
     try:
-        lib.check_odds(rules, players, seeds)
+        check_odds(rules, players, seeds)
     except DealError as exc:
         raise usage_error(f"cannot deal: {exc}") from None
     names = _policies() if policies else ()
@@ -1302,7 +1307,7 @@ def odds(
     executor, slots, executor_name, close = _odds_executor(scheduler, jobs)  # before --db is created
     label = f"odds {players_text(players)}"
     try:
-        with lib.OddsStore(db) as store, odds_progress(make_console(stderr=True), as_json) as bar:
+        with OddsStore(db) as store, odds_progress(make_console(stderr=True), as_json) as bar:
             task = bar.add_task(label, total=None)
 
             def on_start(step) -> None:
@@ -1311,7 +1316,7 @@ def odds(
             def on_batch(step) -> None:
                 bar.update(task, completed=step.done, description=f"{label}: {counts_text(step.counts)}")
 
-            run = lib.run_odds(
+            run = run_odds(
                 store,
                 rules,
                 players,
@@ -1326,7 +1331,7 @@ def odds(
                 on_start=on_start,
                 on_batch=on_batch,
             )
-            summary = lib.summarise(store, run.scope, run.deals_per_s)
+            summary = summarise(store, run.scope, run.deals_per_s)
     finally:
         close()
     _odds_output(summary, run, as_json, markdown, plot)
@@ -1338,7 +1343,7 @@ def odds(
 def _odds_executor(scheduler: str | None, jobs: int | None):
     """(executor, slots, name, close): a local process pool of ``jobs`` (default: the
     cores), or the executor of a Dask client connected to ``scheduler``."""
-    from tranquility.solver.odds import default_jobs, local_executor
+    from tranquility.solver.batch.odds_runner import default_jobs, local_executor
 
     if scheduler is None:
         count = jobs or default_jobs()
@@ -1346,7 +1351,11 @@ def _odds_executor(scheduler: str | None, jobs: int | None):
         return pool, count, "local", pool.shutdown
     try:
         from distributed import Client
-
+    except ImportError:
+        raise InputError(
+            "--scheduler needs Dask's distributed, which is not installed: pip install 'tranquility-solver[cluster]'"
+        ) from None
+    try:
         client = Client(scheduler, timeout=30)
     except (OSError, TimeoutError, ValueError) as exc:
         raise InputError(f"--scheduler {scheduler}: cannot connect: {exc}") from None
@@ -1361,10 +1370,10 @@ def _odds_executor(scheduler: str | None, jobs: int | None):
 
 
 def _odds_output(summary, run, as_json: bool, markdown: bool, plot: str | None) -> None:
-    from tranquility.solver.odds import odds_markdown
-    from tranquility.solver.odds import plot as draw
+    from tranquility.solver.batch.odds_plot import plot as draw
+    from tranquility.solver.batch.odds_summary import odds_markdown
 
-    from .odds import render_odds
+    from .odds_view import render_odds
 
     if plot is not None:
         try:

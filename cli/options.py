@@ -23,18 +23,19 @@ from typing import TYPE_CHECKING, Any
 
 import click
 from click.core import ParameterSource
-from tranquility.solver.deal import Deal, DealError, deal
+from tranquility.solver.engine.deal import Deal, DealError, deal
+from tranquility.solver.engine.line import Game
+from tranquility.solver.engine.position import Position
+from tranquility.solver.engine.rules import PRESETS, Rules, RulesError, parse_rule_value
 from tranquility.solver.errors import BadInput
-from tranquility.solver.files import read_game_file
-from tranquility.solver.formats import FormatError, read_json
-from tranquility.solver.line import Line
-from tranquility.solver.rules import PRESETS, Rules, RulesError, parse_rule_value
+from tranquility.solver.formats.json_values import FormatError, read_json
+from tranquility.solver.formats.reading import read_game_file
 from tranquility.solver.verdicts import Objective, Proof
 
 from .exits import InputError, os_message
 
 if TYPE_CHECKING:
-    from tranquility.solver.solve import Budget
+    from tranquility.solver.search.budget import Budget
 
 # What reading or writing a file may raise for bad input (never a traceback).
 INPUT_ERRORS = (BadInput, OSError)
@@ -193,7 +194,7 @@ class Limits:
     def budget(self, base: Budget | None = None) -> Budget:
         """The solver's ``Budget``: ``base`` (default ``Budget()``) with these limits. A
         reproducible one has node budgets, CP-SAT deterministic time and one thread."""
-        from tranquility.solver.solve import Budget
+        from tranquility.solver.search.budget import Budget
 
         base = base if base is not None else Budget()
         if self.reproducible:
@@ -378,7 +379,7 @@ class DealSource:
         except DealError as exc:
             raise usage_error(f"cannot deal: {exc}") from None
 
-    def resolve(self, file: str | None) -> Deal | Line:
+    def resolve(self, file: str | None) -> Game:
         """Either a seeded deal (--seed + --players), the deal/position/line FILE, or
         --position TEXT: exactly one."""
         if self.position_text is not None:
@@ -398,17 +399,17 @@ class DealSource:
         return read_game(file)
 
 
-def position_game(text: str) -> Deal:
-    """``--position TEXT`` as the deal made for the position; bad text is exit 2."""
-    from tranquility.solver.position import position_from_any
+def position_game(text: str) -> Position:
+    """``--position TEXT``: the position; bad text is exit 2."""
+    from tranquility.solver.formats.position_forms import position_from_any
 
     try:
-        return position_from_any(text).deal
+        return position_from_any(text)
     except BadInput as exc:
         raise InputError(f"--position: {exc}") from None
 
 
-def file_or_position(file: str | None, position_text: str | None) -> tuple[Deal | Line, str | None]:
+def file_or_position(file: str | None, position_text: str | None) -> tuple[Game, str | None]:
     """FILE or --position TEXT (exactly one): the game, and FILE (None for --position)."""
     if file is None and position_text is None:
         raise usage_error("Missing argument 'FILE' (or give --position TEXT)")
@@ -420,7 +421,7 @@ def file_or_position(file: str | None, position_text: str | None) -> tuple[Deal 
     return read_game(file), file
 
 
-def read_game(path: str) -> Deal | Line:
+def read_game(path: str) -> Game:
     """A deal or line file; bad input becomes an InputError (exit 2) naming the file."""
     try:
         return read_game_file(path)
@@ -428,10 +429,10 @@ def read_game(path: str) -> Deal | Line:
         raise input_error(path, exc) from None
 
 
-def playable(game: Deal | Line, file: str | None) -> Deal | Line:
+def playable(game: Game, file: str | None) -> Game:
     """``game``, when its deal and every action follow the rules; else an InputError
     (exit 2) naming the file, the turn and the broken rule (verify's message)."""
-    from tranquility.solver.verify import verify
+    from tranquility.solver.engine.verify import verify
 
     verdict = verify(game)
     if not verdict.legal:

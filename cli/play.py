@@ -21,14 +21,15 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.widgets import Footer, Header, Input, OptionList, Static
 from textual.widgets.option_list import Option
-from tranquility.solver.analyze import Analysis, analyze
-from tranquility.solver.board import Board, FileExists, Goal, Hint
-from tranquility.solver.deal import Deal
+from tranquility.solver.analysis.analyze import Analysis, analyze
+from tranquility.solver.analysis.board import Board, FileExists, Goal, Hint
+from tranquility.solver.analysis.solve import Step
+from tranquility.solver.engine.deal import Deal
+from tranquility.solver.engine.line import Line
 from tranquility.solver.errors import BadInput
-from tranquility.solver.files import read_game_file
-from tranquility.solver.line import Line
-from tranquility.solver.notation import format_action
-from tranquility.solver.solve import Budget, Step
+from tranquility.solver.formats.notation import format_action
+from tranquility.solver.formats.reading import read_game_file
+from tranquility.solver.search.budget import Budget
 
 from .exits import InputError
 from .options import INPUT_ERRORS, DealSource, input_error, playable, usage_error

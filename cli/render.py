@@ -11,11 +11,11 @@ from typing import Any
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
-from tranquility.solver.cards import FINISH, MONSTER, START, Card, sorted_cards
-from tranquility.solver.deal import Deal
-from tranquility.solver.line import Line
-from tranquility.solver.rules import EXPLANATIONS, OFFICIAL, PRESETS, Rules
-from tranquility.solver.ruleset import nearest_preset, rules_diff, rules_name
+from tranquility.solver.engine.cards import FINISH, MONSTER, START, Card, sorted_cards
+from tranquility.solver.engine.deal import Deal
+from tranquility.solver.engine.line import Game, Line, as_line
+from tranquility.solver.engine.rules import EXPLANATIONS, OFFICIAL, PRESETS, Rules
+from tranquility.solver.formats.rules_text import nearest_preset, rules_diff, rules_name
 
 CARD_STYLES: dict[Card, str] = {START: "bold green", FINISH: "bold magenta", MONSTER: "bold red"}
 LEGEND = "S = Start, F = Finish, M = Sea Monster"
@@ -181,14 +181,10 @@ def render_position(console: Console, state, piles: bool = False) -> None:
     )
 
 
-def render_verdict(console: Console, path: str, game: Deal | Line, verdict, puzzle=None) -> None:
+def render_verdict(console: Console, path: str, game: Game, verdict, puzzle=None) -> None:
     """verify's report; ``puzzle`` is a puzzle file's header (its id and grade)."""
-    if isinstance(game, Line):
-        what = f"line of {len(game.actions)} action(s)"
-        deal = game.deal
-    else:
-        what = "deal" if game.position is None else "position"
-        deal = game
+    what = f"line of {len(game.actions)} action(s)" if isinstance(game, Line) else type(game).__name__.lower()
+    deal = as_line(game).deal
     if puzzle is not None:
         what = f"{what} on {puzzle_text(puzzle)}" if isinstance(game, Line) else puzzle_text(puzzle)
     console.print(Text(f"{path}: {what}, {deal.players} player(s)", style="bold"))
@@ -206,19 +202,19 @@ def render_verdict(console: Console, path: str, game: Deal | Line, verdict, puzz
 # -- notation -----------------------------------------------------------------------------
 
 
-def notation_text(path: str, game: Deal | Line, verdict) -> str:
+def notation_text(path: str, game: Game, verdict) -> str:
     """``verify --notation``: the line as a notation file, the verdict as a last comment.
 
     A deal the seeded dealer gives gets the ``deal`` header; any other deal is named by
     its file (``deal-file``): the deal file a notation FILE names, else FILE itself."""
-    from tranquility.solver.notation import (
+    from tranquility.solver.formats.notation import (
         notation_deal_file,
         seeded_header,
         write_notation,
     )
 
-    deal = game.deal if isinstance(game, Line) else game
-    named = deal.position is not None or seeded_header(deal) is not None  # the header names it
+    line = as_line(game)
+    named = line.position is not None or seeded_header(line.deal) is not None  # the header names it
     deal_file = None if named else (notation_deal_file(path) or path)
     if verdict.legal:
         said = f"legal, status {verdict.status} after {verdict.turns} turn(s)"
@@ -233,14 +229,16 @@ def notation_text(path: str, game: Deal | Line, verdict) -> str:
 def position_json(state) -> dict[str, Any]:
     """``tranquility show --json``: the position ``state`` stands at, in the one JSON shape
     of a position (tranquility-position/1, solver/position.py)."""
-    from tranquility.solver.position import Position, position_to_json
+    from tranquility.solver.engine.position import Position
+    from tranquility.solver.formats.position_forms import position_to_json
 
     return position_to_json(Position.of(state))
 
 
 def position_text(state) -> str:
     """``tranquility show --position``: the position's one-line text form."""
-    from tranquility.solver.position import Position, position_to_text
+    from tranquility.solver.engine.position import Position
+    from tranquility.solver.formats.position_forms import position_to_text
 
     return position_to_text(Position.of(state))
 
@@ -263,16 +261,16 @@ def puzzle_text(puzzle) -> str:
 
 
 def render_show(
-    console: Console, path: str, game: Deal | Line, state, turn: int, piles: bool = True, puzzle=None
+    console: Console, path: str, game: Game, state, turn: int, piles: bool = True, puzzle=None
 ) -> None:
     """A deal, position or line at ``turn``: what led there, the table (every pile's cards,
     top first, unless ``piles`` is False), what comes next. ``puzzle`` is the puzzle
     file's header (its id and grade), when the deal is a puzzle."""
-    from tranquility.solver.actions import describe
+    from tranquility.solver.engine.actions import describe
 
-    line = game if isinstance(game, Line) else Line(game)
+    line = as_line(game)
     total = len(line.actions)
-    what = f"line of {total} action(s)" if isinstance(game, Line) else "deal" if game.position is None else "position"
+    what = f"line of {total} action(s)" if isinstance(game, Line) else type(game).__name__.lower()
     if puzzle is not None:
         what = f"{what} on {puzzle_text(puzzle)}" if isinstance(game, Line) else puzzle_text(puzzle)
     console.print(Text(f"{path}: {what}, {line.deal.players} player(s)", style="bold"), soft_wrap=True)
@@ -314,7 +312,7 @@ def verdict_head(verdict: str, method: str, seconds: float, phases) -> Text:
 def render_solve(console: Console, result, prefix_turns: int, verbose: bool = False) -> None:
     """The verdict, how each phase went, and for a win the continuation turn by turn; the
     solver's counters with ``verbose`` only."""
-    from tranquility.solver.actions import describe
+    from tranquility.solver.engine.actions import describe
 
     console.print(verdict_head(result.verdict, result.method, result.seconds, result.phases), soft_wrap=True)
     if result.reason:
@@ -335,10 +333,8 @@ def render_solve(console: Console, result, prefix_turns: int, verbose: bool = Fa
             console.print("Winning line:", style="bold")
         for turn, action in enumerate(actions[prefix_turns:], start=prefix_turns + 1):
             console.print(f"  {turn:>3}. {describe(action)}", soft_wrap=True)
-        from tranquility.solver.state import replay
-
         console.print(Text("Final grid:", style="bold"))
-        console.print(grid_table(replay(result.line.deal, actions)))
+        console.print(grid_table(result.line.end_state()))
     counts = ", ".join(f"{k} {v}" for k, v in _flat_stats(result.stats).items())
     if counts and verbose:
         console.print(f"Stats: {counts}", style="dim", soft_wrap=True)
@@ -388,8 +384,7 @@ def render_bench(console: Console, report) -> None:
 
 def render_simulation(console: Console, result, prefix_turns: int = 0) -> None:
     """The outcome of one simulated game, the line turn by turn and the final position."""
-    from tranquility.solver.actions import describe
-    from tranquility.solver.state import replay
+    from tranquility.solver.engine.actions import describe
 
     deal = result.line.deal
     seed = "none" if deal.seed is None else str(deal.seed)
@@ -405,7 +400,7 @@ def render_simulation(console: Console, result, prefix_turns: int = 0) -> None:
     for turn, action in enumerate(result.line.actions, start=1):
         console.print(f"  {turn:>3}. {describe(action)}", soft_wrap=True)
     console.print(Text("Final position:", style="bold"))
-    render_position(console, replay(deal, result.line.actions))
+    render_position(console, result.line.end_state())
 
 
 def render_win_rate(console: Console, stats) -> None:
@@ -523,7 +518,7 @@ def _render_reach(console: Console, reach) -> None:
 
 def _render_binding(console: Console, binding) -> None:
     """The rule groups CP-SAT found to bind together, each with the position's facts."""
-    from tranquility.solver.model import RULE_GROUPS
+    from tranquility.solver.cpsat.model import RULE_GROUPS
 
     if binding is None:
         return
@@ -555,7 +550,7 @@ def _render_binding(console: Console, binding) -> None:
 def render_analysis(console: Console, analysis) -> None:
     """Per position: the verdict; then the action that lost the win, what kept it and why
     the position after it is lost."""
-    from tranquility.solver.actions import describe
+    from tranquility.solver.engine.actions import describe
 
     from .progress import METHOD_WORDS
 

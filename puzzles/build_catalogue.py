@@ -21,7 +21,7 @@ import json
 import sys
 from pathlib import Path
 
-from tranquility.solver.rules import PRESETS
+from tranquility.solver.engine.rules import PRESETS
 
 from .calibrate import load, metrics_of
 from .generate import generate

@@ -23,8 +23,8 @@ import sys
 import time
 from pathlib import Path
 
-from tranquility.solver.deal import deal
-from tranquility.solver.rules import PRESETS
+from tranquility.solver.engine.deal import deal
+from tranquility.solver.engine.rules import PRESETS
 
 from .grade import (
     CALIBRATED,

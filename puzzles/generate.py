@@ -8,20 +8,14 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, replace
 from pathlib import Path
 
-from tranquility.solver.deal import Deal, deal
-from tranquility.solver.errors import BadInput
-from tranquility.solver.formats import deal_to_json, line_to_json, write_json
-from tranquility.solver.line import Line
-from tranquility.solver.rules import Rules
+from tranquility.solver.engine.deal import Deal, deal
+from tranquility.solver.engine.line import Line
+from tranquility.solver.engine.rules import Rules
+from tranquility.solver.formats.codecs import deal_to_json, line_to_json
+from tranquility.solver.formats.json_values import write_json
 
 from .grade import GRADER, Grading, grade, silent_table
-
-
-def puzzle_id(game: Deal) -> str:
-    """Stable and readable: ``tq1-<players>p-<first 8 hex of the rules hash>-<seed>``."""
-    if game.seed is None:
-        raise BadInput("only a seeded deal has a puzzle id")
-    return f"tq1-{game.players}p-{game.rules.digest()[:8]}-{game.seed}"
+from .puzzle_file import puzzle_id
 
 
 @dataclass(frozen=True)

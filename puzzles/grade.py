@@ -29,23 +29,21 @@ from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
 
-from tranquility.solver.deal import Deal
-from tranquility.solver.line import Line
-from tranquility.solver.objectives import objective_bound, objective_value
-from tranquility.solver.rules import PRESETS, Rules
-from tranquility.solver.search import (
-    Deadline,
-    SearchStats,
-    best_playout,
-    choice_actions,
-    greedy,
-    live_islands,
-    refutation,
-)
-from tranquility.solver.simulate import simulate
-from tranquility.solver.solve import Budget, check_line, solve
-from tranquility.solver.state import State
+from tranquility.solver.analysis.solve import check_line, solve
+from tranquility.solver.engine.deal import Deal
+from tranquility.solver.engine.line import Line
+from tranquility.solver.engine.position import Position
+from tranquility.solver.engine.rules import PRESETS, Rules
+from tranquility.solver.engine.state import State
+from tranquility.solver.search.bounds import live_islands, refutation
+from tranquility.solver.search.budget import Budget, Deadline, SearchStats
+from tranquility.solver.search.greedy import best_playout, greedy
+from tranquility.solver.search.moves import choice_actions
+from tranquility.solver.search.objectives import objective_bound, objective_value
+from tranquility.solver.search.policies import simulate
 from tranquility.solver.verdicts import Objective, Verdict
+
+from .puzzle_file import puzzle_id
 
 GRADER = "tq-grade/1"
 GRADES = (1, 2, 3, 4, 5)
@@ -137,17 +135,16 @@ class Grading:
     reproducible: bool = True  # False when a clock-bound proving solve decided (grade(proof=...))
     calibration: str = OFFICIAL_CALIBRATION  # the preset whose calibration gave the grade
 
-    def to_json(self, game: Deal) -> dict:
+    def to_json(self, game: Deal | Position) -> dict:
         """The grading of ``game`` as ``tranquility grade --json`` prints it (docs/puzzles.md):
         the puzzle id (None for a deal without a seed), the deal's players, seed and rules,
         then the verdict, grade and every metric. ``"reproducible": false`` is added only
         when a clock-bound proof decided the verdict."""
-        from .generate import puzzle_id
 
         data = {
-            "id": puzzle_id(game) if game.seed is not None else None,
+            "id": puzzle_id(game) if isinstance(game, Deal) and game.seed is not None else None,
             "players": game.players,
-            "seed": game.seed,
+            "seed": game.seed if isinstance(game, Deal) else None,
             "rules": game.rules.to_dict(),
             "grader": GRADER,
             "verdict": self.verdict,
@@ -183,7 +180,7 @@ def first_moves(state: State) -> tuple[int, int, int]:
     return kept, len(picks), n
 
 
-def silent_table(game: Deal) -> Silent:
+def silent_table(game: Deal | Position) -> Silent:
     fixed = {name: simulate(game, name, 0).won for name in SILENT_FIXED}
     wavering = sum(simulate(game, "wavering", seed).won for seed in range(WAVERING_PLAYS))
     return Silent(fixed, wavering)
@@ -210,10 +207,10 @@ def grade_of(score: float, players: int, preset: str = OFFICIAL_CALIBRATION) -> 
     return 1 + sum(score >= t for t in thresholds)
 
 
-def measure(game: Deal, proof: Budget = PROOF_BUDGET) -> tuple[Verdict, Metrics | None, Line | None, str]:
+def measure(game: Deal | Position, proof: Budget = PROOF_BUDGET) -> tuple[Verdict, Metrics | None, Line | None, str]:
     """(verdict, metrics, solution, reason): the precision metrics of a deal, and its proof
     (the ``proof`` budget's solve, for a deal no greedy playout wins)."""
-    state = State.initial(game)
+    state = Line(game).initial_state()
     wins, best = best_playout(state, PLAYOUTS, 0, lambda line, end: objective_value(state, line, Objective.SPARE, end))
     reason = f"{wins} of {PLAYOUTS} greedy playouts win"
     if best is None:
@@ -230,7 +227,7 @@ def measure(game: Deal, proof: Budget = PROOF_BUDGET) -> tuple[Verdict, Metrics 
     return Verdict.WIN, metrics, solution, reason
 
 
-def grade(game: Deal, with_silent: bool = True, proof: Budget = PROOF_BUDGET) -> Grading:
+def grade(game: Deal | Position, with_silent: bool = True, proof: Budget = PROOF_BUDGET) -> Grading:
     """Grade ``game``: measure, weigh, compare with the thresholds of its player count.
 
     ``proof`` is the budget of the solve that proves a deal no greedy playout wins; the

@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from tranquility.solver.rules import PRESETS
-from tranquility.solver.ruleset import rules_name
+from tranquility.solver.engine.rules import PRESETS
+from tranquility.solver.formats.rules_text import rules_name
 
 from .shipped import CatalogueEntry, catalogue, puzzle
 

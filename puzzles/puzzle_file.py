@@ -8,8 +8,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from tranquility.solver.formats import DEAL_FORMAT, FormatError, parse_json, read_text
-from tranquility.solver.notation import looks_like_notation, notation_deal_file
+from tranquility.solver.engine.deal import Deal
+from tranquility.solver.errors import BadInput
+from tranquility.solver.formats.codecs import DEAL_FORMAT
+from tranquility.solver.formats.json_values import FormatError, parse_json, read_text
+from tranquility.solver.formats.notation import looks_like_notation, notation_deal_file
+
+
+def puzzle_id(game: Deal) -> str:
+    """Stable and readable: ``tq1-<players>p-<first 8 hex of the rules hash>-<seed>``."""
+    if game.seed is None:
+        raise BadInput("only a seeded deal has a puzzle id")
+    return f"tq1-{game.players}p-{game.rules.digest()[:8]}-{game.seed}"
 
 
 @dataclass(frozen=True)

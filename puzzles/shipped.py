@@ -10,10 +10,11 @@ from functools import cache
 from importlib.resources import files
 from importlib.resources.abc import Traversable
 
-from tranquility.solver.deal import Deal
+from tranquility.solver.engine.deal import Deal
+from tranquility.solver.engine.line import Game, Line
 from tranquility.solver.errors import BadInput
-from tranquility.solver.formats import FormatError, game_from_json
-from tranquility.solver.line import Line
+from tranquility.solver.formats.codecs import game_from_json
+from tranquility.solver.formats.json_values import FormatError
 
 
 def catalogue_root() -> Traversable:
@@ -50,7 +51,7 @@ def entry(puzzle_id: str) -> CatalogueEntry:
     raise UnknownPuzzle(f"no shipped puzzle has the id {puzzle_id!r} (tranquility puzzles lists them)")
 
 
-def _read(relative: str) -> Deal | Line:
+def _read(relative: str) -> Game:
     resource = catalogue_root().joinpath(*relative.split("/"))
     return game_from_json(json.loads(resource.read_text(encoding="utf-8")), f"catalogue/{relative}")
 

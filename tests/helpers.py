@@ -1,6 +1,6 @@
 """Shared helpers for the engine tests: tiny hand-made deals, positions, and an oracle.
 
-The oracle (``oracle_*``) is written from the rules text of issue 2 / docs/rules.md and
+The oracle (``oracle_*``) is written from the rules text of docs/rules.md and
 deliberately calls none of the engine's rule functions, so that the property tests compare
 two independent readings of the same rules.
 """
@@ -17,11 +17,13 @@ from pathlib import Path
 
 from click.testing import CliRunner
 from tranquility.cli.main import main
-from tranquility.solver.actions import Action, Choice, ChoiceKind
-from tranquility.solver.cards import FINISH, MONSTER, START, Card, is_island, sorted_cards
-from tranquility.solver.deal import Deal, DealError, deal, pile_sizes
-from tranquility.solver.rules import Adjacency, OneCard, Order, Rocks, Rules
-from tranquility.solver.state import State, Status
+from tranquility.solver.analysis.solve import solve
+from tranquility.solver.engine.actions import Action, Choice, ChoiceKind
+from tranquility.solver.engine.cards import FINISH, MONSTER, START, Card, is_island, sorted_cards
+from tranquility.solver.engine.deal import Deal, DealError, deal, pile_sizes
+from tranquility.solver.engine.rules import Adjacency, OneCard, Order, Rocks, Rules
+from tranquility.solver.engine.state import State, Status
+from tranquility.solver.search.budget import Budget
 
 # The smallest useful rule set: one row of four cells, eight islands, one Finish card.
 TINY = {"rows": 1, "cols": 4, "islands": 8, "finish": 1, "hand": 3, "start_discards": 2}
@@ -296,6 +298,23 @@ def small_deals(count: int, seed: int = 2026) -> list[Deal]:
             continue
         out.append(game)
     return out
+
+
+def wins_and_losses(deals: Iterable[Deal], budget: Budget, wins: int, losses: int) -> tuple[list[Deal], list[Deal]]:
+    """The first ``wins`` deals that ``solve(g, budget, method="search")`` wins and the first
+    ``losses`` it proves lost, in the order of ``deals``: the lists
+    ``[g for g in deals if verdict(g) == "win"][:wins]`` and the like for "no-win", each
+    deal solved once, and none after both lists are full."""
+    found: dict[str, list[Deal]] = {"win": [], "no-win": []}
+    wanted = {"win": wins, "no-win": losses}
+    for game in deals:
+        if all(len(found[v]) >= wanted[v] for v in found):
+            break
+        verdict = solve(game, budget, method="search").verdict
+        if verdict in found and len(found[verdict]) < wanted[verdict]:
+            found[verdict].append(game)
+    return found["win"], found["no-win"]
+
 
 # Sparse settings: a 3x3 grid, islands 1..18, a Start costing 3 cards.
 BASE = {"rows": 3, "cols": 3, "islands": 18, "finish": 2, "hand": 3, "start_discards": 3}

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from tranquility.solver.objectives import better, objective_value
-from tranquility.solver.search import Deadline, SearchStats, candidate_actions, live_islands, refutation, state_key
-from tranquility.solver.state import State
+from tranquility.solver.engine.state import State
+from tranquility.solver.search.bounds import live_islands, refutation, state_key
+from tranquility.solver.search.budget import Deadline, SearchStats
+from tranquility.solver.search.moves import candidate_actions
+from tranquility.solver.search.objectives import better, objective_value
 from tranquility.solver.verdicts import Objective
 
 

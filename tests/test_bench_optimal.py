@@ -1,4 +1,4 @@
-"""The optimal suite (issue 14, solver/bench.py): a tiny run, one seed of two players with
+"""The optimal suite (solver/batch/bench.py): a tiny run, one seed of two players with
 a small time limit, reports each solve's value, bound and the methods that gave them, and
 the greedy baseline; the CLI prints its table and its JSON."""
 
@@ -9,12 +9,12 @@ import json
 import pytest
 from click.testing import CliRunner
 from tranquility.cli.main import main
-from tranquility.solver import bench
-from tranquility.solver.bench import OPTIMAL_OBJECTIVES, optimal_markdown, run_optimal_suite
-from tranquility.solver.deal import deal
-from tranquility.solver.objectives import BoundBy, FoundBy, objective_bound
-from tranquility.solver.rules import OFFICIAL
-from tranquility.solver.state import State
+from tranquility.solver.batch import bench
+from tranquility.solver.batch.bench import OPTIMAL_OBJECTIVES, optimal_markdown, run_optimal_suite
+from tranquility.solver.engine.deal import deal
+from tranquility.solver.engine.rules import OFFICIAL
+from tranquility.solver.engine.state import State
+from tranquility.solver.search.objectives import BoundBy, FoundBy, objective_bound
 from tranquility.solver.verdicts import Objective
 
 

@@ -1,4 +1,4 @@
-"""What binds (issue 4): the rule groups of the CP-SAT model that together make a position
+"""What binds: the rule groups of the CP-SAT model that together make a position
 unwinnable. Switching every group on must leave the model as it was; a minimal set must
 really be minimal (the win comes back when any one group is switched off); and known
 causes must be found."""
@@ -6,11 +6,11 @@ causes must be found."""
 from __future__ import annotations
 
 from ortools.sat.python import cp_model
-from tranquility.solver.binds import what_binds
-from tranquility.solver.cpsat import Limits, new_solver
-from tranquility.solver.model import RULE_GROUPS, build_model, horizon
-from tranquility.solver.solve import solve
-from tranquility.solver.state import State
+from tranquility.solver.analysis.solve import solve
+from tranquility.solver.cpsat.binds import what_binds
+from tranquility.solver.cpsat.model import RULE_GROUPS, build_model, horizon
+from tranquility.solver.cpsat.solving import CpsatLimits, new_solver
+from tranquility.solver.engine.state import State
 
 from .helpers import make_deal, small_deals, tiny_rules
 from .test_crosscheck import REPRO
@@ -21,7 +21,7 @@ def status_with(state: State, groups) -> cp_model.CpSolverStatus:
     game = build_model(state, horizon(state), relaxable=True)
     for group, literal in game.rule_on.items():
         game.model.add(literal == int(group in groups))
-    return new_solver(Limits(workers=1, deterministic=20.0)).solve(game.model)
+    return new_solver(CpsatLimits(workers=1, deterministic=20.0)).solve(game.model)
 
 
 def test_all_groups_on_is_the_plain_model():

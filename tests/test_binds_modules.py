@@ -1,4 +1,4 @@
-"""What binds under the modules (issue 11): the rule groups "monsters" and "rocks" are in a
+"""What binds under the modules: the rule groups "monsters" and "rocks" are in a
 position's model while the module is in play there, and switching a group off only removes
 constraints, so "these groups together bind" stays a proof. A deal lost only through the
 rocks names "rocks", one lost through the monsters names "monsters", explain says them in
@@ -10,18 +10,18 @@ import json
 import re
 
 from ortools.sat.python import cp_model
-from tranquility.solver.actions import DiscardTwo
-from tranquility.solver.binds import Binding, what_binds
-from tranquility.solver.cards import MONSTER
-from tranquility.solver.cpsat import Limits, cpsat, new_solver
-from tranquility.solver.deal import Deal, deal
-from tranquility.solver.formats import deal_to_json
-from tranquility.solver.line import Line
-from tranquility.solver.model import RULE_GROUPS, Frame, build_model, horizon, rule_groups
-from tranquility.solver.rules import Rocks, Rules
-from tranquility.solver.state import State
+from tranquility.solver.cpsat.binds import Binding, what_binds
+from tranquility.solver.cpsat.model import RULE_GROUPS, Frame, build_model, horizon, rule_groups
+from tranquility.solver.cpsat.solving import CpsatLimits, cpsat, new_solver
+from tranquility.solver.engine.actions import DiscardTwo
+from tranquility.solver.engine.cards import MONSTER
+from tranquility.solver.engine.deal import Deal, deal
+from tranquility.solver.engine.line import Line
+from tranquility.solver.engine.rules import Rocks, Rules
+from tranquility.solver.engine.state import State
+from tranquility.solver.engine.verify import position_after
+from tranquility.solver.formats.codecs import deal_to_json
 from tranquility.solver.verdicts import Verdict
-from tranquility.solver.verify import position_after
 
 from .helpers import run, small_deals
 from .test_binds import status_with
@@ -78,7 +78,7 @@ def test_a_discarded_monster_binds_by_the_monsters_alone():
 
 def test_a_monster_that_takes_the_last_cards_binds_with_the_costs():
     state = State.initial(REFILL)
-    assert cpsat(state, Limits(workers=1, seconds=20))[0] == Verdict.NO_WIN
+    assert cpsat(state, CpsatLimits(workers=1, seconds=20))[0] == Verdict.NO_WIN
     binding = _binds(state)
     assert (binding.status, binding.groups, binding.minimal) == ("proven", ("cost", "monsters"), True)
     assert _necessary(state, binding, "monsters") and _necessary(state, binding, "cost")
@@ -130,7 +130,7 @@ def _fixed_to(state: State, groups: list[str], solution: list[int]) -> cp_model.
     shift = len(game.rule_on)
     for index, value in enumerate(solution):
         game.model.add(game.model.get_int_var_from_proto_index(index + shift) == value)
-    return new_solver(Limits(workers=1, deterministic=10.0)).solve(game.model)
+    return new_solver(CpsatLimits(workers=1, deterministic=10.0)).solve(game.model)
 
 
 def _module_wins() -> list[State]:
@@ -154,7 +154,7 @@ def test_switching_groups_off_keeps_every_win_of_a_module_model():
     relaxable model with every group on, with all off, and with each one off alone."""
     for state in _module_wins():
         plain = build_model(state, horizon(state))
-        solver = new_solver(Limits(workers=1, deterministic=10.0))
+        solver = new_solver(CpsatLimits(workers=1, deterministic=10.0))
         assert solver.solve(plain.model) in WON
         groups = list(rule_groups(Frame.of(state, 0)))
         assert {"monsters", "rocks"} & set(groups)
@@ -170,7 +170,7 @@ def test_every_group_on_decides_as_the_plain_module_model():
     for state in _positions(20, seed=11):
         if horizon(state) > 12 or not (state.rules.monsters or state.rules.rocks != Rocks.OFF):
             continue  # the oracle's size: the slow ones add nothing here
-        status = new_solver(Limits(workers=1, deterministic=10.0)).solve(build_model(state, horizon(state)).model)
+        status = new_solver(CpsatLimits(workers=1, deterministic=10.0)).solve(build_model(state, horizon(state)).model)
         assert status_with(state, rule_groups(Frame.of(state, 0))) == status
         decided[status] += 1
     assert decided[cp_model.INFEASIBLE] >= 10 and decided[cp_model.OPTIMAL] >= 4, decided

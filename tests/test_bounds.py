@@ -1,4 +1,4 @@
-"""The finisher check (issue 14): a win takes exactly ``turns_without_discards + D`` turns,
+"""The finisher check: a win takes exactly ``turns_without_discards + D`` turns,
 so the Finish's seat is fixed by D, the discard-two turns; ``least_discard_turns`` is the
 smallest D whose seat holds a Finish card, and the spare and turns bounds use it. The
 bounds are checked against exact optima and the old bounds, and the facts measured on
@@ -10,12 +10,17 @@ import subprocess
 import sys
 
 import pytest
-from tranquility.solver import ladder
-from tranquility.solver.actions import DiscardTwo, PlayIsland, PlayStart
-from tranquility.solver.cpsat import Limits, new_solver, optimise
-from tranquility.solver.deal import deal
+from tranquility.solver.analysis.solve import solve
+from tranquility.solver.cpsat import ladder
+from tranquility.solver.cpsat.solving import CpsatLimits, new_solver, optimise
+from tranquility.solver.engine.actions import DiscardTwo, PlayIsland, PlayStart
+from tranquility.solver.engine.deal import deal
+from tranquility.solver.engine.rules import OFFICIAL, Rocks, Rules
+from tranquility.solver.engine.state import State
 from tranquility.solver.errors import InternalError
-from tranquility.solver.objectives import (
+from tranquility.solver.search.bounds import least_total_cost
+from tranquility.solver.search.budget import Budget, Deadline, SearchStats
+from tranquility.solver.search.objectives import (
     BoundBy,
     better,
     least_discard_turns,
@@ -23,10 +28,6 @@ from tranquility.solver.objectives import (
     objective_value,
     turns_without_discards,
 )
-from tranquility.solver.rules import OFFICIAL, Rocks, Rules
-from tranquility.solver.search import Deadline, SearchStats, least_total_cost
-from tranquility.solver.solve import Budget, solve
-from tranquility.solver.state import State
 from tranquility.solver.verdicts import Objective, Proof
 
 from .helpers import dense, small_deals
@@ -88,7 +89,7 @@ def test_every_win_takes_the_turns_the_finisher_check_counts(optima):
 
 
 # Official seeds 0-49 on which the Finish's seat at D = 0 holds no Finish card, and the
-# discard-two turns the check then proves (issue 14's measured facts).
+# discard-two turns the check then proves (measured, and pinned here).
 LOWERED = {
     2: {44: 1},
     3: {4: 1, 11: 1, 15: 1, 17: 1, 24: 1, 27: 1, 32: 1, 44: 2, 49: 1},
@@ -109,8 +110,8 @@ def test_the_finisher_check_on_official_seeds(players):
 
 # -- the Finish-turn equality and the restricted-horizon ladder (docs/model.md) -------------
 
-LIMITS = Limits(workers=1, deterministic=5.0, seed=0)
-RACE = Limits(workers=2, seconds=20.0, seed=0)  # --proof both: two sides, one thread each
+LIMITS = CpsatLimits(workers=1, deterministic=5.0, seed=0)
+RACE = CpsatLimits(workers=2, seconds=20.0, seed=0)  # --proof both: two sides, one thread each
 
 
 def replayed(state: State, actions) -> State:
@@ -267,12 +268,12 @@ def test_an_error_in_a_side_of_the_race_is_raised_not_taken_for_unknown(all_opti
 
 RACE_INTERRUPTED = """
 import os, signal, threading, time
-from tranquility.solver import ladder
-from tranquility.solver.cpsat import Limits
-from tranquility.solver.deal import deal
-from tranquility.solver.objectives import objective_bound
-from tranquility.solver.rules import OFFICIAL
-from tranquility.solver.state import State
+from tranquility.solver.cpsat import ladder
+from tranquility.solver.cpsat.solving import CpsatLimits
+from tranquility.solver.engine.deal import deal
+from tranquility.solver.search.objectives import objective_bound
+from tranquility.solver.engine.rules import OFFICIAL
+from tranquility.solver.engine.state import State
 from tranquility.solver.verdicts import Objective
 position = State.initial(deal(OFFICIAL, 2, 1))
 game = ladder.step_model(position, Objective.SPARE, objective_bound(position, Objective.SPARE))
@@ -280,7 +281,7 @@ before = threading.active_count()
 threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT)).start()
 began = time.monotonic()
 try:
-    ladder._whole_and_split(position, game, Limits(workers=2, seconds=60.0), None)
+    ladder._whole_and_split(position, game, CpsatLimits(workers=2, seconds=60.0), None)
 except KeyboardInterrupt:
     print("interrupted", round(time.monotonic() - began, 1), threading.active_count() <= before)
 """

@@ -20,11 +20,11 @@ from click.testing import CliRunner
 from tranquility.cli.exits import EXIT_CODES, exit_line
 from tranquility.cli.main import main as main_group
 from tranquility.cli.options import DealSource, deal_source, game_file_argument
-from tranquility.solver.deal import deal
-from tranquility.solver.formats import deal_to_json, line_to_json
-from tranquility.solver.line import Line
-from tranquility.solver.rules import PRESETS, Adjacency, Order, Rocks, Rules
-from tranquility.solver.state import State
+from tranquility.solver.engine.deal import deal
+from tranquility.solver.engine.line import Line
+from tranquility.solver.engine.rules import PRESETS, Adjacency, Order, Rocks, Rules
+from tranquility.solver.engine.state import State
+from tranquility.solver.formats.codecs import deal_to_json, line_to_json
 
 from .helpers import ENV, run, write
 
@@ -489,7 +489,7 @@ def test_the_exit_line_comes_from_one_table():
 
 def test_a_bug_is_exit_3_with_a_hint_and_no_traceback(tmp_path, monkeypatch):
     path = small_deal_file(tmp_path)
-    monkeypatch.setattr("tranquility.solver.verify.verify", raising(RuntimeError("boom")))
+    monkeypatch.setattr("tranquility.solver.engine.verify.verify", raising(RuntimeError("boom")))
     result = run("verify", path)
     assert result.exit_code == 3
     assert result.stderr == "Error: internal error (a bug): RuntimeError: boom; rerun with --debug for the traceback\n"
@@ -498,7 +498,7 @@ def test_a_bug_is_exit_3_with_a_hint_and_no_traceback(tmp_path, monkeypatch):
 
 def test_debug_shows_the_traceback_of_a_bug(tmp_path, monkeypatch):
     path = small_deal_file(tmp_path)
-    monkeypatch.setattr("tranquility.solver.verify.verify", raising(RuntimeError("boom")))
+    monkeypatch.setattr("tranquility.solver.engine.verify.verify", raising(RuntimeError("boom")))
     for args in (["--debug", "verify", path], ["verify", path]):
         env = {"TRANQUILITY_DEBUG": "1"} if args[0] == "verify" else {}
         result = CliRunner(env={**ENV, **env}).invoke(main_group, [str(a) for a in args], catch_exceptions=False)
@@ -510,7 +510,7 @@ def test_debug_shows_the_traceback_of_a_bug(tmp_path, monkeypatch):
 def test_a_plain_value_error_is_a_bug_not_bad_input(tmp_path, monkeypatch):
     """Only the library's typed input errors (BadInput) are exit 2; any other ValueError is a bug."""
     path = small_deal_file(tmp_path)
-    monkeypatch.setattr("tranquility.solver.solve.solve", raising(ValueError("not the user's fault")))
+    monkeypatch.setattr("tranquility.solver.analysis.solve.solve", raising(ValueError("not the user's fault")))
     result = run("solve", path)
     assert result.exit_code == 3
     assert "internal error (a bug): ValueError: not the user's fault" in result.stderr
@@ -520,17 +520,17 @@ def test_an_internal_error_is_exit_3_in_its_own_words(tmp_path, monkeypatch):
     from tranquility.solver.errors import InternalError
 
     path = small_deal_file(tmp_path)
-    monkeypatch.setattr("tranquility.solver.solve.solve", raising(InternalError("the CP-SAT plan's turn 3 is illegal")))
+    monkeypatch.setattr("tranquility.solver.analysis.solve.solve", raising(InternalError("the CP-SAT plan's turn 3 is illegal")))
     result = run("solve", path, "--json")
     assert result.exit_code == 3 and result.stdout == ""
     assert result.stderr.startswith("Error: internal error (a bug): the CP-SAT plan's turn 3 is illegal; rerun with --debug")
 
 
 def test_bad_input_from_deep_in_the_library_is_exit_2_in_one_line(tmp_path, monkeypatch):
-    from tranquility.solver.deal import DealError
+    from tranquility.solver.engine.deal import DealError
 
     path = small_deal_file(tmp_path)
-    monkeypatch.setattr("tranquility.solver.verify.verify", raising(DealError("seat 2 holds two Start cards")))
+    monkeypatch.setattr("tranquility.solver.engine.verify.verify", raising(DealError("seat 2 holds two Start cards")))
     result = run("verify", path)
     assert result.exit_code == 2
     assert result.stderr == "Error: seat 2 holds two Start cards\n"
@@ -538,7 +538,7 @@ def test_bad_input_from_deep_in_the_library_is_exit_2_in_one_line(tmp_path, monk
 
 def test_ctrl_c_is_exit_130(tmp_path, monkeypatch):
     path = small_deal_file(tmp_path)
-    monkeypatch.setattr("tranquility.solver.simulate.simulate", raising(KeyboardInterrupt()))
+    monkeypatch.setattr("tranquility.solver.search.policies.simulate", raising(KeyboardInterrupt()))
     result = run("simulate", path)
     assert result.exit_code == 130
     assert result.stderr == "Interrupted.\n" and "Aborted" not in result.output
@@ -546,7 +546,7 @@ def test_ctrl_c_is_exit_130(tmp_path, monkeypatch):
 
 def test_a_closed_output_pipe_is_not_a_bug(tmp_path, monkeypatch):
     path = small_deal_file(tmp_path)
-    monkeypatch.setattr("tranquility.solver.verify.verify", raising(BrokenPipeError(32, "Broken pipe")))
+    monkeypatch.setattr("tranquility.solver.engine.verify.verify", raising(BrokenPipeError(32, "Broken pipe")))
     result = run("verify", path)
     assert result.exit_code == 130 and "internal error" not in result.output
 
@@ -596,7 +596,7 @@ WRITERS = {
 
 @pytest.mark.parametrize("command", sorted(WRITERS))
 def test_output_commands_share_out_and_force(command):
-    """Every command that produces a result can write it with --out (issue: explain had
+    """Every command that produces a result can write it with --out (before, explain had
     --force but no --out; analyze and grade could not write their result)."""
     text = flat(run(command, "--help").output)
     assert WRITERS[command] in text and "--force Let --out" in text
@@ -618,12 +618,12 @@ def _not_called(name: str):
 
 # (command line, the library function that does the long work)
 WORK: dict[str, tuple[list[object], str]] = {
-    "solve": (["solve", "--seed", 1, "--players", 2], "tranquility.solver.solve.solve"),
-    "explain": (["explain", "--seed", 1, "--players", 2], "tranquility.solver.explain.explain"),
-    "analyze": (["analyze", "LINE"], "tranquility.solver.analyze.analyze"),
+    "solve": (["solve", "--seed", 1, "--players", 2], "tranquility.solver.analysis.solve.solve"),
+    "explain": (["explain", "--seed", 1, "--players", 2], "tranquility.solver.analysis.explain.explain"),
+    "analyze": (["analyze", "LINE"], "tranquility.solver.analysis.analyze.analyze"),
     "grade": (["grade", "--seed", 1, "--players", 2], "tranquility.puzzles.grade.grade"),
-    "simulate": (["simulate", "--seed", 1, "--players", 2], "tranquility.solver.simulate.simulate"),
-    "bench": (["bench", "--deals", 1], "tranquility.solver.bench.run"),
+    "simulate": (["simulate", "--seed", 1, "--players", 2], "tranquility.solver.search.policies.simulate"),
+    "bench": (["bench", "--deals", 1], "tranquility.solver.batch.bench.run"),
     "generate": (["generate", "--players", 1, "--grade", 1], "tranquility.puzzles.generate.generate"),
 }
 
@@ -639,7 +639,7 @@ def _unwritable(tmp_path: Path) -> list[tuple[Path, str]]:
 
 @pytest.mark.parametrize("command", sorted(WORK))
 def test_every_output_path_is_checked_before_the_work_starts(tmp_path, monkeypatch, command):
-    """Issue: `explain --html /nonexistent/x.html` ran the whole solve, then died with a
+    """Fixed: `explain --html /nonexistent/x.html` ran the whole solve, then died with a
     traceback. Every path a command writes is checked first: exit 2, one line, no work."""
     args, work = WORK[command]
     line = write(tmp_path / "line.json", line_to_json(random_line(seeded(1, 2), 4)))
@@ -668,8 +668,8 @@ def test_every_command_with_output_takes_json():
 
 
 def test_choice_lists_come_from_the_library():
-    from tranquility.solver.bench import ALL_SUITES
-    from tranquility.solver.simulate import POLICIES
+    from tranquility.solver.batch.bench import ALL_SUITES
+    from tranquility.solver.search.policies import POLICIES
     from tranquility.solver.verdicts import Method, Objective
 
     def choices(command, name):
@@ -690,7 +690,8 @@ def test_help_stays_light():
         "import tranquility.cli.main as m\n"
         "for args in (['--help'], ['deal', '--help'], ['rules', '--help'], ['verify', '--help']):\n"
         "    assert CliRunner().invoke(m.main, args).exit_code == 0\n"
-        "heavy = ('ortools', 'tranquility.solver.simulate', 'tranquility.solver.bench', 'tranquility.solver.search')\n"
+        "heavy = ('ortools', 'tranquility.solver.search.policies', 'tranquility.solver.batch.bench',"
+        " 'tranquility.solver.search.greedy')\n"
         "heavy = [n for n in heavy if n in sys.modules]\n"
         "assert not heavy, heavy\n"
     )
@@ -754,7 +755,7 @@ def capture(monkeypatch, target: str):
 
 
 def budget_of(call):
-    from tranquility.solver.solve import Budget
+    from tranquility.solver.search.budget import Budget
 
     args, kwargs = call
     return next(v for v in (*args, *kwargs.values()) if isinstance(v, Budget))
@@ -762,7 +763,7 @@ def budget_of(call):
 
 def test_solve_passes_its_budget(tmp_path, monkeypatch):
     path = small_deal_file(tmp_path)
-    calls = capture(monkeypatch, "tranquility.solver.solve.solve")
+    calls = capture(monkeypatch, "tranquility.solver.analysis.solve.solve")
     assert run("solve", path, "--time-limit", 7, "--workers", 3).exit_code == 130
     assert run("solve", path, "--reproducible").exit_code == 130
     clock, fixed = (budget_of(c) for c in calls)
@@ -772,7 +773,7 @@ def test_solve_passes_its_budget(tmp_path, monkeypatch):
 
 def test_analyze_honours_reproducible_and_workers(tmp_path, monkeypatch):
     path = small_deal_file(tmp_path)
-    calls = capture(monkeypatch, "tranquility.solver.analyze.analyze")
+    calls = capture(monkeypatch, "tranquility.solver.analysis.analyze.analyze")
     assert run("analyze", path, "--time-limit", 4, "--workers", 3).exit_code == 130
     assert run("analyze", path, "--reproducible").exit_code == 130
     clock, fixed = (budget_of(c) for c in calls)
@@ -782,7 +783,7 @@ def test_analyze_honours_reproducible_and_workers(tmp_path, monkeypatch):
 
 def test_explain_splits_its_whole_time_limit(tmp_path, monkeypatch):
     path = small_deal_file(tmp_path)
-    calls = capture(monkeypatch, "tranquility.solver.explain.explain")
+    calls = capture(monkeypatch, "tranquility.solver.analysis.explain.explain")
     assert run("explain", path, "--time-limit", 30, "--workers", 3).exit_code == 130
     assert run("explain", path, "--time-limit", 30, "--critical-time", 5).exit_code == 130
     assert run("explain", path, "--reproducible").exit_code == 130
@@ -807,7 +808,7 @@ def test_grade_is_deterministic_unless_given_a_time_limit(tmp_path, monkeypatch)
 
 
 def test_bench_passes_reproducible_to_the_solve_suites(monkeypatch):
-    calls = capture(monkeypatch, "tranquility.solver.bench.run")
+    calls = capture(monkeypatch, "tranquility.solver.batch.bench.run")
     assert run("bench", "--deals", 1, "--reproducible").exit_code == 130
     assert run("bench", "--deals", 1, "--time-limit", 3, "--workers", 4).exit_code == 130
     (fixed, clock) = calls
@@ -819,13 +820,14 @@ def test_bench_passes_reproducible_to_the_solve_suites(monkeypatch):
 
 
 def test_solve_json_is_the_results_to_json(tmp_path, monkeypatch):
-    from tranquility.solver.solve import Budget, solve
+    from tranquility.solver.analysis.solve import solve
+    from tranquility.solver.search.budget import Budget
 
     path = small_deal_file(tmp_path)
     game = deal(SMALL_RULES, 1, 1)
     for objective in ("any", "turns"):
         result = solve(game, Budget(reproducible=True, workers=1), objective=objective)
-        monkeypatch.setattr("tranquility.solver.solve.solve", lambda *a, result=result, **k: result)
+        monkeypatch.setattr("tranquility.solver.analysis.solve.solve", lambda *a, result=result, **k: result)
         printed = run("solve", path, "--json", "--objective", objective)
         assert printed.exit_code == 0, printed.output
         assert printed.stdout == json.dumps(result.to_json(), indent=1) + "\n"
@@ -833,7 +835,7 @@ def test_solve_json_is_the_results_to_json(tmp_path, monkeypatch):
 
 
 def test_simulate_json_is_the_results_to_json(tmp_path):
-    from tranquility.solver.simulate import simulate
+    from tranquility.solver.search.policies import simulate
 
     path = small_deal_file(tmp_path, players=2)
     result = simulate(deal(SMALL_RULES, 2, 1), "random", 5)
@@ -870,26 +872,26 @@ def test_a_clock_bound_grade_says_it_is_not_reproducible(tmp_path, monkeypatch):
 
 
 def test_explain_json_is_the_explanations_to_json(tmp_path, monkeypatch):
-    from tranquility.solver.explain import explain
-    from tranquility.solver.solve import Budget
+    from tranquility.solver.analysis.explain import explain
+    from tranquility.solver.search.budget import Budget
 
     path = small_deal_file(tmp_path)
     explained = explain(deal(SMALL_RULES, 1, 1), budget=Budget(seconds=2), critical_budget=1)
-    monkeypatch.setattr("tranquility.solver.explain.explain", lambda *a, **k: explained)
+    monkeypatch.setattr("tranquility.solver.analysis.explain.explain", lambda *a, **k: explained)
     printed = run("explain", path, "--json")
     assert printed.exit_code == 0
     assert printed.stdout == json.dumps(explained.to_json(), indent=1) + "\n"
 
 
 def test_rules_json_is_the_librarys():
-    from tranquility.solver.ruleset import rules_json
+    from tranquility.solver.formats.rules_text import rules_json
 
     printed = run("rules", "--rules", "hungarian", "--json")
     assert printed.stdout == json.dumps(rules_json(PRESETS["hungarian"]), indent=1) + "\n"
 
 
 def fake_report():
-    from tranquility.solver.bench import GroupSummary, Report
+    from tranquility.solver.batch.bench import GroupSummary, Report
 
     group = GroupSummary("official", 1, 1, 1.0, {"win": 1, "no-win": 0, "unknown": 0}, {"greedy": 1}, 0.1, 0.1, 0.1, True)
     return Report("official", 60.0, "a test machine", [group], [])
@@ -897,7 +899,7 @@ def fake_report():
 
 def test_bench_json_and_out_are_the_reports(tmp_path, monkeypatch):
     report = fake_report()
-    monkeypatch.setattr("tranquility.solver.bench.run", lambda *a, **k: report)
+    monkeypatch.setattr("tranquility.solver.batch.bench.run", lambda *a, **k: report)
     out = tmp_path / "bench.json"
     printed = run("bench", "--deals", 1, "--json", "--out", out)
     assert printed.exit_code == 0, printed.output
@@ -907,10 +909,10 @@ def test_bench_json_and_out_are_the_reports(tmp_path, monkeypatch):
 
 
 def test_bench_puzzles_honours_markdown(monkeypatch):
-    from tranquility.puzzles.bench import PuzzleRow
+    from tranquility.puzzles.timing import PuzzleRow
 
     rows = [PuzzleRow(1, 2, {0: 1, 1: 1, 2: 0, 3: 0, 4: 0, 5: 0}, {0: [0.5], 1: [0.25], 2: [], 3: [], 4: [], 5: []}, 0.1, 0.75)]
-    monkeypatch.setattr("tranquility.puzzles.bench.run_puzzle_suite", lambda *a, **k: rows)
+    monkeypatch.setattr("tranquility.puzzles.timing.run_puzzle_suite", lambda *a, **k: rows)
     markdown = run("bench", "--suite", "puzzles", "--deals", 2, "--markdown")
     assert markdown.exit_code == 0 and markdown.stdout.startswith("| players | deals |")
     table = run("bench", "--suite", "puzzles", "--deals", 2)

@@ -1,12 +1,13 @@
 """The complete search and the CP-SAT model decide small deals independently; they must
-agree on every one, and every win they return must replay (issue 3, "Proof that it is right").
+agree on every one, and every win they return must replay: the proof that the solver is right.
 """
 
 from __future__ import annotations
 
-from tranquility.solver.solve import Budget, solve
+from tranquility.solver.analysis.solve import solve
+from tranquility.solver.engine.verify import verify
+from tranquility.solver.search.budget import Budget
 from tranquility.solver.verdicts import Verdict
-from tranquility.solver.verify import verify
 
 from .helpers import small_deals
 

@@ -7,8 +7,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from tranquility.solver.cards import FINISH, MONSTER, START, Card
-from tranquility.solver.deal import (
+from tranquility.solver.engine.cards import FINISH, MONSTER, START, Card
+from tranquility.solver.engine.deal import (
     DEALER,
     Deal,
     DealError,
@@ -16,8 +16,8 @@ from tranquility.solver.deal import (
     deal,
     pile_sizes,
 )
-from tranquility.solver.formats import deal_from_json, deal_to_json
-from tranquility.solver.rules import OFFICIAL, PRESETS, FinishSetup, Rocks, Rules
+from tranquility.solver.engine.rules import OFFICIAL, PRESETS, FinishSetup, Rocks, Rules
+from tranquility.solver.formats.codecs import deal_from_json, deal_to_json
 
 from .helpers import TINY, deal_cards, make_deal, tiny_rules
 

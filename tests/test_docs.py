@@ -11,11 +11,12 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from tranquility.cli.main import main
-from tranquility.solver.deal import deal
-from tranquility.solver.formats import game_from_json
-from tranquility.solver.rules import OFFICIAL
-from tranquility.solver.solve import Budget
-from tranquility.solver.verify import verify
+from tranquility.solver.analysis.solve import GREEDY_SHARE
+from tranquility.solver.engine.deal import deal
+from tranquility.solver.engine.rules import OFFICIAL
+from tranquility.solver.engine.verify import verify
+from tranquility.solver.formats.codecs import game_from_json
+from tranquility.solver.search.budget import Budget
 
 from .helpers import ENV
 from .test_readme import files_used, sh_blocks
@@ -78,12 +79,9 @@ def test_formats_describes_the_error_as_verify_writes_it():
 
 
 def test_solving_gives_greedy_its_budget():
-    """The greedy phase's playouts (Budget.greedy_playouts) and share of the time left (the
-    share solve.py passes to limit() for it), as the portfolio and --reproducible state them."""
-    source = (DOCS.parent / "solver" / "solve.py").read_text(encoding="utf-8")
-    found = re.search(r"greedy\(state, limit\(([0-9.]+), budget\.greedy_playouts\)", source)
-    assert found is not None, "solve.py gives greedy limit(SHARE, budget.greedy_playouts)"
-    share = float(found.group(1))
+    """The greedy phase's playouts (Budget.greedy_playouts) and share of the time left
+    (GREEDY_SHARE), as the portfolio and --reproducible state them."""
+    share = GREEDY_SHARE
     playouts = f"{Budget().greedy_playouts:,} playouts"
     text = doc("solving.md")
     assert f"at most {playouts}, and at most {share:.0%} of the time left" in text
@@ -116,9 +114,9 @@ def test_puzzles_sample_is_what_grade_prints():
 def test_the_odds_table_is_the_committed_report():
     # docs/odds.md's perfect-play rows are docs/odds.json's groups (the --report --json of
     # the store), each interval the Wilson interval of its counts, for every rule set.
-    from tranquility.solver.odds import odds_interval
-    from tranquility.solver.rules import Rules
-    from tranquility.solver.ruleset import rules_name
+    from tranquility.solver.batch.odds_summary import odds_interval
+    from tranquility.solver.engine.rules import Rules
+    from tranquility.solver.formats.rules_text import rules_name
 
     report = json.loads(doc("odds.json"))
     assert report["groups"] and set(report) == {"groups", "deals_per_s"}

@@ -1,4 +1,4 @@
-"""One or more tests per rule of issue 2, on tiny hand-made deals and positions.
+"""One or more tests per rule of docs/rules.md, on tiny hand-made deals and positions.
 
 Most positions are a ``simple_deal`` of ``tiny_rules`` (one row of four cells, islands
 1..8, hand 3, Start costs the team 2 cards) with the grid and hands set by hand.
@@ -7,7 +7,7 @@ Most positions are a ``simple_deal`` of ``tiny_rules`` (one row of four cells, i
 from dataclasses import replace
 
 import pytest
-from tranquility.solver.actions import (
+from tranquility.solver.engine.actions import (
     Action,
     Choice,
     ChoiceKind,
@@ -18,7 +18,7 @@ from tranquility.solver.actions import (
     PlayStart,
     RocksMove,
 )
-from tranquility.solver.cards import (
+from tranquility.solver.engine.cards import (
     FINISH,
     MONSTER,
     START,
@@ -28,10 +28,10 @@ from tranquility.solver.cards import (
     remove_cards,
     sorted_cards,
 )
-from tranquility.solver.deal import DealError
-from tranquility.solver.line import Line
-from tranquility.solver.state import IllegalAction, State, replay
-from tranquility.solver.verify import verify
+from tranquility.solver.engine.deal import DealError
+from tranquility.solver.engine.line import Line
+from tranquility.solver.engine.state import IllegalAction, State, replay
+from tranquility.solver.engine.verify import verify
 
 from .helpers import (
     at,

@@ -5,31 +5,49 @@ from __future__ import annotations
 
 import json
 
+import pytest
 from click.testing import CliRunner
 from tranquility.cli.main import main
-from tranquility.solver.actions import describe
-from tranquility.solver.analyze import analyze
-from tranquility.solver.deal import deal
-from tranquility.solver.explain import Critical, explain
-from tranquility.solver.formats import action_to_json, line_to_json
-from tranquility.solver.line import Line
-from tranquility.solver.model import RULE_GROUPS
-from tranquility.solver.rules import OFFICIAL
-from tranquility.solver.search import candidate_actions, live_islands
-from tranquility.solver.solve import Budget, solve
+from tranquility.solver.analysis.analyze import analyze
+from tranquility.solver.analysis.explain import Critical, explain
+from tranquility.solver.analysis.solve import solve
+from tranquility.solver.cpsat.model import RULE_GROUPS
+from tranquility.solver.engine.actions import describe
+from tranquility.solver.engine.deal import Deal, deal
+from tranquility.solver.engine.line import Line
+from tranquility.solver.engine.rules import OFFICIAL
+from tranquility.solver.engine.verify import position_after, verify
+from tranquility.solver.formats.codecs import action_to_json, line_to_json
+from tranquility.solver.search.bounds import live_islands
+from tranquility.solver.search.budget import Budget
+from tranquility.solver.search.moves import candidate_actions
 from tranquility.solver.verdicts import Objective
-from tranquility.solver.verify import position_after, verify
 
-from .helpers import small_deals
+from .helpers import small_deals, wins_and_losses
 
 FAST = Budget(seconds=5, workers=1)
 SMALL = small_deals(30, seed=11)
-WINS = [g for g in SMALL if solve(g, FAST, method="search").verdict == "win"][:4]
-LOSSES = [g for g in SMALL if solve(g, FAST, method="search").verdict == "no-win"][:2]
 
 
-def test_explained_lines_replay_and_only_moves_hold():
-    for game in WINS:
+@pytest.fixture(scope="module")
+def wins_and_losses_of_small() -> tuple[list[Deal], list[Deal]]:
+    """The first four deals of SMALL that the search wins with FAST, and the first two it
+    proves lost: solved once for the module, when a test first asks."""
+    return wins_and_losses(SMALL, FAST, wins=4, losses=2)
+
+
+@pytest.fixture(scope="module")
+def wins(wins_and_losses_of_small) -> list[Deal]:
+    return wins_and_losses_of_small[0]
+
+
+@pytest.fixture(scope="module")
+def losses(wins_and_losses_of_small) -> list[Deal]:
+    return wins_and_losses_of_small[1]
+
+
+def test_explained_lines_replay_and_only_moves_hold(wins):
+    for game in wins:
         e = explain(game, objective=Objective.SPARE, budget=FAST, critical_budget=5)
         check = verify(e.result.winning_line)
         assert check.legal and check.won
@@ -53,13 +71,13 @@ def test_explained_lines_replay_and_only_moves_hold():
 
 
 def _choice(action):
-    from tranquility.solver.actions import choice_of
+    from tranquility.solver.engine.actions import choice_of
 
     return choice_of(action)
 
 
-def test_unwinnable_deals_report_their_reach():
-    for game in LOSSES:
+def test_unwinnable_deals_report_their_reach(losses):
+    for game in losses:
         e = explain(game, budget=FAST)
         assert e.result.verdict == "no-win" and e.reach is not None
         assert 0 <= e.reach.cells <= game.rules.cells
@@ -73,9 +91,9 @@ def test_unwinnable_deals_report_their_reach():
         assert e.to_json()["reach"]["binding"]["status"] == b.status
 
 
-def test_analyze_finds_a_planted_losing_move():
+def test_analyze_finds_a_planted_losing_move(wins):
     planted = 0
-    for game in WINS:
+    for game in wins:
         won = solve(game, FAST, method="search").winning_line
         state = position_after(Line(game))
         for turn, played in enumerate(won.actions):
@@ -107,7 +125,7 @@ def test_analyze_finds_a_planted_losing_move():
     assert planted >= 2
 
 
-def test_explain_and_analyze_commands(tmp_path):
+def test_explain_and_analyze_commands(wins, tmp_path):
     runner = CliRunner()
     args = ["explain", "--seed", "1", "--players", "3", "--time-limit", "10", "--critical-time", "5", "--json"]
     result = runner.invoke(main, args)
@@ -116,7 +134,7 @@ def test_explain_and_analyze_commands(tmp_path):
     assert data["verdict"] == "win" and data["turns"] and data["summary"]["turns"] == len(data["turns"])
     text = runner.invoke(main, ["explain", "--seed", "6", "--players", "1", "--time-limit", "5"])
     assert text.exit_code == 0 and "Best reach" in text.stdout
-    game = WINS[0]
+    game = wins[0]
     path = tmp_path / "played.json"
     path.write_text(json.dumps(line_to_json(Line(game, solve(game, FAST).winning_line.actions[:3]))))
     out = runner.invoke(main, ["analyze", str(path), "--time-limit", "5", "--json"])
@@ -135,11 +153,11 @@ def test_explanation_json_of_an_official_deal_names_every_turn():
 # -- a line that has already won ---------------------------------------------------------
 
 
-def test_explaining_a_line_that_has_already_won_narrates_it_as_played():
-    """Issue: `explain played.json` on a won game was an internal error (CP-SAT asked to
+def test_explaining_a_line_that_has_already_won_narrates_it_as_played(wins):
+    """Fixed: `explain played.json` on a won game was an internal error (CP-SAT asked to
     improve a finished game). It narrates the given line from the deal, checks its critical
     moves and says it is already won."""
-    for game in WINS[:2]:
+    for game in wins[:2]:
         won = solve(game, FAST, method="search").winning_line
         for objective in Objective:
             e = explain(won, objective=objective, budget=FAST, critical_budget=2)
@@ -150,19 +168,19 @@ def test_explaining_a_line_that_has_already_won_narrates_it_as_played():
             data = e.to_json()
             assert data["already_won"] is True and len(data["turns"]) == len(won.actions)
             assert data["summary"]["turns"] == len(won.actions)
-    fresh = explain(WINS[0], budget=FAST, critical_budget=2)
+    fresh = explain(wins[0], budget=FAST, critical_budget=2)
     assert not fresh.already_won and fresh.to_json()["already_won"] is False
 
 
-def test_solving_a_line_that_has_already_won_keeps_it_for_every_objective():
-    won = solve(WINS[0], FAST, method="search").winning_line
+def test_solving_a_line_that_has_already_won_keeps_it_for_every_objective(wins):
+    won = solve(wins[0], FAST, method="search").winning_line
     for objective in Objective:
         result = solve(won, FAST, objective=objective)
         assert (result.verdict, result.method, result.line, result.best) == ("win", "replay", won, None)
 
 
-def test_explain_command_on_a_won_game(tmp_path):
-    won = solve(WINS[0], FAST, method="search").winning_line
+def test_explain_command_on_a_won_game(wins, tmp_path):
+    won = solve(wins[0], FAST, method="search").winning_line
     path = tmp_path / "played.json"
     path.write_text(json.dumps(line_to_json(won)))
     runner = CliRunner()
@@ -184,10 +202,10 @@ def test_explain_command_on_a_won_game(tmp_path):
 
 
 def test_analyze_text_gives_the_whole_action_that_kept_the_win_and_why_the_loss(tmp_path):
-    """Issue: analyze said "18 at cell 7 kept it" for a move that costs 1 (typed as
+    """Fixed: analyze said "18 at cell 7 kept it" for a move that costs 1 (typed as
     written, illegal). It gives the whole action with its payment, and the proof that the
     position after the mistake is lost."""
-    from tranquility.solver.simulate import simulate
+    from tranquility.solver.search.policies import simulate
 
     played = simulate(deal(OFFICIAL, 3, 3), "cautious", 0).line
     analysis = analyze(played, Budget(reproducible=True, workers=1))

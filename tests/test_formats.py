@@ -8,7 +8,7 @@ import json
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tranquility.solver.actions import (
+from tranquility.solver.engine.actions import (
     Action,
     DiscardTwo,
     PlayFinish,
@@ -17,25 +17,23 @@ from tranquility.solver.actions import (
     PlayStart,
     RocksMove,
 )
-from tranquility.solver.cards import FINISH, MONSTER, START
-from tranquility.solver.deal import deal
-from tranquility.solver.files import read_game_file
-from tranquility.solver.formats import (
+from tranquility.solver.engine.cards import FINISH, MONSTER, START
+from tranquility.solver.engine.deal import deal
+from tranquility.solver.engine.line import Line
+from tranquility.solver.engine.rules import OFFICIAL, PRESETS, Rules
+from tranquility.solver.engine.verify import verify
+from tranquility.solver.formats.codecs import (
     DEAL_FORMAT,
     LINE_FORMAT,
-    FormatError,
     action_from_json,
     action_to_json,
     deal_from_json,
     deal_to_json,
     line_from_json,
     line_to_json,
-    read_json,
-    write_json,
 )
-from tranquility.solver.line import Line
-from tranquility.solver.rules import OFFICIAL, PRESETS, Rules
-from tranquility.solver.verify import verify
+from tranquility.solver.formats.json_values import FormatError, read_json, write_json
+from tranquility.solver.formats.reading import read_game_file
 
 from .helpers import TINY, simple_deal, tiny_rules
 
@@ -104,7 +102,7 @@ def test_action_round_trip(action):
     assert action_from_json(through_json(action_to_json(action)), "a") == action
 
 
-def test_issue_example_actions_parse():
+def test_the_format_examples_of_actions_parse():
     example = [
         {"seat": 0, "play": 41, "cell": 20, "discard": [3, 77]},
         {"seat": 1, "play": "S", "team_discard": [[12], [44, "F"], [5, 9, 60], [71, 2]]},

@@ -1,4 +1,4 @@
-"""Whose Finish the greedy player's Start keeps (issue 14): with ``FinishKeeper.DUE``, the
+"""Whose Finish the greedy player's Start keeps: with ``FinishKeeper.DUE``, the
 seat's whose turn the Finish falls on if no discard two comes (``finishing_seat``), which
 the improving playouts of ``solve --objective`` use beside the greedy's own (``FIRST``)."""
 
@@ -8,26 +8,19 @@ import random
 from dataclasses import replace
 
 import pytest
-from tranquility.solver.actions import Action, DiscardTwo, PlayStart
-from tranquility.solver.cards import FINISH, MONSTER
-from tranquility.solver.deal import deal
-from tranquility.solver.line import Line
-from tranquility.solver.objectives import FoundBy, objective_bound, objective_value, score
-from tranquility.solver.rules import OFFICIAL
-from tranquility.solver.search import (
-    Deadline,
-    FinishKeeper,
-    SearchStats,
-    Style,
-    best_playout,
-    finishing_seat,
-    greedy,
-    greedy_playout,
-)
-from tranquility.solver.solve import Budget, solve
-from tranquility.solver.state import State
+from tranquility.solver.analysis.solve import solve
+from tranquility.solver.engine.actions import Action, DiscardTwo, PlayStart
+from tranquility.solver.engine.cards import FINISH, MONSTER
+from tranquility.solver.engine.deal import deal
+from tranquility.solver.engine.line import Line
+from tranquility.solver.engine.rules import OFFICIAL
+from tranquility.solver.engine.state import State
+from tranquility.solver.engine.verify import verify
+from tranquility.solver.search.bounds import finishing_seat
+from tranquility.solver.search.budget import Budget, Deadline, SearchStats
+from tranquility.solver.search.greedy import FinishKeeper, Style, best_playout, greedy, greedy_playout
+from tranquility.solver.search.objectives import FoundBy, objective_bound, objective_value, score
 from tranquility.solver.verdicts import Objective
-from tranquility.solver.verify import verify
 
 
 def _starts(players: int, seeds: range, playouts: int, keeper: FinishKeeper):

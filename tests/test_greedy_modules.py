@@ -1,4 +1,4 @@
-"""The greedy player's Sea Monster parts (issue 11, the removed=8 with monsters=3 group):
+"""The greedy player's Sea Monster parts (the removed=8 with monsters=3 group):
 what it keeps, what the Start's team discard pays, and how many seeded playouts win.
 The base game has no monsters, so none of this may change its lines."""
 
@@ -7,22 +7,16 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
-from tranquility.solver.actions import PlayMonster, PlayStart
-from tranquility.solver.cards import MONSTER, is_island
-from tranquility.solver.deal import deal
-from tranquility.solver.line import Line
-from tranquility.solver.rules import OFFICIAL
-from tranquility.solver.search import (
-    Deadline,
-    SearchStats,
-    Style,
-    _scarcity,
-    empty_runs,
-    greedy,
-    greedy_playout,
-)
-from tranquility.solver.state import State
-from tranquility.solver.verify import verify
+from tranquility.solver.engine.actions import PlayMonster, PlayStart
+from tranquility.solver.engine.cards import MONSTER, is_island
+from tranquility.solver.engine.deal import deal
+from tranquility.solver.engine.line import Line
+from tranquility.solver.engine.rules import OFFICIAL
+from tranquility.solver.engine.state import State
+from tranquility.solver.engine.verify import verify
+from tranquility.solver.search.bounds import empty_runs
+from tranquility.solver.search.budget import Deadline, SearchStats
+from tranquility.solver.search.greedy import Style, _scarcity, greedy, greedy_playout
 
 HARD = replace(OFFICIAL, removed=8, monsters=3)
 

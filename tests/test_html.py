@@ -20,14 +20,14 @@ from pathlib import Path
 
 import pytest
 from tranquility.cli.html import replay_html, verdict_text
-from tranquility.solver.actions import PlayFinish, PlayIsland, PlayStart, describe
-from tranquility.solver.cards import FINISH, START
-from tranquility.solver.deal import deal
-from tranquility.solver.explain import explain
-from tranquility.solver.line import Line
-from tranquility.solver.rules import Rules
-from tranquility.solver.solve import Budget
-from tranquility.solver.state import State
+from tranquility.solver.analysis.explain import explain
+from tranquility.solver.engine.actions import PlayFinish, PlayIsland, PlayStart, describe
+from tranquility.solver.engine.cards import FINISH, START
+from tranquility.solver.engine.deal import deal
+from tranquility.solver.engine.line import Line
+from tranquility.solver.engine.rules import Rules
+from tranquility.solver.engine.state import State
+from tranquility.solver.search.budget import Budget
 from tranquility.solver.verdicts import DecidedBy, Verdict
 
 from .helpers import run
@@ -119,7 +119,7 @@ def embedded(text: str) -> dict:
 
 
 def positions(line: Line) -> list[State]:
-    state = State.initial(line.deal)
+    state = line.initial_state()
     out = [state]
     for action in line.actions:
         state = state.apply(action)
@@ -330,7 +330,7 @@ def test_browser_draws_the_first_step(won, page_file, tmp_path):
     assert "Opening hands dealt" in dom.text["action-text"]
     assert sorted(dom.values) == list(range(RULES.cells))
     assert set(dom.values.values()) == {"\u00b7"}  # every cell empty
-    for seat, hand in enumerate(State.initial(line.deal).hands):
+    for seat, hand in enumerate(line.initial_state().hands):
         assert dom.text[f"seat-{seat}"].startswith(f"Seat {seat}")
         assert dom.chips[f"hand-{seat}"] == [str(c) for c in hand]
         assert dom.chips[f"pile-{seat}"] == [str(c) for c in line.deal.piles[seat][RULES.hand :]]  # top first

@@ -1,4 +1,4 @@
-"""The improving search (solver/improve.py): on small deals whose exact optimum the plain
+"""The improving search (solver/cpsat/improve.py): on small deals whose exact optimum the plain
 search finds, the LNS never returns a line worse than its start or better than the
 optimum, every line it returns replays as a win, a solve never claims optimal unless the
 value is the exact optimum, and a reproducible budget gives the same line twice."""
@@ -10,17 +10,18 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from tranquility.solver import improve
-from tranquility.solver.deal import deal
+from tranquility.solver.analysis.solve import solve
+from tranquility.solver.cpsat import improve
+from tranquility.solver.cpsat.improve import Rest, applies, draw_window, lns
+from tranquility.solver.engine.deal import deal
+from tranquility.solver.engine.line import Line
+from tranquility.solver.engine.rules import OFFICIAL
+from tranquility.solver.engine.verify import position_after, verify
 from tranquility.solver.errors import InternalError
-from tranquility.solver.improve import Rest, applies, draw_window, lns
-from tranquility.solver.line import Line
-from tranquility.solver.objectives import better, objective_value
-from tranquility.solver.rules import OFFICIAL
-from tranquility.solver.search import Deadline, SearchStats, best_playout
-from tranquility.solver.solve import Budget, solve
+from tranquility.solver.search.budget import Budget, Deadline, SearchStats
+from tranquility.solver.search.greedy import best_playout
+from tranquility.solver.search.objectives import better, objective_value
 from tranquility.solver.verdicts import Objective
-from tranquility.solver.verify import position_after, verify
 
 from .helpers import small_deals
 from .oracles import exhaustive_best
@@ -52,7 +53,10 @@ def _cases():
     return cases
 
 
-CASES = _cases()
+@pytest.fixture(scope="module")
+def cases():
+    """_cases(), computed once for the module, when a test first asks."""
+    return _cases()
 
 
 @pytest.fixture(autouse=True)
@@ -60,14 +64,14 @@ def few_rounds(monkeypatch):
     monkeypatch.setattr(improve, "REPRODUCIBLE_ROUNDS", 4)
 
 
-def test_the_cases_are_real():
-    assert len(CASES) >= 4
+def test_the_cases_are_real(cases):
+    assert len(cases) >= 4
 
 
 @pytest.mark.parametrize("objective", OBJECTIVES)
-def test_the_lns_never_returns_a_worse_line_and_every_line_replays(objective):
+def test_the_lns_never_returns_a_worse_line_and_every_line_replays(cases, objective):
     improved = 0
-    for game, position, start, optimum in CASES:
+    for game, position, start, optimum in cases:
         first = objective_value(position, start, objective)
         found = lns(Line(game), position, start, objective, None, seed=1)
         assert not better(objective, first, found.value)  # never worse than the start
@@ -80,15 +84,15 @@ def test_the_lns_never_returns_a_worse_line_and_every_line_replays(objective):
     assert improved  # the rounds do find better lines
 
 
-def test_a_reproducible_budget_gives_the_same_line_twice():
-    for game, position, start, _ in CASES[:2]:
+def test_a_reproducible_budget_gives_the_same_line_twice(cases):
+    for game, position, start, _ in cases[:2]:
         runs = [lns(Line(game), position, start, Objective.SPARE, None, seed=5) for _ in range(2)]
         assert runs[0].actions == runs[1].actions and runs[0].accepted == runs[1].accepted
 
 
-def test_a_solve_claims_optimal_only_at_the_exact_optimum():
+def test_a_solve_claims_optimal_only_at_the_exact_optimum(cases):
     claimed = 0
-    for game, _, _, optimum in CASES:
+    for game, _, _, optimum in cases:
         for objective, exact in optimum.items():
             result = solve(game, FAST, objective=objective)
             assert result.best is not None and result.line is not None
@@ -101,8 +105,8 @@ def test_a_solve_claims_optimal_only_at_the_exact_optimum():
     assert claimed
 
 
-def test_a_line_the_engine_rejects_is_an_internal_error(monkeypatch):
-    game, position, start, _ = CASES[0]
+def test_a_line_the_engine_rejects_is_an_internal_error(cases, monkeypatch):
+    game, position, start, _ = cases[0]
     # A "better" line that never plays the Finish: it keeps one card more, and does not win.
     monkeypatch.setattr(improve, "_round", lambda *args: (start[:-1], False))
     with pytest.raises(InternalError, match="does not replay as a win"):
@@ -121,8 +125,8 @@ def test_windows_are_seeded_and_inside_the_line():
             assert window.rest != Rest.NOTHING or window.end == turns
 
 
-def test_the_lns_runs_only_where_it_fixes_cells_by_one_island():
-    _, position, *_ = CASES[0]
+def test_the_lns_runs_only_where_it_fixes_cells_by_one_island(cases):
+    _, position, *_ = cases[0]
     assert applies(position, Objective.SPARE) and not applies(position, Objective.TURNS)
     monsters = position_after(Line(deal(replace(OFFICIAL, monsters=3), 2, 0)))
     assert not applies(monsters, Objective.SPARE)
@@ -137,8 +141,8 @@ def test_the_docs_give_the_search_s_budgets():
     assert "one of two kinds" in text and len(Rest) == 2
 
 
-def test_ctrl_c_keeps_the_best_line_so_far(monkeypatch):
-    game, position, start, _ = CASES[0]
+def test_ctrl_c_keeps_the_best_line_so_far(cases, monkeypatch):
+    game, position, start, _ = cases[0]
 
     def interrupted(*args):
         raise KeyboardInterrupt

@@ -1,4 +1,4 @@
-"""The CP-SAT model on the modules (issue 11): Sea Monsters and Jagged Rocks, auto and
+"""The CP-SAT model on the modules: Sea Monsters and Jagged Rocks, auto and
 manual, alone and together. Its verdict equals a plain exhaustive search's over the
 engine's legal actions, every win it finds replays, and the model of a rule set without
 modules is the one it always was."""
@@ -10,18 +10,18 @@ from dataclasses import replace
 
 import pytest
 from ortools.sat.python import cp_model
-from tranquility.solver.actions import DiscardTwo, PlayIsland, PlayMonster
-from tranquility.solver.cpsat import Limits, add_hint, cpsat, line_facts, new_solver, optimise, plan_of, realise
-from tranquility.solver.deal import Deal, deal
-from tranquility.solver.model import build_model, horizon
-from tranquility.solver.objectives import objective_value
-from tranquility.solver.rules import Adjacency, OneCard, Order, Rocks, Rules
-from tranquility.solver.state import State
+from tranquility.solver.cpsat.model import build_model, horizon
+from tranquility.solver.cpsat.solving import CpsatLimits, add_hint, cpsat, line_facts, new_solver, optimise, plan_of, realise
+from tranquility.solver.engine.actions import DiscardTwo, PlayIsland, PlayMonster
+from tranquility.solver.engine.deal import Deal, deal
+from tranquility.solver.engine.rules import Adjacency, OneCard, Order, Rocks, Rules
+from tranquility.solver.engine.state import State
+from tranquility.solver.search.objectives import objective_value
 from tranquility.solver.verdicts import Objective, Verdict
 
 from .oracles import plain_best, plain_verdict
 
-LIMITS = Limits(workers=1, seconds=20)
+LIMITS = CpsatLimits(workers=1, seconds=20)
 
 
 def _module_rules(rng: random.Random) -> Rules:

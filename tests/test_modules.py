@@ -1,4 +1,4 @@
-"""Sea Monsters and Jagged Rocks in the solvers (issue 11): on tiny deals of every module
+"""Sea Monsters and Jagged Rocks in the solvers: on tiny deals of every module
 setting, a plain search over every legal action of the rules engine (no dominance, no
 refutation) is the oracle; the complete search, the portfolio (and CP-SAT where the model
 covers the rules) must agree with it on every decided verdict, every win line must
@@ -12,17 +12,20 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from tranquility.solver.actions import Action, DiscardTwo, PlayFinish, PlayIsland, PlayMonster, PlayStart, RocksMove
-from tranquility.solver.cards import FINISH, MONSTER, Card, sorted_cards
-from tranquility.solver.deal import Deal, DealError, deal
-from tranquility.solver.line import Line
-from tranquility.solver.objectives import objective_bound, objective_value
-from tranquility.solver.rules import Adjacency, Rocks, Rules, RulesError
-from tranquility.solver.search import Deadline, SearchStats, Style, exhaustive, greedy_action, live_islands, refutation
-from tranquility.solver.solve import Budget, solve
-from tranquility.solver.state import State, Status
+from tranquility.solver.analysis.solve import solve
+from tranquility.solver.engine.actions import Action, DiscardTwo, PlayFinish, PlayIsland, PlayMonster, PlayStart, RocksMove
+from tranquility.solver.engine.cards import FINISH, MONSTER, Card, sorted_cards
+from tranquility.solver.engine.deal import Deal, DealError, deal
+from tranquility.solver.engine.line import Line
+from tranquility.solver.engine.rules import Adjacency, Rocks, Rules, RulesError
+from tranquility.solver.engine.state import State, Status
+from tranquility.solver.engine.verify import position_after, verify
+from tranquility.solver.search.bounds import live_islands, refutation
+from tranquility.solver.search.budget import Budget, Deadline, SearchStats
+from tranquility.solver.search.complete import exhaustive
+from tranquility.solver.search.greedy import Style, greedy_action
+from tranquility.solver.search.objectives import objective_bound, objective_value
 from tranquility.solver.verdicts import Objective, Verdict
-from tranquility.solver.verify import position_after, verify
 
 from .helpers import random_action
 
@@ -288,7 +291,7 @@ def test_the_solo_start_refutation_agrees_with_the_oracle():
     """No refutation fires on a position of a forced solo Start that the plain search
     wins, and the Start event's refutation itself fires (on deals and on the positions
     before the Start), so that this test can fail."""
-    from tranquility.solver.search import _the_start_event_takes_what_the_win_needs as takes
+    from tranquility.solver.search.bounds import _the_start_event_takes_what_the_win_needs as takes
 
     decided = fired = wins = 0
     for state in solo_start_games(300):
@@ -383,7 +386,7 @@ def test_the_rocks_golden_is_proven_lost_by_every_method():
 
 
 def test_what_binds_puts_the_modules_in_words():
-    from tranquility.solver import binds
+    from tranquility.solver.cpsat import binds
 
     rocks = State.initial(Deal(rules=ROCKS, piles=ROCKS_PILE, rocks_row=1))
     assert binds.describe(rocks, "rocks") == (
@@ -400,8 +403,8 @@ def test_what_binds_puts_the_modules_in_words():
 
 
 def test_explain_and_analyze_on_module_games():
-    from tranquility.solver.analyze import analyze
-    from tranquility.solver.explain import explain
+    from tranquility.solver.analysis.analyze import analyze
+    from tranquility.solver.analysis.explain import explain
 
     lost = explain(Deal(rules=ROCKS, piles=ROCKS_PILE, rocks_row=1), budget=Budget(seconds=10))
     assert lost.result.verdict == Verdict.NO_WIN and lost.reach is not None and verify(lost.reach.line).legal

@@ -10,7 +10,7 @@ from dataclasses import replace
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from tranquility.solver.actions import (
+from tranquility.solver.engine.actions import (
     DiscardTwo,
     PlayFinish,
     PlayIsland,
@@ -18,11 +18,14 @@ from tranquility.solver.actions import (
     PlayStart,
     RocksMove,
 )
-from tranquility.solver.deal import deal
-from tranquility.solver.files import read_game_file
-from tranquility.solver.formats import FormatError, deal_to_json, line_to_json
-from tranquility.solver.line import Line
-from tranquility.solver.notation import (
+from tranquility.solver.engine.deal import deal
+from tranquility.solver.engine.line import Line
+from tranquility.solver.engine.rules import PRESETS, Rules
+from tranquility.solver.engine.state import State
+from tranquility.solver.engine.verify import verify
+from tranquility.solver.formats.codecs import deal_to_json, line_to_json
+from tranquility.solver.formats.json_values import FormatError
+from tranquility.solver.formats.notation import (
     NotationError,
     format_action,
     format_actions,
@@ -31,9 +34,7 @@ from tranquility.solver.notation import (
     read_notation_file,
     write_notation,
 )
-from tranquility.solver.rules import PRESETS, Rules
-from tranquility.solver.state import State
-from tranquility.solver.verify import verify
+from tranquility.solver.formats.reading import read_game_file
 
 from .helpers import SMALL, WON, dense, random_game, run, sparse, write
 

@@ -1,19 +1,19 @@
-"""Optimal values from CP-SAT agree with the complete search's (issue 4, "Right and fast"),
-and the model's expression of each objective agrees with the rules engine's measure."""
+"""Optimal values from CP-SAT agree with the complete search's, and the model's expression of
+each objective agrees with the rules engine's measure."""
 
 from __future__ import annotations
 
 import pytest
 from ortools.sat.python import cp_model
-from tranquility.solver.actions import PlayStart
-from tranquility.solver.cpsat import Limits, add_hint, line_facts, new_solver, objective_expr
-from tranquility.solver.model import build_model, horizon
-from tranquility.solver.objectives import maximised, objective_value
-from tranquility.solver.search import Deadline, SearchStats
-from tranquility.solver.solve import Budget, solve
-from tranquility.solver.state import State
+from tranquility.solver.analysis.solve import solve
+from tranquility.solver.cpsat.model import build_model, horizon
+from tranquility.solver.cpsat.solving import CpsatLimits, add_hint, line_facts, new_solver, objective_expr
+from tranquility.solver.engine.actions import PlayStart
+from tranquility.solver.engine.state import State
+from tranquility.solver.engine.verify import verify
+from tranquility.solver.search.budget import Budget, Deadline, SearchStats
+from tranquility.solver.search.objectives import maximised, objective_value
 from tranquility.solver.verdicts import Objective
-from tranquility.solver.verify import verify
 
 from .helpers import small_deals
 from .oracles import exhaustive_best
@@ -66,7 +66,7 @@ def test_the_model_measures_every_objective_as_the_engine_does():
             for index, value in zip(hint.vars, hint.values, strict=True):
                 if index not in finish_cards:
                     model.model.add(model.model.get_int_var_from_proto_index(index) == value)
-            solver = new_solver(Limits(workers=1, deterministic=10.0))
+            solver = new_solver(CpsatLimits(workers=1, deterministic=10.0))
             assert solver.solve(model.model) in (cp_model.OPTIMAL, cp_model.FEASIBLE), game
             for objective in OBJECTIVES:
                 sign = -1 if maximised(objective) else 1

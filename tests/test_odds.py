@@ -1,4 +1,4 @@
-"""``tranquility odds`` and ``tranquility.solver.odds``: the Wilson interval against the
+"""``tranquility odds`` and ``tranquility.solver.batch``: the Wilson interval against the
 textbook formula, the store (one row per deal, unknowns replaced only by decided verdicts,
 missing policy rows added), a run killed with SIGKILL and started again (every deal once,
 the same summary as an uninterrupted run), a Dask cluster giving the local pool's verdicts,
@@ -23,24 +23,13 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
-from tranquility.solver import __version__
-from tranquility.solver.odds import (
-    Batch,
-    OddsStore,
-    Played,
-    RunProgress,
-    Scope,
-    Solved,
-    local_executor,
-    odds_interval,
-    plot,
-    run_odds,
-    solve_batch,
-    summarise,
-    wilson,
-)
-from tranquility.solver.rules import PRESETS
-from tranquility.solver.solve import Budget
+from tranquility.solver.batch.odds_plot import plot
+from tranquility.solver.batch.odds_runner import RunProgress, local_executor, run_odds, solve_batch
+from tranquility.solver.batch.odds_store import Batch, OddsStore, Played, Scope, Solved
+from tranquility.solver.batch.odds_summary import odds_interval, summarise, wilson
+from tranquility.solver.engine.rules import PRESETS
+from tranquility.solver.search.budget import Budget
+from tranquility.solver.version import __version__
 
 from .helpers import run
 
@@ -144,17 +133,17 @@ def test_policies_are_added_to_deals_already_stored(tmp_path):
         group = summarise(store).groups[0]
         assert {p.policy: p.deals for p in group.policies} == {"thrifty": 3, "greedy": 3}
         # The silent-table result is simulate's, with the deal's seed as the sim seed.
-        from tranquility.solver.deal import deal
-        from tranquility.solver.simulate import simulate
+        from tranquility.solver.engine.deal import deal
+        from tranquility.solver.search.policies import simulate
 
         won = sum(simulate(deal(OFFICIAL, 4, s), "greedy", s).won for s in range(3))
         assert next(p for p in group.policies if p.policy == "greedy").won == won
 
 
 def test_solve_batch_rows_are_the_solver_verdicts():
-    from tranquility.solver.deal import deal
-    from tranquility.solver.odds import Work, line_hash
-    from tranquility.solver.solve import solve
+    from tranquility.solver.analysis.solve import solve
+    from tranquility.solver.batch.odds_store import Work, line_hash
+    from tranquility.solver.engine.deal import deal
 
     batch = solve_batch(OFFICIAL.to_dict(), [Work(4, 1, True), Work(1, 0, False, ("cautious",))], REPRODUCIBLE)
     assert [(s.players, s.seed) for s in batch.solved] == [(4, 1)]
@@ -362,7 +351,7 @@ def test_odds_command_text_json_report_and_plot(tmp_path, monkeypatch):
     assert group["rules"] == OFFICIAL.to_dict()
     assert group["winnability"] == pytest.approx(group["win"] / 4, abs=1e-4)
     assert group["ci95"] == pytest.approx(list(odds_interval(group["win"], group["unknown"], 4)), abs=1e-4)
-    from tranquility.solver.simulate import POLICIES
+    from tranquility.solver.search.policies import POLICIES
 
     assert list(group["policies"]) == list(POLICIES)
     assert all(p["deals"] == 4 for p in group["policies"].values())
@@ -421,6 +410,16 @@ def test_odds_options_that_cannot_be_used_exit_2(tmp_path, monkeypatch, args, me
     assert not Path("odds.sqlite").exists()  # nothing was created for a command that did not run
 
 
+def test_the_scheduler_without_distributed_installed_is_one_line_naming_the_extra(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setitem(sys.modules, "distributed", None)  # as if it were not installed
+    done = run("odds", "--players", "4", "--deals", "2", "--scheduler", "tcp://127.0.0.1:1")
+    assert done.exit_code == 2, done.output
+    assert done.output.strip().splitlines()[-1].endswith("pip install 'tranquility-solver[cluster]'")
+    assert "Traceback" not in done.output
+    assert not Path("odds.sqlite").exists()
+
+
 def test_a_file_that_is_not_an_odds_database_exits_2_untouched(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     Path("odds.sqlite").write_text("not a database\n" * 100)
@@ -442,7 +441,8 @@ def test_odds_help_stays_light():
         "import tranquility.cli.main as m\n"
         "for args in (['--help'], ['odds', '--help']):\n"
         "    assert CliRunner().invoke(m.main, args).exit_code == 0\n"
-        "heavy = ('dask', 'distributed', 'matplotlib', 'sqlite3', 'tranquility.solver.odds')\n"
+        "heavy = ('dask', 'distributed', 'matplotlib', 'sqlite3', 'tranquility.solver.batch.odds_store',"
+        " 'tranquility.solver.batch.odds_runner')\n"
         "heavy = [n for n in heavy if n in sys.modules]\n"
         "assert not heavy, heavy\n"
     )

@@ -3,8 +3,10 @@ rule sets named by their nearest preset, rulebook sources named by language."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import os
+import pkgutil
 import re
 import shutil
 import subprocess
@@ -13,10 +15,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from tranquility.cli.main import main
-from tranquility.solver.deal import deal
-from tranquility.solver.formats import deal_to_json
-from tranquility.solver.rules import EXPLANATIONS, OFFICIAL, PRESETS, Adjacency, Order, Rules
-from tranquility.solver.ruleset import nearest_preset, rules_name
+from tranquility.solver.engine.deal import deal
+from tranquility.solver.engine.rules import EXPLANATIONS, OFFICIAL, PRESETS, Adjacency, Order, Rules
+from tranquility.solver.formats.codecs import deal_to_json
+from tranquility.solver.formats.rules_text import nearest_preset, rules_name
 
 from .helpers import ENV, run, write
 
@@ -99,11 +101,25 @@ def test_deal_names_the_preset_and_its_overrides():
 
 def test_no_rulebook_is_cited_by_seed():
     """The rulebooks are the English, Hungarian, French... ones: a "(seed 001)" citation is
-    an internal name that means nothing to a reader."""
+    an internal name that means nothing to a reader. Checked where a reader meets them: what
+    the commands print (the rules of every preset, every help), the rule explanations, the
+    docstrings of every module (pydoc, help()), the README and the docs."""
     cited = re.compile(r"seed 0\d\d|seed-0\d\d|seed_0\d\d", re.IGNORECASE)
     assert not cited.search(run("rules").stdout)
     assert not cited.search(run("rules", "--json").stdout)
-    files = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
-    files += sorted(p for folder in ("cli", "solver", "puzzles") for p in (ROOT / folder).glob("*.py"))
-    found = [f"{p.relative_to(ROOT)}: {m.group()}" for p in files for m in cited.finditer(p.read_text(encoding="utf-8"))]
+    shown = {"tranquility --help": run("--help").stdout}
+    for name in PRESETS:
+        shown[f"tranquility rules --rules {name}"] = run("rules", "--rules", name).stdout
+        shown[f"tranquility rules --rules {name} --json"] = run("rules", "--rules", name, "--json").stdout
+    for command in main.commands:
+        shown[f"tranquility {command} --help"] = run(command, "--help").stdout
+    shown |= {f"EXPLANATIONS[{key!r}]": text for key, text in EXPLANATIONS.items()}
+    for package in ("tranquility.solver", "tranquility.cli", "tranquility.puzzles"):
+        top = importlib.import_module(package)
+        shown[package] = top.__doc__ or ""
+        for module in pkgutil.walk_packages(top.__path__, f"{package}."):
+            shown[module.name] = importlib.import_module(module.name).__doc__ or ""
+    for path in [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]:
+        shown[str(path.relative_to(ROOT))] = path.read_text(encoding="utf-8")
+    found = [f"{where}: {m.group()}" for where, text in shown.items() for m in cited.finditer(text)]
     assert not found

@@ -13,17 +13,18 @@ from tranquility.cli.play import PlayApp, load_board
 from tranquility.puzzles.generate import Puzzle, puzzle_id
 from tranquility.puzzles.grade import grade
 from tranquility.puzzles.shipped import catalogue
-from tranquility.solver.board import Board, BoardError, FileExists, Goal, Judgement
-from tranquility.solver.deal import deal
-from tranquility.solver.files import read_game_file
-from tranquility.solver.formats import line_from_json
-from tranquility.solver.line import Line
-from tranquility.solver.notation import NotationError, parse_notation
-from tranquility.solver.rules import OFFICIAL
-from tranquility.solver.solve import Budget, solve
-from tranquility.solver.state import IllegalAction, Status
+from tranquility.solver.analysis.board import Board, BoardError, FileExists, Goal, Judgement
+from tranquility.solver.analysis.solve import solve
+from tranquility.solver.engine.deal import deal
+from tranquility.solver.engine.line import Line
+from tranquility.solver.engine.rules import OFFICIAL
+from tranquility.solver.engine.state import IllegalAction, Status
+from tranquility.solver.engine.verify import verify
+from tranquility.solver.formats.codecs import line_from_json
+from tranquility.solver.formats.notation import NotationError, parse_notation
+from tranquility.solver.formats.reading import read_game_file
+from tranquility.solver.search.budget import Budget
 from tranquility.solver.verdicts import Verdict
-from tranquility.solver.verify import verify
 
 from .helpers import SMALL, WON, run
 
@@ -123,7 +124,7 @@ def test_save_names_an_unseeded_deal_by_its_file(tmp_path):
 
 
 def _deal_json(line: Line) -> dict:
-    from tranquility.solver.formats import deal_to_json
+    from tranquility.solver.formats.codecs import deal_to_json
 
     return deal_to_json(line.deal)
 
@@ -302,7 +303,8 @@ def test_a_position_file_plays_on_the_board_and_saves_as_a_line_from_it(tmp_path
 def test_play_opens_a_position_given_as_text():
     from tranquility.cli.options import DealSource
     from tranquility.cli.play import open_board
-    from tranquility.solver.position import Position, position_to_text
+    from tranquility.solver.engine.position import Position
+    from tranquility.solver.formats.position_forms import position_to_text
 
     start = Board.open(small()).play("10@4 7@2")
     text = position_to_text(Position.of(start.state))

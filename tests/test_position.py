@@ -1,33 +1,30 @@
-"""Positions without their history (solver/position.py, docs/formats.md): both forms read
+"""Positions without their history (solver/engine/position.py, solver/formats/position_forms.py, docs/formats.md): both forms read
 back to the same position, the engine plays on from a position exactly as from the line
 that reached it, the solver decides a position as it decides the line, every impossible
 position is refused naming its field, and the command line takes positions everywhere."""
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from dataclasses import fields
 from pathlib import Path
 
 import pytest
-from tranquility.solver.deal import deal
-from tranquility.solver.files import read_game_file
-from tranquility.solver.formats import FormatError, game_from_json, line_from_json, line_to_json
-from tranquility.solver.line import Line
-from tranquility.solver.notation import parse_notation, write_notation
-from tranquility.solver.position import (
-    Position,
-    PositionError,
-    position_from_json,
-    position_from_text,
-    position_to_json,
-    position_to_text,
-)
-from tranquility.solver.rules import OFFICIAL, PRESETS, Rocks, Rules
-from tranquility.solver.solve import Budget, solve
-from tranquility.solver.state import State, Status
-from tranquility.solver.verify import verify
+from tranquility.solver.analysis.solve import solve
+from tranquility.solver.engine.deal import Deal, deal
+from tranquility.solver.engine.line import Line
+from tranquility.solver.engine.position import Position, PositionError
+from tranquility.solver.engine.rules import OFFICIAL, PRESETS, Rocks, Rules
+from tranquility.solver.engine.state import State, Status
+from tranquility.solver.engine.verify import verify
+from tranquility.solver.formats.codecs import game_from_json, line_from_json, line_to_json
+from tranquility.solver.formats.json_values import FormatError
+from tranquility.solver.formats.notation import parse_notation, write_notation
+from tranquility.solver.formats.position_forms import position_from_json, position_from_text, position_to_json, position_to_text
+from tranquility.solver.formats.reading import read_game_file
+from tranquility.solver.search.budget import Budget
 
 from .helpers import SMALL, WON, dense, random_action, random_game, run, small_deals, sparse, write
 from .test_formats import win_line
@@ -42,33 +39,50 @@ def random_line(game, seed: int, limit: int = 400) -> Line:
     return Line(game, tuple(actions))
 
 
-def fixture_lines() -> list[tuple[str, Line]]:
+def fixture_games() -> list[tuple[str, Line | Deal, int]]:
     """The line fixtures of the suite (the won notation game, test_formats' won line), and
     random lines on seeded and small deals with every module: monsters, both rocks modes,
-    removed islands, the French Finish setup, the strict one-card rule."""
-    lines = [("notation WON", parse_notation(f"deal 1 1 {SMALL}\n{WON}\n")), ("formats win_line", win_line())]
+    removed islands, the French Finish setup, the strict one-card rule. Each is a whole
+    line, or a deal and the seed of the random line played on it (by fixture_lines)."""
+    games: list[tuple[str, Line | Deal, int]] = [
+        ("notation WON", parse_notation(f"deal 1 1 {SMALL}\n{WON}\n"), 0),
+        ("formats win_line", win_line(), 0),
+    ]
     for name in ("official", "monsters", "rocks", "rocks-manual", "islands", "french", "strict", "hungarian"):
         for players in (1, 4):
-            lines.append((f"{name} {players}p", random_line(deal(PRESETS[name], players, 3), players)))
+            games.append((f"{name} {players}p", deal(PRESETS[name], players, 3), players))
     for rules in (dense(monsters=2), dense(rocks="auto"), dense(rocks="manual"), sparse(removed=3, monsters=1)):
         for seed in range(4):
-            lines.append((f"{rules} seed {seed}", random_line(deal(rules, 1 + seed % 3, seed), seed)))
-    lines += [(f"small {i}", random_line(g, i)) for i, g in enumerate(small_deals(12, seed=5))]
+            games.append((f"{rules} seed {seed}", deal(rules, 1 + seed % 3, seed), seed))
+    games += [(f"small {i}", g, i) for i, g in enumerate(small_deals(12, seed=5))]
     for path in sorted((GOLDEN / "deals").glob("*.json")):
         game = game_from_json(json.loads(path.read_text()), path)
-        assert not isinstance(game, Line)
-        lines.append((path.name, random_line(game, 1)))
-    return lines
+        assert isinstance(game, Deal)
+        games.append((path.name, game, 1))
+    return games
 
 
-LINES = fixture_lines()
+@functools.cache
+def fixture_lines() -> list[tuple[str, Line]]:
+    """The line fixtures, (name, line), their random lines played once, when first asked."""
+    return [(name, game if isinstance(game, Line) else random_line(game, seed)) for name, game, seed in fixture_games()]
+
+
+# The names are known without playing the lines: the tests below are parametrized by name.
+LINE_NAMES = [name for name, _, _ in fixture_games()]
+
+
+@pytest.fixture
+def line(request) -> Line:
+    """The fixture line named by the test's parameter (indirect)."""
+    return dict(fixture_lines())[request.param]
 
 
 def field_values(p: Position) -> dict:
     return {f.name: getattr(p, f.name) for f in fields(Position)}
 
 
-@pytest.mark.parametrize(("name", "line"), LINES, ids=[n for n, _ in LINES])
+@pytest.mark.parametrize(("name", "line"), [(n, n) for n in LINE_NAMES], ids=LINE_NAMES, indirect=["line"])
 def test_every_position_reads_back_from_both_forms(name, line):
     for state in states_along(line):
         p = Position.of(state)
@@ -77,7 +91,7 @@ def test_every_position_reads_back_from_both_forms(name, line):
         assert "\n" not in position_to_text(p)
 
 
-@pytest.mark.parametrize(("name", "line"), LINES, ids=[n for n, _ in LINES])
+@pytest.mark.parametrize(("name", "line"), [(n, n) for n in LINE_NAMES], ids=LINE_NAMES, indirect=["line"])
 def test_the_engine_plays_on_from_a_position_as_from_the_line(name, line):
     states = states_along(line)
     for turn, (state, action) in enumerate(zip(states, line.actions, strict=False)):
@@ -88,7 +102,7 @@ def test_the_engine_plays_on_from_a_position_as_from_the_line(name, line):
         assert Position.of(here.apply(action)) == Position.of(states[turn + 1])
     # And the whole rest of the line, replayed from a position partway, reaches the same end.
     middle = len(line.actions) // 2
-    rest = Line(Position.of(states[middle]).deal, line.actions[middle:])
+    rest = Line(Position.of(states[middle]), line.actions[middle:])
     check = verify(rest)
     assert check.legal and check.state is not None
     assert Position.of(check.state) == Position.of(states[-1])
@@ -97,8 +111,8 @@ def test_the_engine_plays_on_from_a_position_as_from_the_line(name, line):
 def test_the_lines_reach_every_kind_of_position():
     """The fixtures above are not all alike: they hold won and lost positions, sunk islands,
     rocks in play and gone, Start cards discarded after the first."""
-    ends = [states_along(line)[-1] for _, line in LINES]
-    positions = [Position.of(s) for _, line in LINES for s in states_along(line)]
+    ends = [states_along(line)[-1] for _, line in fixture_lines()]
+    positions = [Position.of(s) for _, line in fixture_lines() for s in states_along(line)]
     assert any(s.won for s in ends) and any(s.status == Status.LOST for s in ends)
     assert any(p.sunk for p in positions) and any(p.removed for p in positions)
     assert any(p.rocks_row is not None and p.rocks_rolls for p in positions)
@@ -120,7 +134,7 @@ def test_solving_a_position_and_its_line_give_the_same_verdict():
             prefix = Line(game, line.actions[:turn])
             state = states_along(prefix)[-1]
             by_line = solve(prefix, QUICK)
-            by_position = solve(Position.of(state).deal, QUICK)
+            by_position = solve(Position.of(state), QUICK)
             if by_line.verdict == "unknown" or by_position.verdict == "unknown":
                 continue
             assert by_line.verdict == by_position.verdict, (i, turn)
@@ -157,8 +171,8 @@ def test_goldens(name):
     data = json.loads((GOLDEN / f"{name}.json").read_text())
     assert position_to_text(p) + "\n" == text
     assert position_to_json(p) == data
-    assert read_game_file(GOLDEN / f"{name}.txt").position == p
-    assert read_game_file(GOLDEN / f"{name}.json").position == p
+    assert read_game_file(GOLDEN / f"{name}.txt") == p
+    assert read_game_file(GOLDEN / f"{name}.json") == p
 
 
 def test_an_official_mid_game_position_is_short():
@@ -319,7 +333,10 @@ def test_json_shape_errors_name_the_key():
         position_from_json(data)
 
 
-TEXT = position_to_text(golden_position(OFFICIAL, 4, 1))
+@functools.cache
+def official_text() -> str:
+    """The text form of the official 4-player golden position."""
+    return position_to_text(golden_position(OFFICIAL, 4, 1))
 
 
 @pytest.mark.parametrize(
@@ -341,7 +358,7 @@ TEXT = position_to_text(golden_position(OFFICIAL, 4, 1))
 )
 def test_text_form_errors_name_the_word(change, words):
     with pytest.raises(FormatError) as err:
-        position_from_text(" ".join(change(TEXT.split())))
+        position_from_text(" ".join(change(official_text().split())))
     assert words in str(err.value) and str(err.value).startswith("position text")
 
 
@@ -367,7 +384,7 @@ def test_a_line_from_a_position_in_json_and_notation():
     line = random_line(game, 2, limit=12)
     middle = Position.of(states_along(Line(game, line.actions[:5]))[-1])
     assert middle.seat == 2  # the notation's seats count on from the seat to move
-    rest = Line(middle.deal, line.actions[5:])
+    rest = Line(middle, line.actions[5:])
     data = json.loads(json.dumps(line_to_json(rest)))
     assert "position" in data and "deal" not in data
     assert line_from_json(data) == rest and rest.position == middle
@@ -484,7 +501,7 @@ def test_bad_positions_on_the_command_line_exit_2(small_position):
 def test_verify_counts_the_turns_of_a_line_from_its_position(small_position):
     p = small_position["position"]
     rest = small_position["rest"]
-    bad = Line(p.deal, (rest[0], rest[0]))
+    bad = Line(p, (rest[0], rest[0]))
     check = verify(bad)
     assert not check.legal and check.turns == 1 and check.error is not None
     assert check.error.startswith("turn 2: seat 0 plays")
@@ -494,7 +511,7 @@ def test_the_html_replay_embeds_the_position(small_position):
     from tranquility.cli.html import replay_html, replay_steps
 
     p = small_position["position"]
-    line = Line(p.deal, small_position["rest"])
+    line = Line(p, small_position["rest"])
     page = replay_html(line, {"verdict": "win"})
     assert json.dumps(position_to_json(p), separators=(",", ":")) in page
     steps = replay_steps(line, {})
@@ -504,7 +521,7 @@ def test_the_html_replay_embeds_the_position(small_position):
 def test_a_text_form_file_may_hold_comments_and_a_notation_file_may_name_it(small_position, tmp_path):
     p = small_position["position"]
     path = write(tmp_path / "commented.tq", f"\ufeff# a table's position\n{position_to_text(p)}\n# typed by hand\n")
-    assert read_game_file(path).position == p
+    assert read_game_file(path) == p
     game = write(tmp_path / "from-file.tq", "deal-file position.tq\nS/2,5\n")
     line = read_game_file(game)
     assert isinstance(line, Line) and line.position == p and line.actions == small_position["rest"][:1]
@@ -512,7 +529,7 @@ def test_a_text_form_file_may_hold_comments_and_a_notation_file_may_name_it(smal
 
 
 def test_an_impossible_position_inside_a_line_file_names_the_line_and_field(tmp_path):
-    data = line_to_json(Line(golden_position(OFFICIAL, 4, 1).deal))
+    data = line_to_json(Line(golden_position(OFFICIAL, 4, 1)))
     data["position"]["seat"] = 7
     path = write(tmp_path / "line.json", data)
     with pytest.raises(FormatError, match=r"line\.json: line\.position\.seat: the seat to move must be one of 0\.\.3, got 7"):

@@ -12,34 +12,52 @@ import pytest
 from click.testing import CliRunner
 from tranquility.cli.main import main
 from tranquility.cli.progress import Activity, phases_text, seconds_text
-from tranquility.solver.analyze import analyze
-from tranquility.solver.deal import deal
-from tranquility.solver.explain import CRITICAL_PHASE, explain, narrate
-from tranquility.solver.formats import deal_to_json, line_to_json
-from tranquility.solver.line import Line
-from tranquility.solver.rules import OFFICIAL, Rules
-from tranquility.solver.solve import Budget, Phase, Step, solve
-from tranquility.solver.state import State
+from tranquility.solver.analysis.analyze import analyze
+from tranquility.solver.analysis.explain import CRITICAL_PHASE, explain, narrate
+from tranquility.solver.analysis.solve import Phase, Step, solve
+from tranquility.solver.engine.deal import Deal, deal
+from tranquility.solver.engine.line import Line
+from tranquility.solver.engine.rules import OFFICIAL, Rules
+from tranquility.solver.engine.state import State
+from tranquility.solver.formats.codecs import deal_to_json, line_to_json
+from tranquility.solver.search.budget import Budget
 
-from .helpers import ENV, run, small_deals, write
+from .helpers import ENV, run, small_deals, wins_and_losses, write
 
 FAST = Budget(seconds=4, workers=1)
 SMALL = small_deals(30, seed=11)
-WINS = [g for g in SMALL if solve(g, FAST, method="search").verdict == "win"][:2]
-LOSSES = [g for g in SMALL if solve(g, FAST, method="search").verdict == "no-win"][:2]
 SMALL_RULES = Rules(rows=2, cols=3, islands=12, finish=1, hand=3, start_discards=2)
 # What rich takes for a terminal: the status line is drawn.
 TERMINAL = {**ENV, "TTY_COMPATIBLE": "1", "TTY_INTERACTIVE": "1"}
 
 
+
+
+@pytest.fixture(scope="module")
+def wins_and_losses_of_small() -> tuple[list[Deal], list[Deal]]:
+    """The first two deals of SMALL that the search wins with FAST, and the first two it
+    proves lost: solved once for the module, when a test first asks."""
+    return wins_and_losses(SMALL, FAST, wins=2, losses=2)
+
+
+@pytest.fixture(scope="module")
+def wins(wins_and_losses_of_small) -> list[Deal]:
+    return wins_and_losses_of_small[0]
+
+
+@pytest.fixture(scope="module")
+def losses(wins_and_losses_of_small) -> list[Deal]:
+    return wins_and_losses_of_small[1]
+
+
 # -- the library reports its phases ---------------------------------------------------------
 
 
-def test_solve_reports_each_phase_while_it_runs_and_times_it():
-    """Issue: "WIN by greedy in 66.39 s" read as if greedy took 66 s. Each part that ran
+def test_solve_reports_each_phase_while_it_runs_and_times_it(wins):
+    """Fixed: "WIN by greedy in 66.39 s" read as if greedy took 66 s. Each part that ran
     is a Phase with its own seconds; progress hears a Step per phase, with the budget's end
     and the value found so far."""
-    for game in WINS:
+    for game in wins:
         steps: list[Step] = []
         began = time.monotonic()
         result = solve(game, FAST, objective="spare", progress=steps.append)
@@ -59,8 +77,8 @@ def test_solve_reports_each_phase_while_it_runs_and_times_it():
         assert set(data["phases"][0]) == {"phase", "method", "seconds", "found"}
 
 
-def test_a_proof_lists_every_part_that_ran():
-    for game in LOSSES:
+def test_a_proof_lists_every_part_that_ran(losses):
+    for game in losses:
         result = solve(game, FAST)
         assert result.verdict == "no-win"
         methods = [p.method for p in result.phases]
@@ -69,32 +87,32 @@ def test_a_proof_lists_every_part_that_ran():
         assert all(f == "nothing" for f in found[:-1])
 
 
-def test_a_reproducible_solve_has_no_clock_in_its_steps():
+def test_a_reproducible_solve_has_no_clock_in_its_steps(wins):
     steps: list[Step] = []
-    solve(WINS[0], Budget(reproducible=True, workers=1), objective="turns", progress=steps.append)
+    solve(wins[0], Budget(reproducible=True, workers=1), objective="turns", progress=steps.append)
     assert steps and all(s.until is None for s in steps)
 
 
-def test_explain_times_its_own_phases_and_the_whole():
-    e = explain(WINS[0], budget=FAST, critical_budget=2)
+def test_explain_times_its_own_phases_and_the_whole(wins, losses):
+    e = explain(wins[0], budget=FAST, critical_budget=2)
     assert e.phases[: len(e.result.phases)] == e.result.phases
     assert e.phases[-1].name == CRITICAL_PHASE and "turns checked" in e.phases[-1].found
     assert e.seconds >= e.result.seconds
     data = e.to_json()
     assert data["total_seconds"] == round(e.seconds, 3) and data["phases"][-1]["phase"] == CRITICAL_PHASE
-    lost = explain(LOSSES[0], budget=FAST)
+    lost = explain(losses[0], budget=FAST)
     assert [p.name for p in lost.phases[len(lost.result.phases) :]] == ["best reach", "what binds"]
 
 
-def test_explain_critical_moves_say_how_far_they_are():
+def test_explain_critical_moves_say_how_far_they_are(wins):
     steps: list[Step] = []
-    explain(WINS[0], budget=FAST, critical_budget=2, progress=steps.append)
+    explain(wins[0], budget=FAST, critical_budget=2, progress=steps.append)
     critical = [s for s in steps if s.phase == CRITICAL_PHASE]
     assert critical and all(s.until is not None and s.found and "checked" in s.found for s in critical)
 
 
-def test_analyze_says_which_position_it_is_solving():
-    line = solve(WINS[0], FAST, method="search").winning_line
+def test_analyze_says_which_position_it_is_solving(wins):
+    line = solve(wins[0], FAST, method="search").winning_line
     steps: list[Step] = []
     analyze(Line(line.deal, line.actions[:2]), FAST, progress=steps.append)
     assert [s.phase for s in steps] == [f"position before turn {i} of 3" for i in (1, 2, 3)]
@@ -175,11 +193,11 @@ def test_progress_stays_quiet_when_piped_or_with_json(small_deal, tmp_path, args
 
 
 def test_generate_and_bench_print_no_stray_blank_line(monkeypatch):
-    """Issue: generate and bench printed a blank line to stderr (a disabled bar's end)."""
-    from tranquility.solver.bench import GroupSummary, Report
+    """Fixed: generate and bench printed a blank line to stderr (a disabled bar's end)."""
+    from tranquility.solver.batch.bench import GroupSummary, Report
 
     group = GroupSummary("official", 1, 1, 1.0, {"win": 1, "no-win": 0, "unknown": 0}, {"greedy": 1}, 0.1, 0.1, 0.1, True)
-    monkeypatch.setattr("tranquility.solver.bench.run", lambda *a, **k: Report("official", 1.0, "m", [group], []))
+    monkeypatch.setattr("tranquility.solver.batch.bench.run", lambda *a, **k: Report("official", 1.0, "m", [group], []))
     monkeypatch.setattr("tranquility.puzzles.generate.generate", lambda *a, **k: iter(()))
     bench = run("bench", "--deals", 1)
     assert bench.exit_code == 0 and bench.stderr == ""
@@ -192,7 +210,7 @@ def test_generate_and_bench_print_no_stray_blank_line(monkeypatch):
 
 
 def test_solve_prints_its_counters_only_with_verbose(small_deal):
-    """Issue: solve printed internal counters (Stats: greedy.nodes 0 ...) to users."""
+    """Fixed: solve printed internal counters (Stats: greedy.nodes 0 ...) to users."""
     plain = run("solve", small_deal, "--time-limit", 2)
     assert plain.exit_code == 0 and "Stats:" not in plain.stdout
     assert "found by " in plain.stdout.splitlines()[0]
@@ -218,7 +236,7 @@ def test_explain_head_gives_each_phases_time(small_deal):
     ],
 )
 def test_json_errors_are_whole_sentences(tmp_path, content, message):
-    """Issue: parse errors were cut mid-sentence ("Unterminated string starting at)")."""
+    """Fixed: parse errors were cut mid-sentence ("Unterminated string starting at)")."""
     path = write(tmp_path / "bad.json", content)
     for command in ("verify", "show", "solve"):
         result = run(command, path)
@@ -227,7 +245,7 @@ def test_json_errors_are_whole_sentences(tmp_path, content, message):
 
 
 def test_a_grid_moment_names_the_row_it_completed():
-    """Issue: explain printed "Grid row 1 complete" when the bottom row is row 0."""
+    """Fixed: explain printed "Grid row 1 complete" when the bottom row is row 0."""
     game = deal(OFFICIAL, 4, 3)
     line = solve(game, Budget(seconds=10, workers=1), method="search").winning_line
     seen = []
@@ -247,15 +265,15 @@ def test_a_grid_moment_names_the_row_it_completed():
 
 @pytest.mark.parametrize("suite", ["official", "explain", "puzzles"])
 def test_bench_prints_markdown_only_with_markdown(monkeypatch, suite):
-    from tranquility.puzzles.bench import PuzzleRow
-    from tranquility.solver.bench import ExplainRow, GroupSummary, Report
+    from tranquility.puzzles.timing import PuzzleRow
+    from tranquility.solver.batch.bench import ExplainRow, GroupSummary, Report
 
     group = GroupSummary("official", 1, 1, 1.0, {"win": 1, "no-win": 0, "unknown": 0}, {"greedy": 1}, 0.1, 0.1, 0.1, True)
-    monkeypatch.setattr("tranquility.solver.bench.run", lambda *a, **k: Report("official", 1.0, "m", [group], []))
+    monkeypatch.setattr("tranquility.solver.batch.bench.run", lambda *a, **k: Report("official", 1.0, "m", [group], []))
     explain_rows = [ExplainRow(2, 1, 1.0, 1.0, 1.0, 3, 1.0, ((0, 5, 5, True),))]
-    monkeypatch.setattr("tranquility.solver.bench.run_explain_suite", lambda *a, **k: explain_rows)
+    monkeypatch.setattr("tranquility.solver.batch.bench.run_explain_suite", lambda *a, **k: explain_rows)
     puzzle_rows = [PuzzleRow(1, 1, {0: 1, 1: 0, 2: 0, 3: 0, 4: 0, 5: 0}, {g: [] for g in range(6)}, 0.1, 0.2)]
-    monkeypatch.setattr("tranquility.puzzles.bench.run_puzzle_suite", lambda *a, **k: puzzle_rows)
+    monkeypatch.setattr("tranquility.puzzles.timing.run_puzzle_suite", lambda *a, **k: puzzle_rows)
     table = run("bench", "--suite", suite, "--deals", 1)
     assert table.exit_code == 0, table.output
     assert "| players" not in table.stdout and "| group" not in table.stdout and "Benchmark" in table.stdout
@@ -271,32 +289,32 @@ def _interrupt(*args, **kwargs):
     raise KeyboardInterrupt
 
 
-def test_ctrl_c_while_improving_keeps_the_win(monkeypatch):
+def test_ctrl_c_while_improving_keeps_the_win(wins, monkeypatch):
     """Ctrl-C in the greedy playouts that start the improvement escaped the solve (exit
     130, the win lost); it keeps the win found, as Ctrl-C anywhere else in a solve does."""
-    monkeypatch.setattr("tranquility.solver.solve.best_playout", _interrupt)
-    result = solve(WINS[0], FAST, objective="spare")
+    monkeypatch.setattr("tranquility.solver.analysis.solve.best_playout", _interrupt)
+    result = solve(wins[0], FAST, objective="spare")
     assert result.verdict == "win" and result.interrupted and result.best is not None
     assert result.phases[-1].found.endswith("(interrupted)")
     assert [p.method for p in result.phases if p.name == "improve"] == ["greedy"]  # CP-SAT never started
 
 
-def test_ctrl_c_in_the_critical_moves_keeps_the_explanation(monkeypatch):
-    monkeypatch.setattr("tranquility.solver.explain._classify", _interrupt)
-    e = explain(WINS[0], budget=FAST, critical_budget=5)
+def test_ctrl_c_in_the_critical_moves_keeps_the_explanation(wins, monkeypatch):
+    monkeypatch.setattr("tranquility.solver.analysis.explain._classify", _interrupt)
+    e = explain(wins[0], budget=FAST, critical_budget=5)
     assert e.interrupted and e.to_json()["interrupted"] is True
     assert e.critical and all(c.kind == "not checked" for c in e.critical)
     assert len(e.critical) == len(e.turns)
 
 
-def test_ctrl_c_in_analyze_stops_it_with_the_positions_solved(monkeypatch):
+def test_ctrl_c_in_analyze_stops_it_with_the_positions_solved(wins, monkeypatch):
     """Ctrl-C in analyze only ended the solve under way and went on to the next position;
     it stops the analysis there."""
-    from tranquility.solver import analyze as module
-    from tranquility.solver.solve import Result
+    from tranquility.solver.analysis import analyze as module
+    from tranquility.solver.analysis.solve import Result
     from tranquility.solver.verdicts import DecidedBy, Verdict
 
-    line = solve(WINS[0], FAST, method="search").winning_line
+    line = solve(wins[0], FAST, method="search").winning_line
     real = module.solve
     calls = []
 

@@ -18,20 +18,20 @@ from typing import Any
 import pytest
 from hypothesis import assume, event, given
 from hypothesis import strategies as st
-from tranquility.solver.actions import (
+from tranquility.solver.engine.actions import (
     Choice,
     PlayFinish,
     PlayIsland,
     PlayStart,
     choice_of,
 )
-from tranquility.solver.cards import card_key
-from tranquility.solver.deal import DealError, check_players, deal
-from tranquility.solver.formats import line_from_json, line_to_json
-from tranquility.solver.line import Line
-from tranquility.solver.rules import PRESETS, Rules
-from tranquility.solver.state import State
-from tranquility.solver.verify import verify
+from tranquility.solver.engine.cards import card_key
+from tranquility.solver.engine.deal import DealError, check_players, deal
+from tranquility.solver.engine.line import Line
+from tranquility.solver.engine.rules import PRESETS, Rules
+from tranquility.solver.engine.state import State
+from tranquility.solver.engine.verify import verify
+from tranquility.solver.formats.codecs import line_from_json, line_to_json
 
 from .helpers import (
     census,

@@ -1,4 +1,4 @@
-"""Graded puzzles (issue 5): grades are deterministic, given only to proven wins, two-sided;
+"""Graded puzzles: grades are deterministic, given only to proven wins, two-sided;
 generate finds what it promises and writes readable files; the catalogue holds 20 per
 grade and player count, every solution replays, and a sample re-grades the same."""
 
@@ -26,10 +26,10 @@ from tranquility.puzzles.grade import (
     score_range,
 )
 from tranquility.puzzles.shipped import catalogue, puzzle, solution
-from tranquility.solver.deal import deal
-from tranquility.solver.formats import deal_from_json, line_from_json
-from tranquility.solver.rules import OFFICIAL, PRESETS, Rules
-from tranquility.solver.verify import verify
+from tranquility.solver.engine.deal import deal
+from tranquility.solver.engine.rules import OFFICIAL, PRESETS, Rules
+from tranquility.solver.engine.verify import verify
+from tranquility.solver.formats.codecs import deal_from_json, line_from_json
 
 from .helpers import make_deal, tiny_rules
 

@@ -3,7 +3,7 @@
 from collections import Counter
 
 import pytest
-from tranquility.solver.rng import SplitMix64
+from tranquility.solver.engine.rng import SplitMix64
 
 
 def test_published_first_outputs_for_seed_1234567():

@@ -1,7 +1,7 @@
 """Rules: defaults, presets, validation (every error names its key), helpers."""
 
 import pytest
-from tranquility.solver.rules import (
+from tranquility.solver.engine.rules import (
     EXPLANATIONS,
     LIMITS,
     OFFICIAL,

@@ -9,13 +9,13 @@ import pytest
 from click.testing import CliRunner
 from tranquility.cli.main import main
 from tranquility.puzzles.shipped import catalogue, catalogue_root
-from tranquility.solver.cards import sorted_cards
-from tranquility.solver.deal import deal
-from tranquility.solver.formats import deal_to_json, line_to_json
-from tranquility.solver.line import Line
-from tranquility.solver.notation import parse_notation
-from tranquility.solver.rules import Adjacency, Order, Rocks, Rules
-from tranquility.solver.state import State, replay
+from tranquility.solver.engine.cards import sorted_cards
+from tranquility.solver.engine.deal import deal
+from tranquility.solver.engine.line import Line
+from tranquility.solver.engine.rules import Adjacency, Order, Rocks, Rules
+from tranquility.solver.engine.state import State, replay
+from tranquility.solver.formats.codecs import deal_to_json, line_to_json
+from tranquility.solver.formats.notation import parse_notation
 
 from .helpers import ENV, SMALL, WON, random_game, run, write
 

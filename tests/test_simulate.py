@@ -16,14 +16,16 @@ from pathlib import Path
 import click
 import pytest
 from tranquility.cli.main import simulate as simulate_command
-from tranquility.solver.actions import PlayStart
-from tranquility.solver.cards import Card
-from tranquility.solver.deal import deal
-from tranquility.solver.files import read_game_file
-from tranquility.solver.formats import line_to_json
-from tranquility.solver.line import Line
-from tranquility.solver.rules import PRESETS, Adjacency, FinishSetup, OneCard, Order, Rocks, Rules
-from tranquility.solver.simulate import (
+from tranquility.solver.engine.actions import PlayStart
+from tranquility.solver.engine.cards import Card
+from tranquility.solver.engine.deal import deal
+from tranquility.solver.engine.line import Line
+from tranquility.solver.engine.rules import PRESETS, Adjacency, FinishSetup, OneCard, Order, Rocks, Rules
+from tranquility.solver.engine.state import State, replay
+from tranquility.solver.engine.verify import verify
+from tranquility.solver.formats.codecs import line_to_json
+from tranquility.solver.formats.reading import read_game_file
+from tranquility.solver.search.policies import (
     POLICIES,
     Observation,
     Policy,
@@ -35,8 +37,6 @@ from tranquility.solver.simulate import (
     start_quota,
     win_rate,
 )
-from tranquility.solver.state import State, replay
-from tranquility.solver.verify import verify
 
 from .helpers import run
 

@@ -8,21 +8,32 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tranquility.solver.deal import deal
-from tranquility.solver.formats import deal_to_json, line_to_json
-from tranquility.solver.line import Line
-from tranquility.solver.model import horizon
-from tranquility.solver.rules import OFFICIAL, Rocks, Rules
-from tranquility.solver.search import least_total_cost, refutation
-from tranquility.solver.solve import Budget, solve
-from tranquility.solver.state import State
-from tranquility.solver.verify import verify
+from tranquility.solver.analysis.solve import solve
+from tranquility.solver.cpsat.model import horizon
+from tranquility.solver.engine.deal import deal
+from tranquility.solver.engine.line import Line
+from tranquility.solver.engine.rules import OFFICIAL, Rocks, Rules
+from tranquility.solver.engine.state import State
+from tranquility.solver.engine.verify import verify
+from tranquility.solver.formats.codecs import deal_to_json, line_to_json
+from tranquility.solver.search.bounds import least_total_cost, refutation
+from tranquility.solver.search.budget import Budget
 
 from .helpers import run, small_deals
 
 REPRO = Budget(seconds=60, workers=1, reproducible=True, cpsat_deterministic=30.0)
 SMALL = small_deals(40, seed=7)
-WON = [(g, r) for g in SMALL for r in [solve(g, REPRO, method="search")] if r.verdict == "win"]
+# How many deals of SMALL are won: the prefix test is parametrized by their index before
+# any of them is solved (the fixture won checks the count).
+WON_COUNT = 19
+
+
+@pytest.fixture(scope="module")
+def won():
+    """Every won deal of SMALL with its reproducible solve, solved once for the module."""
+    found = [(g, r) for g in SMALL for r in [solve(g, REPRO, method="search")] if r.verdict == "win"]
+    assert len(found) == WON_COUNT, f"{len(found)} deals of SMALL are won: set WON_COUNT to it"
+    return found
 
 
 def test_official_multiplayer_deals_are_won_with_replayed_lines():
@@ -48,9 +59,9 @@ def test_monsters_and_rocks_are_solved_by_the_greedy_player():
             assert result.verdict == "win" and result.method == "greedy"  # the line was replayed
 
 
-@pytest.mark.parametrize("index", range(len(WON)))
-def test_every_prefix_of_a_winning_line_is_still_a_win(index):
-    game, result = WON[index]
+@pytest.mark.parametrize("index", range(WON_COUNT))
+def test_every_prefix_of_a_winning_line_is_still_a_win(won, index):
+    game, result = won[index]
     actions = result.winning_line.actions
     for cut in range(len(actions)):
         sub = solve(Line(game, actions[:cut]), REPRO, method="search")
@@ -103,8 +114,8 @@ def test_solve_json_shape_and_line_verifies(tmp_path):
     assert run("verify", path).exit_code == 0
 
 
-def test_solve_a_position_file_returns_the_whole_line(tmp_path):
-    game, result = WON[0]
+def test_solve_a_position_file_returns_the_whole_line(won, tmp_path):
+    game, result = won[0]
     prefix = Line(game, result.winning_line.actions[:2])
     path = tmp_path / "position.json"
     path.write_text(json.dumps(line_to_json(prefix)))
@@ -193,8 +204,8 @@ def test_bench_runs_a_tiny_suite(tmp_path):
 
 
 def test_explain_bench_reports_every_deal_with_its_bound():
-    """Issue 4: deals whose best spare is not proven optimal are reported with their bounds."""
-    from tranquility.solver.bench import ExplainRow, explain_markdown
+    """Deals whose best spare is not proven optimal are reported with their bounds."""
+    from tranquility.solver.batch.bench import ExplainRow, explain_markdown
 
     row = ExplainRow(4, 2, 120.0, 0.5, 1.0, 90, 1.0, ((0, 24, 25, False), (1, 23, 23, True)))
     text = explain_markdown([row])

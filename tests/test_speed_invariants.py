@@ -15,10 +15,11 @@ from dataclasses import replace
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tranquility.solver.deal import deal
-from tranquility.solver.rules import OFFICIAL, Adjacency, Order, Rocks, Rules
-from tranquility.solver.search import Style, greedy_action, live_islands
-from tranquility.solver.state import State, Status
+from tranquility.solver.engine.deal import deal
+from tranquility.solver.engine.rules import OFFICIAL, Adjacency, Order, Rocks, Rules
+from tranquility.solver.engine.state import State, Status
+from tranquility.solver.search.bounds import live_islands
+from tranquility.solver.search.greedy import Style, greedy_action
 
 from .helpers import random_action
 from .test_properties import CONFIGS

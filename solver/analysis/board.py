@@ -1,0 +1,346 @@
+"""An analysis board: a game played turn by turn from a deal or a line, with the legal
+moves and what each costs, undo and redo, saving, and hints from the solver
+(docs/play.md). ``tranquility play`` only draws a ``Board`` and passes it what was typed.
+
+A ``Board`` is immutable: every move, undo or redo returns a new one. The rules are the
+engine's (``State.apply``); a hint is a ``solve`` and says no more than its verdict.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+from enum import StrEnum
+from functools import cached_property
+from itertools import chain
+from pathlib import Path
+
+from tranquility.solver.analysis.solve import Best, Result, solve
+from tranquility.solver.engine.actions import Action, Choice, ChoiceKind, describe
+from tranquility.solver.engine.deal import Deal
+from tranquility.solver.engine.line import Game, Line, as_line
+from tranquility.solver.engine.state import State, Status
+from tranquility.solver.engine.verify import position_after, verify
+from tranquility.solver.errors import BadInput, InternalError
+from tranquility.solver.formats.codecs import line_to_json
+from tranquility.solver.formats.json_values import write_json
+from tranquility.solver.formats.notation import (
+    NotationError,
+    Token,
+    format_action,
+    parse_token,
+    seeded_header,
+    tokens,
+    write_notation,
+)
+from tranquility.solver.search.bounds import live_islands
+from tranquility.solver.search.budget import Budget
+from tranquility.solver.search.moves import choice_actions
+from tranquility.solver.search.objectives import objective_bound
+from tranquility.solver.verdicts import DecidedBy, Objective, Verdict
+
+
+class BoardError(BadInput):
+    """A request the board cannot carry out (nothing to undo, a file it will not write...)."""
+
+
+class FileExists(BoardError):
+    """Saving would overwrite a file; the board never does unless asked (``force``)."""
+
+
+@dataclass(frozen=True)
+class Move:
+    """A legal choice, what it costs (cards paid: by the seat, or the team for a Start)
+    and one legal action that makes it, with a payment suggested (worthless cards first)."""
+
+    choice: Choice
+    cost: int
+    action: Action
+
+    @property
+    def token(self) -> str:
+        return format_action(self.action)
+
+
+@dataclass(frozen=True)
+class Goal:
+    """The puzzle being played: its id, its grade and, when known, its solution (a winning
+    line from the same deal, replayed by the engine when the goal is made)."""
+
+    id: str
+    grade: int
+    solution: Line | None = None
+    solution_spare: int | None = None  # cards the solution leaves in hands and piles
+
+    @classmethod
+    def of(cls, puzzle_id: str, grade: int, solution: Line | None, deal: Deal) -> Goal:
+        """The goal of a puzzle on ``deal``; a solution for another deal, or one that does
+        not replay as a win, is BadInput."""
+        if solution is None:
+            return cls(puzzle_id, grade)
+        if solution.deal != deal:
+            raise BoardError(f"the solution of puzzle {puzzle_id} is for another deal")
+        replayed = verify(solution)
+        if replayed.state is None or not replayed.won:
+            why = replayed.error or f"it stops with the game {replayed.status}"
+            raise BoardError(f"the solution of puzzle {puzzle_id} does not replay as a win: {why}")
+        return cls(puzzle_id, grade, solution, replayed.state.cards_left)
+
+
+class Judgement(StrEnum):
+    """What the move just played did to the win, as far as the solves prove it."""
+
+    KEPT = "kept"  # the position after it is a proven win
+    THREW = "threw"  # before it a proven win, after it a proven no-win
+    ALREADY_LOST = "already lost"  # the position before it is a proven no-win
+    UNKNOWN = "unknown"  # a solve ran out of time
+
+    def words(self, move: str) -> str:
+        """What ``move`` (the last move, named) did, in words."""
+        return {
+            Judgement.KEPT: f"{move} kept the win",
+            Judgement.THREW: f"{move} threw the win away: the position before it is a proven win, the one after it a proven loss",
+            Judgement.ALREADY_LOST: f"{move} did not lose the win: the position before it is already lost",
+            Judgement.UNKNOWN: f"whether {move} threw the win away is unknown (a solve ran out of time)",
+        }[self]
+
+
+@dataclass(frozen=True)
+class Hint:
+    """A solve of the board's position, in words: still winnable (with the best next move,
+    the first action of the replayed winning line), lost (with the proof) or unknown; and,
+    after a move, what that move did to the win."""
+
+    verdict: Verdict
+    method: DecidedBy
+    seconds: float
+    reason: str | None  # for a no-win: the proof
+    best: Action | None  # for a win still to play: the next action of the winning line
+    value: Best | None  # with an objective: the winning line's value and bound
+    judgement: Judgement | None  # about the last move (None before the first)
+    last: Action | None  # the last move, the one judged
+    turn: int  # the turns played when the hint was asked
+
+    def words(self) -> list[str]:
+        """The hint as a few lines of plain English."""
+        said = []
+        if self.verdict == Verdict.WIN and self.method == DecidedBy.REPLAY:
+            said.append("won: the game is over")
+        elif self.verdict == Verdict.WIN:
+            assert self.best is not None  # a win not yet played has a next action
+            said.append(f"still winnable (a winning line found by {self.method} in {self.seconds:.2f} s)")
+            said.append(f"best next move: {format_action(self.best)} ({describe(self.best)})")
+            if self.value is not None:
+                proven = "proven optimal" if self.value.optimal else f"bound {self.value.bound}"
+                said.append(f"that line's {self.value.objective}: {self.value.value} ({proven})")
+        elif self.verdict == Verdict.NO_WIN:
+            said.append(f"lost: {self.reason} (proven by {self.method})")
+        else:
+            said.append(f"unknown: neither a win nor a proof of loss in {self.seconds:.1f} s (a longer hint time may decide it)")
+        if self.judgement is not None and self.last is not None:
+            said.append(self.judgement.words(f"the last move (turn {self.turn}, {format_action(self.last)})"))
+        return said
+
+
+@dataclass(frozen=True)
+class Board:
+    """The game so far: where it began (``origin``, a line with no actions), the actions
+    played, the position after each, and the actions undone (``undone``, next to redo first)."""
+
+    origin: Line
+    actions: tuple[Action, ...] = ()
+    states: tuple[State, ...] = ()
+    undone: tuple[Action, ...] = ()
+    goal: Goal | None = None
+    source: str | None = None  # the file the game was read from, if any
+
+    @classmethod
+    def open(cls, game: Game, goal: Goal | None = None, source: str | None = None) -> Board:
+        """A board at the end of ``game`` (a deal: its starting position); an action that
+        breaks a rule is the engine's IllegalAction, naming the turn."""
+        line = as_line(game)
+        # replace keeps whatever else the line starts from; only its actions are replayed here
+        origin = replace(line, actions=())
+        board = cls(origin, states=(position_after(origin),), goal=goal, source=source)
+        for action in line.actions:
+            board = board.play_action(action)
+        return board
+
+    # -- the position ---------------------------------------------------------------------
+
+    @property
+    def state(self) -> State:
+        return self.states[-1]
+
+    @property
+    def line(self) -> Line:
+        """The game so far as a line (what ``save`` writes)."""
+        return replace(self.origin, actions=self.actions)
+
+    @property
+    def turn(self) -> int:
+        """Actions played so far."""
+        return len(self.actions)
+
+    @property
+    def over(self) -> bool:
+        return self.state.status != Status.OPEN
+
+    @cached_property
+    def moves(self) -> tuple[Move, ...]:
+        """Every legal choice of the seat to move, with its cost and a suggested action."""
+        state = self.state
+        return tuple(Move(choice, _cost(state, choice), _suggested(state, choice)) for choice in state.legal_choices())
+
+    def history(self) -> Iterator[tuple[int, str, str]]:
+        """(turn from 1, token, the action in words) for each action played."""
+        for turn, action in enumerate(self.actions, start=1):
+            yield turn, format_action(action), describe(action)
+
+    # -- playing --------------------------------------------------------------------------
+
+    def play(self, text: str) -> Board:
+        """Play the tokens of ``text`` (docs/notation.md) in turn; all of them or none: a
+        token that is not notation is a NotationError, an illegal action the engine's
+        IllegalAction (naming the rule), and the board is left as it was."""
+        found = tokens(text)
+        if not found:
+            raise BoardError("type a move in the notation (as in 41@20-3,77), or pick one from the list")
+        board = self
+        for token in found:
+            try:
+                action = parse_token(Token(token.text, 1, token.column), board.state.seat)
+            except NotationError as exc:
+                raise NotationError(str(exc).removeprefix("line 1, "), exc.line, exc.column, exc.token) from None
+            board = board.play_action(action)
+        return board
+
+    def play_action(self, action: Action) -> Board:
+        """The board after ``action``; IllegalAction (the rule it breaks) if it is illegal.
+        Playing the action undone last keeps the rest of the redo list."""
+        after = self.state.apply(action)
+        undone = self.undone[1:] if self.undone[:1] == (action,) else ()
+        return replace(self, actions=self.actions + (action,), states=self.states + (after,), undone=undone)
+
+    def undo(self) -> Board:
+        if not self.actions:
+            raise BoardError("nothing to undo: this is where the game began")
+        return replace(self, actions=self.actions[:-1], states=self.states[:-1], undone=(self.actions[-1], *self.undone))
+
+    def redo(self) -> Board:
+        if not self.undone:
+            raise BoardError("nothing to redo")
+        action, *rest = self.undone
+        return replace(self.play_action(action), undone=tuple(rest))
+
+    # -- files ----------------------------------------------------------------------------
+
+    def save(self, path: str | Path, force: bool = False) -> str:
+        """Write the game so far: a line file (tranquility-line/1) for a ``.json`` path, else
+        a notation file. An existing file is FileExists unless ``force``. Returns what was
+        written, in words."""
+        path = Path(path)
+        if path.exists() and not force:
+            raise FileExists(f"{path} already exists")
+        try:
+            if path.suffix.lower() == ".json":
+                write_json(path, line_to_json(self.line), force=True)
+                return f"wrote {path} (a line file of {self.turn} action(s))"
+            path.write_text(write_notation(self.line, self._deal_file(path)), encoding="utf-8")
+        except OSError as exc:
+            raise BoardError(f"{path}: cannot be written ({exc.strerror or exc})") from None
+        return f"wrote {path} (the notation, {self.turn} action(s))"
+
+    def _deal_file(self, target: Path) -> str | None:
+        """What a notation file at ``target`` names its deal by: the seeded header (None),
+        or the JSON file the game came from, relative to ``target``'s folder."""
+        if seeded_header(self.origin.deal) is not None:
+            return None
+        if self.source is None or Path(self.source).suffix.lower() != ".json":
+            raise BoardError("this deal has no seed the notation could name: save it as a line file (.json)")
+        return os.path.relpath(self.source, target.parent or Path("."))
+
+    # -- hints ----------------------------------------------------------------------------
+
+    def hint(self, budget: Budget, objective: str = Objective.ANY) -> Hint:
+        """Solve the position (``budget``); after a move whose position is proven lost, solve
+        the one before it too, to tell a thrown-away win from a game lost earlier."""
+        now = solve(self.line, budget, objective=objective)
+        return Hint(
+            now.verdict,
+            now.method,
+            now.seconds,
+            now.reason,
+            _next_action(now, self.turn),
+            now.best,
+            self._judge(now, budget) if self.actions else None,
+            self.actions[-1] if self.actions else None,
+            self.turn,
+        )
+
+    def _judge(self, after: Result, budget: Budget) -> Judgement:
+        if after.verdict == Verdict.WIN:
+            return Judgement.KEPT
+        if after.verdict == Verdict.UNKNOWN:
+            return Judgement.UNKNOWN
+        before = solve(replace(self.origin, actions=self.actions[:-1]), budget)
+        return {Verdict.WIN: Judgement.THREW, Verdict.NO_WIN: Judgement.ALREADY_LOST}.get(before.verdict, Judgement.UNKNOWN)
+
+    # -- puzzles --------------------------------------------------------------------------
+
+    def goal_words(self) -> list[str]:
+        """The puzzle's grade and, once the game is over, how its line compares with the
+        puzzle's solution (spare cards: cards left in hands and piles at the win)."""
+        goal = self.goal
+        if goal is None:
+            return []
+        said = [f"puzzle {goal.id}, grade {goal.grade} of 5"]
+        bound = objective_bound(self.states[0], Objective.SPARE)
+        best = "" if goal.solution_spare is None else f"its solution wins with {goal.solution_spare} spare card(s); "
+        said.append(f"{best}no win can keep more than {bound}")
+        state = self.state
+        if state.won:
+            said.append(f"you won with {state.cards_left} spare card(s){_against(state.cards_left, goal.solution_spare)}")
+        elif self.over:
+            said.append("lost: the seat to move has no legal action")
+        return said
+
+
+def _against(spare: int, best: int | None) -> str:
+    if best is None:
+        return ""
+    if spare > best:
+        return f": {spare - best} more than the puzzle's solution (a new best)"
+    if spare == best:
+        return ": as many as the puzzle's solution"
+    return f": {best - spare} fewer than the puzzle's solution"
+
+
+def _cost(state: State, choice: Choice) -> int:
+    match choice.kind:
+        case ChoiceKind.ISLAND:
+            return state.cost_of(choice)
+        case ChoiceKind.DISCARD:
+            return 2
+        case ChoiceKind.START:
+            return state.rules.start_discards
+        case _:  # Finish, Sea Monster
+            return 0
+
+
+def _suggested(state: State, choice: Choice) -> Action:
+    """The searcher's first payment for the choice (worthless cards first), or the
+    engine's first legal action for choices it does not pay for (monsters, manual rocks)."""
+    searched = choice_actions(state, choice, live_islands(state)) if choice.kind != ChoiceKind.MONSTER else iter(())
+    for action in chain(searched, state.actions_for(choice)):
+        if state.explain_illegal(action) is None:
+            return action
+    raise InternalError(f"{choice} is a legal choice with no legal action")
+
+
+def _next_action(result: Result, turn: int) -> Action | None:
+    """The action a winning line plays after the ``turn`` actions given."""
+    if result.verdict != Verdict.WIN or result.line is None or len(result.line.actions) <= turn:
+        return None
+    return result.line.actions[turn]

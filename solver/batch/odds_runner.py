@@ -1,0 +1,274 @@
+"""Running the odds: ``solve_batch``, the work of one task (a picklable top-level function
+that solves and plays a batch of deals in whichever process runs it and returns plain
+rows), and ``run_odds``, written once against ``concurrent.futures.Executor`` (a local
+process pool, or a Dask client's executor): it submits batches, and the calling process
+alone writes each finished batch, in one transaction. A killed run loses at most the
+batches under way: the next run with the same arguments finds them missing and solves them."""
+
+from __future__ import annotations
+
+import concurrent.futures as cf
+import math
+import os
+import signal
+import time
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from tranquility.solver.analysis.solve import solve
+from tranquility.solver.batch.odds_store import MAX_SEED, Batch, OddsStore, Played, Scope, Solved, Work, budget_json, line_hash
+from tranquility.solver.engine.deal import check_players, deal
+from tranquility.solver.engine.rules import Rules
+from tranquility.solver.errors import BadInput
+from tranquility.solver.search.budget import Budget
+from tranquility.solver.verdicts import DecidedBy, Verdict
+from tranquility.solver.version import __version__
+
+MAX_BATCH = 10  # deals per task at most (a killed run loses at most the batches under way)
+
+
+# Finished batches are written together at most this often: each commit waits for the disk
+# (synchronous=FULL), and one per batch kept --jobs 2 at 1.7x the deals/s of --jobs 1 on a
+# virtual machine's disk (2.0x with the database in memory). A kill loses this much more.
+COMMIT_SECONDS = 1.0
+
+
+IN_FLIGHT = 2  # batches queued per slot (process or Dask thread) beyond the one running
+
+
+def solve_batch(rules: dict[str, Any], work: Sequence[Work], budget: Budget) -> Batch:
+    """Solve and play the deals of ``work`` under ``rules`` (a ``Rules.to_dict()``), in
+    this process: the task a worker runs. A play uses the deal's seed as its sim seed.
+
+    A solve that was interrupted (Ctrl-C reached it) raises KeyboardInterrupt instead of
+    returning ``unknown``: only a verdict the budget gave is ever stored."""
+    from tranquility.solver.search.policies import simulate
+
+    in_force = Rules.from_dict(rules)
+    solved: list[Solved] = []
+    played: list[Played] = []
+    for item in work:
+        game = deal(in_force, item.players, item.seed)
+        if item.solve:
+            result = solve(game, budget)
+            if result.method == DecidedBy.INTERRUPTED:
+                raise KeyboardInterrupt
+            won = result.verdict == Verdict.WIN
+            solved.append(
+                Solved(
+                    item.players,
+                    item.seed,
+                    str(result.verdict),
+                    str(result.method),
+                    result.seconds,
+                    line_hash(result.winning_line) if won else None,
+                    __version__,
+                )
+            )
+        for policy in item.policies:
+            began = time.monotonic()
+            sim = simulate(game, policy, item.seed)
+            took = time.monotonic() - began
+            played.append(
+                Played(item.players, item.seed, policy, sim.won, sim.turns, sim.cells_filled, took, __version__)
+            )
+    return Batch(tuple(solved), tuple(played))
+
+
+def check_odds(rules: Rules, players: Iterable[int], seeds: range) -> None:
+    """BadInput unless every deal of the run can be dealt, and its seeds fit the database
+    (0 .. 2^63-1). Every rule set the engine accepts is solved (the modules too)."""
+    if seeds.start < 0 or seeds.stop - 1 > MAX_SEED:
+        raise BadInput(f"the seeds of an odds run must lie in 0..{MAX_SEED} (SQLite integers)")
+    for p in players:
+        check_players(rules, p)
+        deal(rules, p, seeds.start).check()
+
+
+@dataclass
+class RunProgress:
+    """What ``run_odds`` tells ``on_batch`` after each stored batch: deals done of the
+    run's ``total``, and the verdicts stored in the run's scope (earlier runs' included)."""
+
+    done: int
+    total: int
+    counts: dict[str, int]
+    seconds: float
+
+    @property
+    def deals_per_s(self) -> float | None:
+        return self.done / self.seconds if self.done and self.seconds > 0 else None
+
+
+@dataclass
+class RunReport:
+    """A run's outcome: the work it found left, what it did, whether Ctrl-C stopped it."""
+
+    scope: Scope
+    total: int  # deals with something left to do when the run began
+    done: int = 0  # of them, done and stored
+    seconds: float = 0.0
+    interrupted: bool = False
+    run_id: int | None = None
+    counts: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def deals_per_s(self) -> float | None:
+        return self.done / self.seconds if self.done and self.seconds > 0 else None
+
+
+def batches(work: Sequence[Work], size: int) -> Iterator[list[Work]]:
+    for start in range(0, len(work), size):
+        yield list(work[start : start + size])
+
+
+def batch_size(deals: int, slots: int) -> int:
+    """About four batches per slot, at most ``MAX_BATCH`` deals each (at least one)."""
+    return max(1, min(MAX_BATCH, math.ceil(deals / (4 * max(1, slots)))))
+
+
+def run_odds(
+    store: OddsStore,
+    rules: Rules,
+    players: Sequence[int],
+    seeds: range,
+    budget: Budget,
+    executor: cf.Executor,
+    *,
+    slots: int = 1,
+    policies: Sequence[str] = (),
+    retry_unknown: bool = False,
+    batch: int | None = None,
+    executor_name: str = "local",
+    on_start: Callable[[RunProgress], None] | None = None,
+    on_batch: Callable[[RunProgress], None] | None = None,
+) -> RunReport:
+    """Solve (and play, with ``policies``) every seeded deal of ``players`` x ``seeds``
+    that ``store`` does not hold yet, on ``executor``, and store the batches as they end
+    (those finished within ``COMMIT_SECONDS`` of each other in one transaction).
+
+    ``slots``: how many tasks the executor runs at once (its processes, or the Dask
+    cluster's threads); batches are sized from it (``batch`` deals each, default
+    ``batch_size``) and at most ``slots * (1 + IN_FLIGHT)`` are queued at a time. Only
+    this process writes to ``store``. Ctrl-C (KeyboardInterrupt) stops the run: queued
+    batches are cancelled, a local pool's workers are stopped, the batches already
+    finished are stored, and the report says ``interrupted``. Any other error in a task
+    is raised once the batches already finished are stored."""
+    check_odds(rules, players, seeds)
+    digest = store.add_rules(rules)
+    scope = Scope(digest, tuple(players), seeds)
+    work = store.missing(digest, players, seeds, policies, retry_unknown)
+    report = RunReport(scope, total=len(work), counts=store.counts(scope))
+    began = time.monotonic()
+    if on_start is not None:
+        on_start(RunProgress(0, len(work), dict(report.counts), 0.0))
+    if not work:
+        return report
+    args = {
+        "rules_hash": digest,
+        "players": list(players),
+        "seeds": [seeds.start, seeds.stop - 1],
+        "budget": budget_json(budget),
+        "policies": list(policies),
+        "retry_unknown": retry_unknown,
+    }
+    report.run_id = store.start_run(slots, executor_name, args)
+    size = batch if batch is not None else batch_size(len(work), slots)
+    todo = batches(work, size)
+    limit = max(1, slots) * (1 + IN_FLIGHT)
+    pending: dict[cf.Future, int] = {}
+    rules_dict = rules.to_dict()
+
+    def submit() -> None:
+        while len(pending) < limit:
+            items = next(todo, None)
+            if items is None:
+                return
+            pending[executor.submit(solve_batch, rules_dict, items, budget)] = len(items)
+
+    finished: list[tuple[Batch, int]] = []  # (batch, deals) back from the executor, not stored yet
+    saved_at = time.monotonic()
+
+    def save() -> None:
+        nonlocal saved_at
+        if not finished:
+            return
+        # Taken off the list first: were the write interrupted, its batches would be solved
+        # again by the next run, never counted twice in this run's counters.
+        taken = finished[:]
+        finished.clear()
+        deals = sum(n for _, n in taken)
+        elapsed = time.monotonic() - began
+        store.write(digest, budget, Batch.joined([b for b, _ in taken]), report.run_id, elapsed, deals)
+        saved_at = time.monotonic()
+        report.done += deals
+        report.seconds = elapsed
+        report.counts = store.counts(scope)
+        if on_batch is not None:
+            on_batch(RunProgress(report.done, report.total, dict(report.counts), elapsed))
+
+    try:
+        submit()
+        while pending:
+            done, _ = cf.wait(pending, timeout=COMMIT_SECONDS, return_when=cf.FIRST_COMPLETED)
+            for future in done:
+                size_done = pending.pop(future)
+                finished.append((future.result(), size_done))  # a task's error ends the run here (a bug: exit 3)
+            submit()
+            if not pending or time.monotonic() - saved_at >= COMMIT_SECONDS:
+                save()
+    except KeyboardInterrupt:
+        report.interrupted = True
+        halt(executor, pending)
+        if store.conn.in_transaction:  # Ctrl-C between a write and its COMMIT
+            store.conn.execute("ROLLBACK")
+        save()
+        report.counts = store.counts(scope)
+    except BaseException:
+        halt(executor, pending)
+        save()
+        raise
+    report.seconds = time.monotonic() - began
+    return report
+
+
+def halt(executor: cf.Executor, pending: Iterable[cf.Future]) -> None:
+    """Cancel what is queued and stop what runs, without waiting for it."""
+    for future in pending:
+        future.cancel()
+    stop = getattr(executor, "terminate_workers", None)  # ProcessPoolExecutor, Python 3.14 on
+    if stop is not None:
+        stop()
+    elif isinstance(executor, cf.ProcessPoolExecutor):
+        processes = getattr(executor, "_processes", None) or {}  # before 3.14: no public way
+        for process in list(processes.values()):
+            process.terminate()
+        executor.shutdown(wait=False, cancel_futures=True)
+    else:
+        executor.shutdown(wait=False)
+
+
+def _ignore_interrupts() -> None:
+    """A worker leaves Ctrl-C to the main process, which stops the pool itself: a solve
+    never ends early as 'interrupted', so nothing half-done is stored."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def local_executor(jobs: int) -> cf.ProcessPoolExecutor:
+    """A process pool of ``jobs`` workers for ``run_odds``: 'forkserver' processes (never
+    forked from a parent that runs threads, such as a progress display) with the solver
+    loaded once in the server, ignoring Ctrl-C."""
+    import multiprocessing
+
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(["tranquility.solver.odds", "tranquility.solver.search.policies"])
+    return cf.ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_ignore_interrupts)
+
+
+def default_jobs() -> int:
+    """The cores this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1

@@ -1,0 +1,251 @@
+"""The odds' statistics: Wilson intervals, the interval of a winnability with unknowns
+(``odds_interval``), the summary of a store (``summarise``, an ``OddsSummary`` with
+``to_json()``) and its numbers as shown in tables."""
+
+from __future__ import annotations
+
+import json
+import math
+import statistics
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from tranquility.solver.batch.odds_store import OddsStore, Scope
+from tranquility.solver.engine.rules import Rules
+from tranquility.solver.formats.rules_text import rules_name
+from tranquility.solver.verdicts import Verdict
+
+Z95 = 1.96  # the normal quantile of a two-sided 95% interval, as the textbooks round it
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of ``k`` successes in ``n`` trials (95% at the default
+    ``z``); ``(0, 1)`` when there is no trial."""
+    if not 0 <= k <= n:
+        raise ValueError(f"wilson needs 0 <= k <= n, got k={k}, n={n}")
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    z2 = z * z
+    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
+    half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
+    # 0 of n starts at exactly 0 and n of n ends at exactly 1 (not at a rounding error off).
+    low = max(0.0, centre - half) if k > 0 else 0.0
+    high = min(1.0, centre + half) if k < n else 1.0
+    return low, high
+
+
+def odds_interval(win: int, unknown: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """Winnability's interval, honest about what is undecided: its low end counts every
+    unknown as a loss (the Wilson low of ``win`` of ``n``), its high end counts every
+    unknown as a win (the Wilson high of ``win + unknown`` of ``n``)."""
+    return wilson(win, n, z)[0], wilson(win + unknown, n, z)[1]
+
+
+@dataclass(frozen=True)
+class PolicyRate:
+    policy: str
+    deals: int
+    won: int
+
+    @property
+    def rate(self) -> float | None:
+        return self.won / self.deals if self.deals else None
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        return wilson(self.won, self.deals)
+
+    def to_json(self) -> dict[str, Any]:
+        return {"won": self.won, "deals": self.deals, "rate": _round(self.rate), "ci95": [_round(x) for x in self.ci95]}
+
+
+@dataclass(frozen=True)
+class OddsGroup:
+    """One (rule set, player count) of the summary."""
+
+    rules: Rules
+    rules_hash: str
+    players: int
+    win: int
+    no_win: int
+    unknown: int
+    median_s: float | None
+    p90_s: float | None
+    policies: tuple[PolicyRate, ...] = ()
+
+    @property
+    def deals(self) -> int:
+        return self.win + self.no_win + self.unknown
+
+    @property
+    def winnability(self) -> float | None:
+        return self.win / self.deals if self.deals else None
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        return odds_interval(self.win, self.unknown, self.deals)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "rules": self.rules.to_dict(),
+            "rules_hash": self.rules_hash,
+            "players": self.players,
+            "deals": self.deals,
+            "win": self.win,
+            "no_win": self.no_win,
+            "unknown": self.unknown,
+            "winnability": _round(self.winnability),
+            "ci95": [_round(x) for x in self.ci95],
+            "median_s": _round(self.median_s),
+            "p90_s": _round(self.p90_s),
+            "policies": {p.policy: p.to_json() for p in self.policies},
+        }
+
+
+@dataclass(frozen=True)
+class OddsSummary:
+    """Per (rule set, player count): the verdicts, winnability with its interval, solve
+    times, and the policies' win rates; ``deals_per_s``: of the run (None when it did
+    nothing), or, for a report, over the runs recorded."""
+
+    groups: tuple[OddsGroup, ...]
+    deals_per_s: float | None = None
+
+    @property
+    def policies(self) -> tuple[str, ...]:
+        """The policies played in any group, in the order they first appear."""
+        return tuple(dict.fromkeys(p.policy for g in self.groups for p in g.policies))
+
+    def to_json(self) -> dict[str, Any]:
+        return {"groups": [g.to_json() for g in self.groups], "deals_per_s": _round(self.deals_per_s, 2)}
+
+
+def shown_share(value: float, digits: int, outward: Callable[[float], float] | None = None) -> str:
+    """A share as a percentage with ``digits`` decimals, for people. An interval's ends are
+    rounded outward (``math.floor`` / ``math.ceil``), so 10,000 wins of 10,000 show [99.9,
+    100.0], never a certain [100.0, 100.0]; a share short of all or above none never shows
+    100 or 0."""
+    scaled = 100 * value * 10**digits
+    if outward is not None:
+        shown = outward(scaled + (1e-9 if outward is math.floor else -1e-9))
+    else:
+        shown = round(scaled)
+        if shown == 100 * 10**digits and value < 1:
+            shown -= 1
+        elif shown == 0 and value > 0:
+            shown = 1
+    return f"{max(0, min(shown, 100 * 10**digits)) / 10**digits:.{digits}f}"
+
+
+def shown_interval(ci: tuple[float, float], digits: int = 1) -> tuple[str, str]:
+    """An interval's ends as percentages, rounded outward."""
+    return shown_share(ci[0], digits, math.floor), shown_share(ci[1], digits, math.ceil)
+
+
+def shown_bracket(ci: tuple[float, float]) -> str:
+    """An interval for people: ``[80.3, 82.0]``."""
+    low, high = shown_interval(ci)
+    return f"[{low}, {high}]"
+
+
+def shown_percent(value: float | None, ci: tuple[float, float] | None = None) -> str:
+    """A share for people: ``81.2%``, or with its interval ``81.2% [80.3, 82.0]``; ``-`` for no deals."""
+    if value is None:
+        return "-"
+    if ci is None:
+        return f"{shown_share(value, 1)}%"
+    return f"{shown_share(value, 1)}% {shown_bracket(ci)}"
+
+
+def _md_row(cells: Iterable[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+def odds_markdown(summary: OddsSummary) -> str:
+    """The summary as Markdown tables (docs/odds.md): perfect play per rule set and player
+    count, then, where policies were played, their rates beside it."""
+    head = ("rules", "players", "deals", "win", "no-win", "unknown", "winnable", "95% interval", "median s", "p90 s")
+    lines = [_md_row(head), _md_row("---" for _ in head)]
+    for g in summary.groups:
+        counts = [f"{n:,}" for n in (g.deals, g.win, g.no_win, g.unknown)]
+        times = ["-" if t is None else f"{t:.3f}" for t in (g.median_s, g.p90_s)]
+        share = shown_percent(g.winnability)
+        lines.append(_md_row([rules_name(g.rules), str(g.players), *counts, share, shown_bracket(g.ci95), *times]))
+    policies = summary.policies
+    if policies:
+        columns = ("rules", "players", "perfect play", *policies)
+        lines += ["", _md_row(columns), _md_row("---" for _ in columns)]
+        for g in (g for g in summary.groups if g.policies):
+            rates = {p.policy: p for p in g.policies}
+            cells = [shown_percent(rates[n].rate, rates[n].ci95) if n in rates else "-" for n in policies]
+            lines.append(_md_row([rules_name(g.rules), str(g.players), shown_percent(g.winnability), *cells]))
+    return "\n".join(lines)
+
+
+def _round(value: float | None, digits: int = 4) -> float | None:
+    return None if value is None else round(value, digits)
+
+
+def p90(values: Sequence[float]) -> float:
+    """The nearest-rank 90th percentile (as ``tranquility bench`` reports it)."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(0.9 * len(ordered)) - 1)]
+
+
+def summarise(store: OddsStore, scope: Scope | None = None, deals_per_s: float | None = None) -> OddsSummary:
+    """The summary of what ``store`` holds (in ``scope``, else all of it), one group per
+    (rule set, player count), rule sets in the order they were first stored."""
+    sql, args = scope.where("d") if scope is not None else ("1", [])
+    times: dict[tuple[str, int], list[float]] = {}
+    verdicts: dict[tuple[str, int], dict[str, int]] = {}
+    rules_of: dict[str, Rules] = {}
+    order: list[tuple[str, int]] = []
+    rows = store.conn.execute(
+        f"SELECT d.rules_hash, r.json, d.players, d.verdict, d.seconds FROM deals d JOIN rules r ON r.hash = d.rules_hash "
+        f"WHERE {sql} ORDER BY r.rowid, d.players",
+        args,
+    )
+    for digest, text, players, verdict, seconds in rows:
+        key = (digest, players)
+        if key not in verdicts:
+            order.append(key)
+            verdicts[key] = {str(v): 0 for v in Verdict}
+            times[key] = []
+            if digest not in rules_of:
+                rules_of[digest] = Rules.from_dict(json.loads(text))
+        verdicts[key][verdict] += 1
+        times[key].append(seconds)
+    rates: dict[tuple[str, int], list[PolicyRate]] = {}
+    sql, args = scope.where("p") if scope is not None else ("1", [])
+    for digest, players, policy, n, won in store.conn.execute(
+        f"SELECT p.rules_hash, p.players, p.policy, COUNT(*), SUM(p.won) FROM plays p WHERE {sql} GROUP BY 1, 2, 3", args
+    ):
+        rates.setdefault((digest, players), []).append(PolicyRate(policy, n, won))
+    groups = []
+    for key in order:
+        counts, spent = verdicts[key], times[key]
+        groups.append(
+            OddsGroup(
+                rules=rules_of[key[0]],
+                rules_hash=key[0],
+                players=key[1],
+                win=counts[Verdict.WIN],
+                no_win=counts[Verdict.NO_WIN],
+                unknown=counts[Verdict.UNKNOWN],
+                median_s=statistics.median(spent) if spent else None,
+                p90_s=p90(spent) if spent else None,
+                policies=tuple(sorted(rates.get(key, ()), key=lambda r: _policy_order(r.policy))),
+            )
+        )
+    if scope is None and deals_per_s is None:
+        deals_per_s = store.throughput()
+    return OddsSummary(tuple(groups), deals_per_s)
+
+
+def _policy_order(name: str) -> tuple[int, str]:
+    from tranquility.solver.search.policies import POLICIES
+
+    names = list(POLICIES)
+    return (names.index(name), name) if name in names else (len(names), name)

@@ -1,0 +1,99 @@
+"""The complete depth-first search that proves NO-WIN where the state space allows: it
+moves only by ``State.apply``, pays junk first, and keys its transposition table on
+canonical states (junk written as one token)."""
+
+from __future__ import annotations
+
+from tranquility.solver.engine.actions import (
+    Action,
+    PlayFinish,
+    PlayIsland,
+    PlayStart,
+)
+from tranquility.solver.engine.state import State
+from tranquility.solver.search.bounds import live_islands, refutation, state_key
+from tranquility.solver.search.budget import Deadline, SearchStats
+from tranquility.solver.search.moves import candidate_actions
+from tranquility.solver.verdicts import Verdict
+
+
+def exhaustive(
+    state: State,
+    deadline: Deadline,
+    stats: SearchStats,
+    lost: set | None = None,
+) -> tuple[str, list[Action] | None]:
+    """Depth-first search over canonical states with a transposition table of lost
+    positions. Returns ("win", line), ("no-win", None) when the whole tree was refuted,
+    or ("unknown", None) when the budget ran out. ``lost`` may be shared between searches
+    of the same deal: a lost canonical state is lost whichever line reached it."""
+    lost = set() if lost is None else lost
+    path: list[Action] = []
+
+    def dfs(s: State) -> bool | None:
+        if s.won:
+            return True
+        node = _node(s, deadline, stats)
+        if node is None:
+            return None
+        live, key = node
+        if key in lost:
+            stats.cache_hits += 1
+            return False
+        if refutation(s, live) is not None:
+            stats.refuted += 1
+            lost.add(key)
+            return False
+        unknown = False
+        for action in _ordered(s, live):
+            path.append(action)
+            result = dfs(s.apply(action))
+            if result:
+                return True
+            path.pop()
+            if result is None:
+                unknown = True
+                if deadline.expired():
+                    return None
+        if unknown:
+            return None
+        lost.add(key)
+        return False
+
+    result = dfs(state)
+    stats.extra["lost_positions"] = len(lost)
+    if result:
+        return Verdict.WIN, list(path)
+    if result is None:
+        return Verdict.UNKNOWN, None
+    return Verdict.NO_WIN, None
+
+
+def _node(state: State, deadline: Deadline, stats: SearchStats) -> tuple[frozenset[int], tuple] | None:
+    """Count a search node: its live islands and canonical key, or None when the budget
+    has run out."""
+    stats.nodes += 1
+    if not deadline.tick():
+        return None
+    live = live_islands(state)
+    return live, state_key(state, live)
+
+
+def _ordered(state: State, live: frozenset[int]) -> list[Action]:
+    """Candidate actions, cheapest island plays first (finds wins early)."""
+    actions = list(candidate_actions(state, live))
+
+    def rank(a: Action) -> tuple[int, int]:
+        # A paid stay of the rocks counts as two more cards paid.
+        stay = 2 if a.rocks is not None and a.rocks.row is None else 0
+        match a:
+            case PlayFinish():
+                return (0, 0)
+            case PlayIsland():
+                return (1, len(a.discard) + stay)
+            case PlayStart():
+                return (1, stay)
+        return (2, stay)
+
+    actions.sort(key=rank)
+    return actions

@@ -1,0 +1,659 @@
+"""A silent table: play a deal with simple named policies that see only what a seat sees.
+
+Every seat decides from an ``Observation`` (``observe``): the public part of the position
+(grid, cards gone, how many cards each seat holds and has left to draw, how many lie face
+down on the discard pile, whether a Start was played, the rocks row) plus that seat's own
+hand, and nothing else. Other hands, pile orders, the identity of discarded cards and the
+removed islands never reach a policy. The Start event's team discard is the one moment
+several seats act: the table asks each seat in turn for its share with a ``StartCall``,
+which again holds only that seat's hand and public counts (docs/simulate.md).
+
+``simulate`` plays one deal and returns the line (won or lost); ``win_rate`` plays the
+seeded deals 0..K-1. The rules engine (``State.apply``) checks every action.
+"""
+
+from __future__ import annotations
+
+import random
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from functools import cached_property
+
+from tranquility.solver.engine.actions import (
+    Action,
+    Choice,
+    ChoiceKind,
+    DiscardTwo,
+    PlayFinish,
+    PlayIsland,
+    PlayMonster,
+    PlayStart,
+    RocksMove,
+)
+from tranquility.solver.engine.cards import FINISH, MONSTER, START, Card, is_island, remove_cards, remove_held, sorted_cards
+from tranquility.solver.engine.deal import Deal, deal
+from tranquility.solver.engine.line import Game, Line, as_line
+from tranquility.solver.engine.rules import Rules
+from tranquility.solver.engine.state import IslandPlay, IslandPlays, State, Status, geometry_of
+from tranquility.solver.engine.verify import position_after
+from tranquility.solver.errors import BadInput
+
+UNKNOWN: Card = 0  # stands for a card the seat cannot see (island numbers start at 1)
+
+
+# ---------------------------------------------------------------------------------------
+# What a seat sees
+
+
+@dataclass(frozen=True)
+class Observation:
+    """One seat's view: public information plus its own hand, nothing else."""
+
+    rules: Rules
+    seat: int  # whose view this is
+    to_move: int  # the seat whose turn it is
+    turn: int
+    grid: tuple[int | None, ...]
+    hand: tuple[Card, ...]  # this seat's own hand (the only cards it sees besides the grid)
+    hand_sizes: tuple[int, ...]  # cards in each seat's hand
+    pile_sizes: tuple[int, ...]  # cards left to draw in each seat's pile
+    discarded: int  # cards face down on the discard pile (their faces are unknown)
+    start_played: bool
+    monsters_played: int
+    gone: tuple[Card, ...]  # played Sea Monsters and the islands they sank (seen by all)
+    rocks_row: int | None
+    won: bool = False
+
+    @property
+    def players(self) -> int:
+        return len(self.hand_sizes)
+
+    @cached_property
+    def view(self) -> State:
+        """A State holding only what this seat knows: every unseen card is ``UNKNOWN``.
+        Its legal choices for this seat are the real ones, since they depend only on the
+        seat's own hand and public counts."""
+        piles = tuple((UNKNOWN,) * n for n in self.pile_sizes)
+        hands = tuple(self.hand if s == self.seat else (UNKNOWN,) * n for s, n in enumerate(self.hand_sizes))
+        return State(
+            deal=Deal(rules=self.rules, piles=piles, rocks_row=self.rocks_row),
+            grid=self.grid,
+            hands=hands,
+            drawn=(0,) * self.players,
+            seat=self.seat,
+            turn=self.turn,
+            start_played=self.start_played,
+            won=self.won,
+            monsters_played=self.monsters_played,
+            rocks_row=self.rocks_row,
+            discarded=(UNKNOWN,) * self.discarded,
+            gone=self.gone,
+        )
+
+
+def observe(state: State, seat: int) -> Observation:
+    """What ``seat`` sees of ``state``."""
+    return Observation(
+        rules=state.rules,
+        seat=seat,
+        to_move=state.seat,
+        turn=state.turn,
+        grid=state.grid,
+        hand=state.hands[seat],
+        hand_sizes=tuple(len(h) for h in state.hands),
+        pile_sizes=tuple(len(state.pile(s)) for s in range(state.players)),
+        discarded=len(state.discarded),
+        start_played=state.start_played,
+        monsters_played=state.monsters_played,
+        gone=state.gone,
+        rocks_row=state.rocks_row,
+        won=state.won,
+    )
+
+
+@dataclass(frozen=True)
+class StartCall:
+    """The Start event, as one seat sees it when its turn to give comes.
+
+    ``obs`` is the seat's view after the Start card is down and any forced rounds are
+    over: its own hand for the last round, every seat's hand and pile counts, the cards
+    discarded so far (the seats before it have put theirs face down). The seat gives
+    between ``least`` and ``most`` cards; ``quota`` is its share by the public rule."""
+
+    obs: Observation
+    owed: int  # cards the team still has to give when this seat's turn to give comes
+    least: int  # the seats after it cannot cover more than owed - least
+    most: int
+    quota: int
+
+
+def start_quota(order: list[int], hand_sizes: tuple[int, ...], pile_sizes: tuple[int, ...], owed: int) -> dict[int, int]:
+    """The public split rule: hand out the ``owed`` cards one at a time to the seat (of
+    ``order``) with the most cards left (hand + pile, less what it is already to give),
+    never more than its hand; ties go to the seat earliest in ``order``."""
+    share = dict.fromkeys(order, 0)
+    for _ in range(owed):
+        open_seats = [s for s in order if share[s] < hand_sizes[s]]
+        if not open_seats:
+            break
+        seat = max(open_seats, key=lambda s: (hand_sizes[s] + pile_sizes[s] - share[s], -order.index(s)))
+        share[seat] += 1
+    return share
+
+
+# ---------------------------------------------------------------------------------------
+# Reading the table: which islands can still come, how tight each gap is
+
+
+class Reading:
+    """What a seat can work out from its observation: the open interval of numbers that
+    fit each empty cell, the islands it has not seen, and how many of those it may expect
+    to still come (unseen cards are in play or discarded, in public proportions)."""
+
+    def __init__(self, obs: Observation):
+        self.obs = obs
+        rules = obs.rules
+        self.geo = geometry_of(rules)
+        grid = obs.grid
+        seen = {v for v in grid if v is not None}
+        seen |= {c for c in obs.gone if is_island(c)}
+        own = sorted(c for c in obs.hand if is_island(c))
+        seen |= set(own)
+        self.own = own
+        self.unseen = [c for c in range(1, rules.islands + 1) if c not in seen]
+        specials = rules.finish + obs.players + rules.monsters
+        specials_seen = sum(1 for c in obs.hand if not is_island(c)) + obs.start_played
+        specials_seen += sum(1 for c in obs.gone if c == MONSTER)
+        unseen_cards = len(self.unseen) + max(0, specials - specials_seen)
+        in_play = sum(obs.hand_sizes) - len(obs.hand) + sum(obs.pile_sizes)
+        self.avail = min(1.0, in_play / unseen_cards) if unseen_cards else 0.0
+        self.empty = [c for c, v in enumerate(grid) if v is None]
+        self.bounds = {c: obs.view.island_bounds(c) for c in self.empty}
+        self.need: dict[tuple[int, int], int] = {}
+        self.groups: dict[tuple[int, int], list[int]] = {}  # the empty cells of equal bounds, in order
+        for cell, key in self.bounds.items():
+            self.need[key] = self.need.get(key, 0) + 1
+            self.groups.setdefault(key, []).append(cell)
+        # A policy values each card of its hand for every choice it weighs: worked out once
+        # per card and gap here (the reading does not change while a seat decides).
+        self._fits: dict[int, list[int]] = {}
+        self._best_cost: dict[int, int | None] = {}
+        self._tightness: dict[int, float] = {}
+        self._supply: dict[tuple[int, int], tuple[int, int]] = {}  # (own, unseen) islands in a gap
+        self._ordered: dict[int, tuple[tuple[tuple[int, int], bool, int], ...]] = {}
+
+    def supply(self, low: int, high: int, without: int | None = None) -> float:
+        """Islands strictly between low and high the team may still place: the seat's own
+        ones, plus the unseen ones scaled by the share still in play."""
+        counts = self._supply.get((low, high))
+        if counts is None:
+            own = bisect_left(self.own, high) - bisect_right(self.own, low)
+            unseen = bisect_left(self.unseen, high) - bisect_right(self.unseen, low)
+            counts = self._supply[low, high] = (own, unseen)
+        own, unseen = counts
+        if without is not None and low < without < high:
+            own -= 1
+        return own + self.avail * unseen
+
+    def below(self, low: int, card: int) -> float:
+        own = bisect_left(self.own, card) - bisect_right(self.own, low)
+        unseen = bisect_left(self.unseen, card) - bisect_right(self.unseen, low)
+        return own + self.avail * unseen
+
+    def fits(self, card: int) -> list[int]:
+        cells = self._fits.get(card)
+        if cells is None:
+            cells = self._fits[card] = [c for c in self.empty if self.bounds[c][0] < card < self.bounds[c][1]]
+        return cells
+
+    def best_cost(self, card: int) -> int | None:
+        """The cheapest placement of ``card`` ignoring the rocks (they move), or None."""
+        if card in self._best_cost:
+            return self._best_cost[card]
+        grid, costs = self.obs.grid, []
+        for cell in self.fits(card):
+            gaps = [abs(card - v) for n in self.geo.neighbours[cell] if (v := grid[n]) is not None]
+            costs.append(min(gaps, default=0))
+        best = self._best_cost[card] = min(costs, default=None)
+        return best
+
+    def tightness(self, card: int) -> float:
+        """How badly the gaps the card fits need it: cells / islands that may fill them (max)."""
+        worst = self._tightness.get(card)
+        if worst is None:
+            worst = 0.0
+            for cell in self.fits(card):
+                key = self.bounds[cell]
+                worst = max(worst, self.need[key] / max(self.supply(*key), 0.5))
+            self._tightness[card] = worst
+        return worst
+
+    def ordered(self, cell: int) -> tuple[tuple[tuple[int, int], bool, int], ...]:
+        """(bounds, smaller, count) of the other empty cells the order ties to ``cell``:
+        ``smaller`` if they must hold a smaller card (rule ``order``), ``count`` how many
+        such cells have those bounds; in the order of each pair's first cell."""
+        found = self._ordered.get(cell)
+        if found is None:
+            before, after = set(self.geo.before[cell]), set(self.geo.after[cell])
+            counts: dict[tuple[tuple[int, int], bool], int] = {}
+            for e, bounds in self.bounds.items():
+                if e in before or e in after:
+                    side = (bounds, e in before)
+                    counts[side] = counts.get(side, 0) + 1
+            found = self._ordered[cell] = tuple((bounds, smaller, n) for (bounds, smaller), n in counts.items())
+        return found
+
+    def placement(self, card: int, cell: int) -> tuple[float, float]:
+        """(deficit, misplacement) of playing ``card`` into ``cell``: how many more cells
+        lack islands to fill them afterwards, and how far the cell sits from where the
+        card's rank among the islands that fit its gap puts it (0 = just right)."""
+        key = self.bounds[cell]
+        low, high = key
+        # The bounds the card narrows, old and new, and the empty cells (this one aside)
+        # holding each new bound once the card is down. The sets get their keys in the order
+        # of the cells, so the float sums below add in one order, the same on every run.
+        old_keys, new_keys = {key}, set()
+        lost: dict[tuple[int, int], int] = {}
+        gained: dict[tuple[int, int], int] = {}
+        for old, smaller, n in self.ordered(cell):
+            if smaller:
+                if card >= old[1]:
+                    continue
+                new = (old[0], card)
+            elif card > old[0]:
+                new = (card, old[1])
+            else:
+                continue
+            old_keys.add(old)
+            new_keys.add(new)
+            lost[old] = lost.get(old, 0) + n
+            gained[new] = gained.get(new, 0) + n
+        need, supply = self.need, self.supply
+        deficit_before = sum(max(0.0, need[k] - supply(*k)) for k in old_keys)
+        deficit_after = sum(
+            max(0.0, need.get(k, 0) - (k == key) - lost.get(k, 0) + gained[k] - supply(*k, without=card)) for k in new_keys
+        )
+        group = self.groups[key]
+        pool = supply(low, high)
+        rank = self.below(low, card)
+        ideal = rank * (len(group) - 1) / max(pool - 1, 1.0)
+        return deficit_after - deficit_before, abs(group.index(cell) - ideal)
+
+
+# ---------------------------------------------------------------------------------------
+# Policies
+
+
+class Policy:
+    """A way of playing. ``act`` gives the seat to move's action (never a Start: the
+    table runs that), ``give`` a seat's cards for the Start event, ``rocks`` where a seat
+    moves the manual Jagged Rocks. Each sees only an Observation / StartCall."""
+
+    name = ""
+    finish_values: tuple[float, ...] = (95.0, 70.0, 40.0, 20.0)
+
+    def __init__(self, rng: random.Random):
+        self.rng = rng
+
+    # -- valuation: how much a seat wants to keep each card of its own hand --------------
+
+    def keep_values(self, reading: Reading, cards: tuple[Card, ...], start_played: bool) -> list[float]:
+        values: list[float] = []
+        finishes = 0
+        for card in cards:
+            if card == FINISH:
+                values.append(self.finish_values[min(finishes, len(self.finish_values) - 1)])
+                finishes += 1
+            elif card == MONSTER:
+                values.append(1000.0)  # discarding one makes the game unwinnable
+            elif card == START:
+                values.append(0.0 if start_played else 1000.0)
+            elif is_island(card):
+                values.append(self.island_value(reading, card))
+        return values
+
+    def island_value(self, reading: Reading, card: int) -> float:
+        cost = reading.best_cost(card)
+        return 0.0 if cost is None else 30.0 - 4.0 * min(cost, 5)
+
+    def least_useful(self, reading: Reading, cards: tuple[Card, ...], k: int, start_played: bool) -> tuple[Card, ...]:
+        values = self.keep_values(reading, cards, start_played)
+        order = sorted(range(len(cards)), key=lambda i: (values[i], i))
+        return sorted_cards(cards[i] for i in order[:k])
+
+    # -- decisions --------------------------------------------------------------------------
+
+    def act(self, obs: Observation) -> Action:
+        view = obs.view
+        choices = view.other_choices  # the island plays are read below, with their costs
+        kinds = {c.kind for c in choices}
+        if ChoiceKind.FINISH in kinds:
+            return PlayFinish(seat=obs.seat)
+        reading = Reading(obs)
+        monsters = [c for c in choices if c.kind == ChoiceKind.MONSTER]
+        if monsters:
+            return self._with_rocks(obs, PlayMonster(seat=obs.seat, cell=self.monster_cell(reading, monsters)))
+        play = self.choose_island(obs, reading, view.island_plays)
+        if play is None:
+            if ChoiceKind.DISCARD not in kinds:
+                raise RuntimeError("the table asked a seat with no legal action to act")
+            paid = self.least_useful(reading, obs.hand, 2, obs.start_played)
+            return self._with_rocks(obs, DiscardTwo(seat=obs.seat, discard=paid))
+        card, cell, cost = play
+        paid = self.least_useful(reading, remove_held(obs.hand, [card]), cost, obs.start_played)
+        return self._with_rocks(obs, PlayIsland(seat=obs.seat, card=card, cell=cell, discard=paid))
+
+    def choose_island(self, obs: Observation, reading: Reading, islands: IslandPlays) -> IslandPlay | None:
+        """The island play to make (card, cell, cost: one of ``islands``, the legal ones),
+        or None to discard two instead."""
+        raise NotImplementedError
+
+    def monster_cell(self, reading: Reading, monsters: list[Choice]) -> int:
+        """Sink the island whose cell, once empty, the most islands may fill."""
+        obs = reading.obs
+
+        def room(cell: int) -> tuple[float, int]:
+            # A cell's bounds come from the other cells, so they are the same once it is empty.
+            return reading.supply(*obs.view.island_bounds(cell)), -cell
+
+        return max((c.target for c in monsters), key=room)
+
+    def _with_rocks(self, obs: Observation, action: Action) -> Action:
+        after = obs.view.before_rocks(action)
+        if not after.rocks_choice_due:
+            return action
+        rest = after.hands[obs.seat]
+        return replace(action, rocks=RocksMove(self.rocks_row(obs, after.grid, rest, after.eligible_rock_rows())))
+
+    def rocks_row(self, obs: Observation, grid: tuple, hand: tuple[Card, ...], rows: list[int]) -> int:
+        """Manual rocks: block the row where the seat's own islands fit least (lowest on ties)."""
+        reading = Reading(replace(obs, grid=grid, hand=hand))
+        cols = obs.rules.cols
+
+        def fitting(row: int) -> int:
+            return sum(1 for c in hand if is_island(c) for cell in reading.fits(c) if cell // cols == row)
+
+        return min(rows, key=lambda r: (fitting(r), r))
+
+    def give(self, call: StartCall) -> tuple[Card, ...]:
+        """The cards this seat gives in the Start event: its quota of least useful cards."""
+        k = min(max(call.quota, call.least), call.most)
+        return self.least_useful(Reading(call.obs), call.obs.hand, k, True)
+
+
+class Greedy(Policy):
+    """Plays the cheapest legal island each turn (ties: the cell nearest to where the
+    card's rank puts it, then the smaller card), pays and discards its least useful
+    cards, discards two only when no island can be played. Start event: each seat gives
+    exactly its public quota, its least useful cards first."""
+
+    name = "greedy"
+    finish_values = (95.0, 5.0)
+
+    def choose_island(self, obs, reading, islands):
+        def key(play: IslandPlay):
+            card, cell, cost = play
+            return (cost, reading.placement(card, cell)[1], card, cell)
+
+        return min(islands, key=key, default=None)
+
+
+class Cautious(Policy):
+    """Prefers cheap plays that keep every gap fillable and put cards where their rank
+    fits, discards two rather than pay 2 or more while its pile still has cards, keeps
+    Finish cards and the cards that fit the tightest gaps, pays with cards that fit
+    nowhere first. Start event: each seat gives its public quota, and more if it holds
+    more dead cards (islands that fit no gap, dead Starts), least useful first; Finish
+    cards are kept."""
+
+    name = "cautious"
+    finish_values = (95.0, 70.0, 40.0, 25.0)
+    discard_from = 2  # discard two rather than pay this much or more (while the pile lasts)
+
+    def island_value(self, reading, card):
+        cost = reading.best_cost(card)
+        if cost is None:
+            return 0.0
+        return 20.0 - 3.0 * min(cost, 5) + 30.0 * min(reading.tightness(card), 1.5)
+
+    def choose_island(self, obs, reading, islands):
+        best, best_cost, best_score = None, 0, 0.0
+        # An island's value does not depend on the rest of the hand, so the values of the
+        # hand without the card played are the hand's, less that card's.
+        hand = obs.hand
+        values = self.keep_values(reading, hand, obs.start_played)
+        ranked = sorted(values)
+        for play in islands:
+            card, cell, cost = play
+            deficit, misplaced = reading.placement(card, cell)
+            rest = ranked.copy()
+            rest.remove(values[hand.index(card)])
+            paid_value = sum(rest[:cost])
+            score = 2.0 * cost + paid_value / 20.0 + 0.5 * misplaced + 8.0 * max(deficit, 0.0) + self.doubt()
+            if best is None or score < best_score:
+                best, best_cost, best_score = play, cost, score
+        can_discard = len(obs.hand) >= 2
+        if best is not None and can_discard and obs.pile_sizes[obs.seat] > 0 and best_cost >= self.discard_from:
+            return None  # discard two and hope for a cheaper play
+        return best
+
+    def doubt(self) -> float:
+        """Noise added to each play's score (none: cautious sees its own scores clearly)."""
+        return 0.0
+
+    def give(self, call):
+        reading = Reading(call.obs)
+        values = self.keep_values(reading, call.obs.hand, True)
+        dead = sum(1 for v in values if v <= 0.0)
+        k = min(max(call.quota, call.least, min(dead, call.owed)), call.most)
+        return self.least_useful(reading, call.obs.hand, k, True)
+
+
+class Thrifty(Cautious):
+    """Plays like cautious, but pays up to two cards for a play and discards two only
+    rather than pay three or more (when discarding is the cheaper way to spend a turn)."""
+
+    name = "thrifty"
+    discard_from = 3
+
+
+class Wavering(Thrifty):
+    """Plays like thrifty, but misjudges: each play's score gets seeded random noise (up
+    to 3 points, a card's worth of cost and a half), so repeated plays of one deal
+    differ."""
+
+    name = "wavering"
+
+    def doubt(self) -> float:
+        return self.rng.uniform(0.0, 3.0)
+
+
+class RandomPolicy(Policy):
+    """A legal choice uniformly at random each turn, paid with random cards (seeded by
+    --sim-seed). Start event: each seat gives a random number of random cards within
+    what the seats after it can still cover."""
+
+    name = "random"
+
+    def act(self, obs):
+        choice = self.rng.choice(sorted(obs.view.legal_choices(), key=repr))
+        if choice.kind == ChoiceKind.FINISH:
+            return PlayFinish(seat=obs.seat)
+        if choice.kind == ChoiceKind.MONSTER:
+            return self._with_rocks(obs, PlayMonster(seat=obs.seat, cell=choice.cell))
+        if choice.kind == ChoiceKind.DISCARD:
+            return self._with_rocks(obs, DiscardTwo(seat=obs.seat, discard=self._sample(obs.hand, 2)))
+        rest = remove_held(obs.hand, [choice.island])
+        paid = self._sample(rest, obs.view.cost_of(choice))
+        return self._with_rocks(obs, PlayIsland(seat=obs.seat, card=choice.island, cell=choice.target, discard=paid))
+
+    def _sample(self, cards: tuple[Card, ...], k: int) -> tuple[Card, ...]:
+        return sorted_cards(self.rng.sample(list(cards), k))
+
+    def rocks_row(self, obs, grid, hand, rows):
+        return self.rng.choice(rows)
+
+    def give(self, call):
+        return self._sample(call.obs.hand, self.rng.randint(call.least, call.most))
+
+
+POLICIES: dict[str, type[Policy]] = {p.name: p for p in (Cautious, Thrifty, Greedy, Wavering, RandomPolicy)}
+
+
+def make_policy(name: str, seed: int = 0) -> Policy:
+    if name not in POLICIES:
+        raise BadInput(f"unknown policy {name!r} (known: {', '.join(POLICIES)})")
+    return POLICIES[name](random.Random(seed))
+
+
+# ---------------------------------------------------------------------------------------
+# The table
+
+
+def start_action(state: State, policy: Policy) -> PlayStart:
+    """The Start event at a silent table: the forced rounds (if any) happen, then each
+    seat in turn from the Start player gives its cards, seeing its own hand and the public
+    counts (how many the seats before it gave)."""
+    hands, drawn, owed, forced = state.start_event()
+    players = state.players
+    order = [(state.seat + k) % players for k in range(players)]
+    hand_sizes = tuple(len(h) for h in hands)
+    pile_sizes = tuple(len(state.deal.piles[s]) - drawn[s] for s in range(players))
+    given: dict[int, tuple[Card, ...]] = {}
+    discarded = len(state.discarded) + len(forced)
+    for i, seat in enumerate(order):
+        later = order[i + 1 :]
+        quota = start_quota(order[i:], hand_sizes, pile_sizes, owed)[seat]
+        obs = replace(
+            observe(state, seat),
+            hand=hands[seat],
+            hand_sizes=tuple(hand_sizes[s] - len(given.get(s, ())) for s in range(players)),
+            pile_sizes=pile_sizes,
+            discarded=discarded,
+            start_played=True,
+        )
+        call = StartCall(
+            obs=obs,
+            owed=owed,
+            least=max(0, owed - sum(hand_sizes[s] for s in later)),
+            most=min(owed, hand_sizes[seat]),
+            quota=quota,
+        )
+        cards = policy.give(call)
+        if not call.least <= len(cards) <= call.most or remove_cards(hands[seat], cards) is None:
+            raise RuntimeError(f"policy {policy.name} gave {cards!r} for seat {seat} in the Start event")
+        given[seat] = cards
+        owed -= len(cards)
+        discarded += len(cards)
+    action = PlayStart(seat=state.seat, team_discard=tuple(given[s] for s in range(players)))
+    after = state.before_rocks(action)
+    if not after.rocks_choice_due:
+        return action
+    obs = replace(observe(after, state.seat), rocks_row=after.rocks_row)
+    row = policy.rocks_row(obs, after.grid, after.hands[state.seat], after.eligible_rock_rows())
+    return replace(action, rocks=RocksMove(row))
+
+
+@dataclass(frozen=True)
+class SimResult:
+    line: Line
+    won: bool
+    cells_filled: int
+    turns: int
+    status: str  # won | lost
+    policy: str  # the policy every seat played
+    sim_seed: int  # the seed of the policy's own random choices
+
+    def to_json(self) -> dict:
+        """The game as ``tranquility simulate --json`` prints it (docs/simulate.md)."""
+        from tranquility.solver.formats.codecs import line_to_json
+
+        return {
+            "policy": self.policy,
+            "sim_seed": self.sim_seed,
+            "won": self.won,
+            "status": self.status,
+            "turns": self.turns,
+            "cells_filled": self.cells_filled,
+            "cells": self.line.deal.rules.cells,
+            "line": line_to_json(self.line),
+        }
+
+
+def simulate(game: Game, policy_name: str = "cautious", seed: int = 0) -> SimResult:
+    """Play ``game`` (a deal, or a line to continue) to its end with one policy at every seat."""
+    policy = make_policy(policy_name, seed)
+    line = as_line(game)
+    state = position_after(line)
+    actions = list(line.actions)
+    while not state.won and state.status == Status.OPEN:
+        action: Action
+        if state.must_play_start():
+            action = start_action(state, policy)
+        else:
+            action = policy.act(observe(state, state.seat))
+        state = state.apply(action)  # the engine checks every action
+        actions.append(action)
+    return SimResult(
+        line=line.with_actions(tuple(actions)),
+        won=state.won,
+        cells_filled=state.filled,
+        turns=len(actions),
+        status=state.status,
+        policy=policy_name,
+        sim_seed=seed,
+    )
+
+
+@dataclass(frozen=True)
+class WinRate:
+    policy: str
+    players: int
+    deals: int
+    sim_seed: int
+    wins: int
+    mean_cells_filled: float
+    mean_turns: float
+    rules: Rules
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.deals if self.deals else 0.0
+
+    def to_json(self) -> dict:
+        return {
+            "policy": self.policy,
+            "players": self.players,
+            "deals": self.deals,
+            "seeds": f"0..{self.deals - 1}",
+            "sim_seed": self.sim_seed,
+            "wins": self.wins,
+            "win_rate": round(self.win_rate, 4),
+            "mean_cells_filled": round(self.mean_cells_filled, 2),
+            "mean_turns": round(self.mean_turns, 2),
+            "cells": self.rules.cells,
+            "rules": self.rules.to_dict(),
+        }
+
+
+def win_rate(
+    rules: Rules,
+    players: int,
+    deals: int,
+    policy: str = "cautious",
+    seed: int = 0,
+    on_deal: Callable[[int, SimResult], None] | None = None,
+) -> WinRate:
+    """Play the seeded deals 0..deals-1 with ``policy`` (sim seed ``seed`` for each)."""
+    make_policy(policy)  # a bad name fails before any deal is played
+    wins = cells = turns = 0
+    for number in range(deals):
+        result = simulate(deal(rules, players, number), policy, seed)
+        wins += result.won
+        cells += result.cells_filled
+        turns += result.turns
+        if on_deal is not None:
+            on_deal(number, result)
+    n = max(deals, 1)
+    return WinRate(policy, players, deals, seed, wins, cells / n, turns / n, rules)
