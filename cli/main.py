@@ -419,7 +419,7 @@ def solve(
     result = run_with_status(
         "solving",
         file,
-        lambda progress: run_solve(game, budget, method, progress=progress, objective=objective),
+        lambda progress: run_solve(game, budget, Method(method), progress=progress, objective=Objective(objective)),
         quiet=as_json,
         total=None if budget.reproducible else budget.seconds,
     )

@@ -30,6 +30,7 @@ from tranquility.solver.errors import BadInput
 from tranquility.solver.formats.notation import format_action
 from tranquility.solver.formats.reading import read_game_file
 from tranquility.solver.search.budget import Budget
+from tranquility.solver.verdicts import Objective
 
 from .exits import InputError
 from .options import INPUT_ERRORS, DealSource, input_error, playable, usage_error
@@ -138,7 +139,7 @@ class PlayApp(App):
         Binding("ctrl+r", "analyze", "Analysis", priority=True),
     ]
 
-    def __init__(self, board: Board, hint_time: float = 2.0, objective: str = "any") -> None:
+    def __init__(self, board: Board, hint_time: float = 2.0, objective: Objective = Objective.ANY) -> None:
         super().__init__()
         self.board = board
         self.budget = Budget(seconds=hint_time)
@@ -371,5 +372,5 @@ def run_play(source: DealSource, file: str | None, puzzle_id: str | None, hint_t
     board = open_board(source, file, puzzle_id)
     if not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise InputError("tranquility play draws an interactive board: it needs a terminal (stdin and stdout)")
-    PlayApp(board, hint_time, objective).run()
+    PlayApp(board, hint_time, Objective(objective)).run()
 

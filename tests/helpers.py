@@ -24,6 +24,7 @@ from tranquility.solver.engine.deal import Deal, DealError, deal, pile_sizes
 from tranquility.solver.engine.rules import Adjacency, OneCard, Order, Rocks, Rules
 from tranquility.solver.engine.state import State, Status
 from tranquility.solver.search.budget import Budget
+from tranquility.solver.verdicts import Method
 
 # The smallest useful rule set: one row of four cells, eight islands, one Finish card.
 TINY = {"rows": 1, "cols": 4, "islands": 8, "finish": 1, "hand": 3, "start_discards": 2}
@@ -301,7 +302,7 @@ def small_deals(count: int, seed: int = 2026) -> list[Deal]:
 
 
 def wins_and_losses(deals: Iterable[Deal], budget: Budget, wins: int, losses: int) -> tuple[list[Deal], list[Deal]]:
-    """The first ``wins`` deals that ``solve(g, budget, method="search")`` wins and the first
+    """The first ``wins`` deals that ``solve(g, budget, method=Method.SEARCH)`` wins and the first
     ``losses`` it proves lost, in the order of ``deals``: the lists
     ``[g for g in deals if verdict(g) == "win"][:wins]`` and the like for "no-win", each
     deal solved once, and none after both lists are full."""
@@ -310,7 +311,7 @@ def wins_and_losses(deals: Iterable[Deal], budget: Budget, wins: int, losses: in
     for game in deals:
         if all(len(found[v]) >= wanted[v] for v in found):
             break
-        verdict = solve(game, budget, method="search").verdict
+        verdict = solve(game, budget, method=Method.SEARCH).verdict
         if verdict in found and len(found[verdict]) < wanted[verdict]:
             found[verdict].append(game)
     return found["win"], found["no-win"]

@@ -11,6 +11,7 @@ from tranquility.solver.cpsat.binds import what_binds
 from tranquility.solver.cpsat.model import RULE_GROUPS, build_model, horizon
 from tranquility.solver.cpsat.solving import CpsatLimits, new_solver
 from tranquility.solver.engine.state import State
+from tranquility.solver.verdicts import Method
 
 from .helpers import make_deal, small_deals, tiny_rules
 from .test_crosscheck import REPRO
@@ -29,7 +30,7 @@ def test_all_groups_on_is_the_plain_model():
     search does (the switches change nothing while they are on)."""
     for game in small_deals(25, seed=77):
         state = State.initial(game)
-        expected = solve(game, REPRO, method="search").verdict
+        expected = solve(game, REPRO, method=Method.SEARCH).verdict
         status = status_with(state, list(RULE_GROUPS))
         assert (status == cp_model.INFEASIBLE) == (expected == "no-win"), game
 
@@ -37,7 +38,7 @@ def test_all_groups_on_is_the_plain_model():
 def test_the_binding_groups_are_sufficient_and_minimal_when_so_marked():
     proven = minimal = 0
     for game in small_deals(25, seed=78):
-        if solve(game, REPRO, method="search").verdict != "no-win":
+        if solve(game, REPRO, method=Method.SEARCH).verdict != "no-win":
             continue
         state = State.initial(game)
         binding = what_binds(state, seconds=300, deterministic=2.0)

@@ -112,6 +112,8 @@ def test_the_finisher_check_on_official_seeds(players):
 
 LIMITS = CpsatLimits(workers=1, deterministic=5.0, seed=0)
 RACE = CpsatLimits(workers=2, seconds=20.0, seed=0)  # --proof both: two sides, one thread each
+# The ladder on deterministic time, one worker, each step whole.
+REPRODUCIBLE_LADDER = Budget(reproducible=True, workers=1, cpsat_deterministic=20.0, proof=Proof.WHOLE)
 
 
 def replayed(state: State, actions) -> State:
@@ -186,7 +188,7 @@ def test_the_ladder_never_proves_beyond_the_optimum_and_its_line_is_the_optimum(
         start = objective_bound(state, objective)
         # With no line known (a value no win has), it climbs until a step finds a line.
         unreached = -1 if objective == Objective.SPARE else 10**6
-        climbed = ladder.climb(state, objective, unreached, start, None, deterministic=20.0)
+        climbed = ladder.climb(state, objective, unreached, start, REPRODUCIBLE_LADDER)
         assert not better(objective, value, climbed.bound), (state.rules, value, climbed.bound)
         assert not better(objective, climbed.bound, start)  # at least as tight as before
         steps += climbed.steps

@@ -25,6 +25,7 @@ from tranquility.solver.engine.line import Line
 from tranquility.solver.engine.rules import PRESETS, Adjacency, Order, Rocks, Rules
 from tranquility.solver.engine.state import State
 from tranquility.solver.formats.codecs import deal_to_json, line_to_json
+from tranquility.solver.verdicts import Objective
 
 from .helpers import ENV, run, write
 
@@ -825,7 +826,7 @@ def test_solve_json_is_the_results_to_json(tmp_path, monkeypatch):
 
     path = small_deal_file(tmp_path)
     game = deal(SMALL_RULES, 1, 1)
-    for objective in ("any", "turns"):
+    for objective in (Objective.ANY, Objective.TURNS):
         result = solve(game, Budget(reproducible=True, workers=1), objective=objective)
         monkeypatch.setattr("tranquility.solver.analysis.solve.solve", lambda *a, result=result, **k: result)
         printed = run("solve", path, "--json", "--objective", objective)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from tranquility.solver.analysis.solve import solve
 from tranquility.solver.engine.verify import verify
 from tranquility.solver.search.budget import Budget
-from tranquility.solver.verdicts import Verdict
+from tranquility.solver.verdicts import Method, Verdict
 
 from .helpers import small_deals
 
@@ -19,8 +19,8 @@ REPRO = Budget(seconds=60, workers=1, reproducible=True, cpsat_deterministic=30.
 def test_every_method_agrees_and_both_outcomes_are_common():
     verdicts = []
     for game in DEALS:
-        search = solve(game, REPRO, method="search")
-        cpsat = solve(game, REPRO, method="cpsat")
+        search = solve(game, REPRO, method=Method.SEARCH)
+        cpsat = solve(game, REPRO, method=Method.CPSAT)
         assert search.verdict != "unknown" and cpsat.verdict != "unknown", game
         assert search.verdict == cpsat.verdict, (game, search, cpsat)
         for result in (search, cpsat):

@@ -21,7 +21,7 @@ from tranquility.solver.formats.codecs import action_to_json, line_to_json
 from tranquility.solver.search.bounds import live_islands
 from tranquility.solver.search.budget import Budget
 from tranquility.solver.search.moves import candidate_actions
-from tranquility.solver.verdicts import Objective
+from tranquility.solver.verdicts import Method, Objective
 
 from .helpers import small_deals, wins_and_losses
 
@@ -61,7 +61,7 @@ def test_explained_lines_replay_and_only_moves_hold(wins):
                     if str(_choice(action)) == c.choice:
                         continue
                     after = Line(game, e.result.winning_line.actions[: turn.number - 1] + (action,))
-                    assert solve(after, FAST, method="search").verdict == "no-win"
+                    assert solve(after, FAST, method=Method.SEARCH).verdict == "no-win"
             if c.kind == Critical.FORCED:
                 assert len(list(state.legal_choices())) == 1
             if c.example is not None:  # a whole legal action, payment included, not a bare choice
@@ -94,12 +94,12 @@ def test_unwinnable_deals_report_their_reach(losses):
 def test_analyze_finds_a_planted_losing_move(wins):
     planted = 0
     for game in wins:
-        won = solve(game, FAST, method="search").winning_line
+        won = solve(game, FAST, method=Method.SEARCH).winning_line
         state = position_after(Line(game))
         for turn, played in enumerate(won.actions):
             for action in candidate_actions(state, live_islands(state)):
                 prefix = won.actions[:turn] + (action,)
-                if action != played and solve(Line(game, prefix), FAST, method="search").verdict == "no-win":
+                if action != played and solve(Line(game, prefix), FAST, method=Method.SEARCH).verdict == "no-win":
                     analysis = analyze(Line(game, prefix), FAST)
                     assert analysis.deal_verdict == "win"
                     assert analysis.lost_at == turn + 1
@@ -158,7 +158,7 @@ def test_explaining_a_line_that_has_already_won_narrates_it_as_played(wins):
     improve a finished game). It narrates the given line from the deal, checks its critical
     moves and says it is already won."""
     for game in wins[:2]:
-        won = solve(game, FAST, method="search").winning_line
+        won = solve(game, FAST, method=Method.SEARCH).winning_line
         for objective in Objective:
             e = explain(won, objective=objective, budget=FAST, critical_budget=2)
             assert e.result.verdict == "win" and e.result.method == "replay" and e.already_won
@@ -173,14 +173,14 @@ def test_explaining_a_line_that_has_already_won_narrates_it_as_played(wins):
 
 
 def test_solving_a_line_that_has_already_won_keeps_it_for_every_objective(wins):
-    won = solve(wins[0], FAST, method="search").winning_line
+    won = solve(wins[0], FAST, method=Method.SEARCH).winning_line
     for objective in Objective:
         result = solve(won, FAST, objective=objective)
         assert (result.verdict, result.method, result.line, result.best) == ("win", "replay", won, None)
 
 
 def test_explain_command_on_a_won_game(wins, tmp_path):
-    won = solve(wins[0], FAST, method="search").winning_line
+    won = solve(wins[0], FAST, method=Method.SEARCH).winning_line
     path = tmp_path / "played.json"
     path.write_text(json.dumps(line_to_json(won)))
     runner = CliRunner()

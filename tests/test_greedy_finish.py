@@ -102,7 +102,7 @@ def test_the_improving_playouts_reach_the_shortest_win(seed):
 def test_solve_proves_the_shortest_win_with_the_improving_playouts():
     # 2 players seed 11: 39 turns against a bound of 38 after 60 s on 2026-12-02 (the
     # optimal suite, raced); the improving playouts now find 38, which meets the bound.
-    result = solve(deal(OFFICIAL, 2, 11), Budget(reproducible=True), objective="turns")
+    result = solve(deal(OFFICIAL, 2, 11), Budget(reproducible=True), objective=Objective.TURNS)
     assert result.best is not None
     assert (result.best.value, result.best.optimal, result.best.value_by) == (38, True, FoundBy.GREEDY)
     assert result.line is not None and len(result.line.actions) == 38

@@ -73,7 +73,7 @@ def test_the_lns_never_returns_a_worse_line_and_every_line_replays(cases, object
     improved = 0
     for game, position, start, optimum in cases:
         first = objective_value(position, start, objective)
-        found = lns(Line(game), position, start, objective, None, seed=1)
+        found = lns(Line(game), position, start, objective, Budget(reproducible=True, seed=1))
         assert not better(objective, first, found.value)  # never worse than the start
         check = verify(Line(game, tuple(found.actions)))
         assert check.legal and check.won
@@ -86,7 +86,7 @@ def test_the_lns_never_returns_a_worse_line_and_every_line_replays(cases, object
 
 def test_a_reproducible_budget_gives_the_same_line_twice(cases):
     for game, position, start, _ in cases[:2]:
-        runs = [lns(Line(game), position, start, Objective.SPARE, None, seed=5) for _ in range(2)]
+        runs = [lns(Line(game), position, start, Objective.SPARE, Budget(reproducible=True, seed=5)) for _ in range(2)]
         assert runs[0].actions == runs[1].actions and runs[0].accepted == runs[1].accepted
 
 
@@ -110,7 +110,7 @@ def test_a_line_the_engine_rejects_is_an_internal_error(cases, monkeypatch):
     # A "better" line that never plays the Finish: it keeps one card more, and does not win.
     monkeypatch.setattr(improve, "_round", lambda *args: (start[:-1], False))
     with pytest.raises(InternalError, match="does not replay as a win"):
-        lns(Line(game), position, start, Objective.SPARE, None)
+        lns(Line(game), position, start, Objective.SPARE, Budget(reproducible=True))
 
 
 def test_windows_are_seeded_and_inside_the_line():
@@ -148,5 +148,5 @@ def test_ctrl_c_keeps_the_best_line_so_far(cases, monkeypatch):
         raise KeyboardInterrupt
 
     monkeypatch.setattr(improve, "_round", interrupted)
-    found = lns(Line(game), position, start, Objective.SPARE, None)
+    found = lns(Line(game), position, start, Objective.SPARE, Budget(reproducible=True))
     assert found.interrupted and found.actions == start and found.rounds == 1

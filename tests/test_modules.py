@@ -25,7 +25,7 @@ from tranquility.solver.search.budget import Budget, Deadline, SearchStats
 from tranquility.solver.search.complete import exhaustive
 from tranquility.solver.search.greedy import Style, greedy_action
 from tranquility.solver.search.objectives import objective_bound, objective_value
-from tranquility.solver.verdicts import Objective, Verdict
+from tranquility.solver.verdicts import Method, Objective, Verdict
 
 from .helpers import random_action
 
@@ -204,7 +204,7 @@ def test_the_complete_search_agrees_with_the_oracle(oracle_cases):
 def test_the_portfolio_agrees_with_the_oracle(oracle_cases):
     budget = Budget(reproducible=True, greedy_playouts=30, search_nodes=300, cpsat_deterministic=5.0)
     for game, line, _ in oracle_cases:
-        for method in ("auto", "search", "cpsat"):
+        for method in Method:
             result = solve(game, budget, method=method)
             if result.verdict != Verdict.UNKNOWN:
                 assert result.verdict == (Verdict.WIN if line is not None else Verdict.NO_WIN), (game.deal.rules, method)
@@ -322,7 +322,7 @@ def test_a_win_only_through_a_monster_play():
     position = Line(SINK_DEAL, SINK_OPENING)
     state = position_after(position)
     assert state.grid == (None, 3, None) and state.hands == ((1, 2, 5, 6, FINISH, MONSTER),)
-    result = solve(position, Budget(seconds=20), method="search")
+    result = solve(position, Budget(seconds=20), method=Method.SEARCH)
     assert result.verdict == Verdict.WIN and result.method == "greedy" and verify(result.winning_line).won
     assert result.winning_line.actions[2:] == (
         PlayMonster(seat=0, cell=1),  # sinks the 3
@@ -366,10 +366,10 @@ ROCKS_WIN = (
 def test_a_loss_only_because_the_rocks_block_a_row():
     with_rocks = Deal(rules=ROCKS, piles=ROCKS_PILE, rocks_row=1)
     without = Deal(rules=replace(ROCKS, rocks=Rocks.OFF), piles=ROCKS_PILE)
-    won = solve(without, Budget(seconds=20), method="search")
+    won = solve(without, Budget(seconds=20), method=Method.SEARCH)
     assert won.verdict == Verdict.WIN and won.winning_line.actions == ROCKS_WIN and verify(won.winning_line).won
     assert Oracle(100_000).wins(State.initial(without)) is not None
-    for method in ("auto", "search"):
+    for method in (Method.AUTO, Method.SEARCH):
         lost = solve(with_rocks, Budget(seconds=20), method=method)
         assert lost.verdict == Verdict.NO_WIN and lost.method == "exhaustive", method
     assert Oracle(100_000).wins(State.initial(with_rocks)) is None
@@ -380,7 +380,7 @@ def test_a_loss_only_because_the_rocks_block_a_row():
 
 def test_the_rocks_golden_is_proven_lost_by_every_method():
     # The loss the rocks alone cause: auto, the complete search and CP-SAT alone all prove it.
-    for method in ("auto", "search", "cpsat"):
+    for method in Method:
         decided = solve(Deal(rules=ROCKS, piles=ROCKS_PILE, rocks_row=1), Budget(seconds=20), method=method)
         assert decided.verdict == Verdict.NO_WIN, method
 

@@ -13,7 +13,7 @@ from tranquility.solver.engine.state import State
 from tranquility.solver.engine.verify import verify
 from tranquility.solver.search.budget import Budget, Deadline, SearchStats
 from tranquility.solver.search.objectives import maximised, objective_value
-from tranquility.solver.verdicts import Objective
+from tranquility.solver.verdicts import Method, Objective
 
 from .helpers import small_deals
 from .oracles import exhaustive_best
@@ -48,7 +48,7 @@ def test_the_model_measures_every_objective_as_the_engine_does():
     from the deal and from the position after the Start."""
     checked = 0
     for game in small_deals(30, seed=3):
-        result = solve(game, Budget(seconds=60, workers=1, reproducible=True), method="search")
+        result = solve(game, Budget(seconds=60, workers=1, reproducible=True), method=Method.SEARCH)
         if result.verdict != "win":
             continue
         assert result.line is not None

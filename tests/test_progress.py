@@ -21,6 +21,7 @@ from tranquility.solver.engine.rules import OFFICIAL, Rules
 from tranquility.solver.engine.state import State
 from tranquility.solver.formats.codecs import deal_to_json, line_to_json
 from tranquility.solver.search.budget import Budget
+from tranquility.solver.verdicts import Method, Objective
 
 from .helpers import ENV, run, small_deals, wins_and_losses, write
 
@@ -60,7 +61,7 @@ def test_solve_reports_each_phase_while_it_runs_and_times_it(wins):
     for game in wins:
         steps: list[Step] = []
         began = time.monotonic()
-        result = solve(game, FAST, objective="spare", progress=steps.append)
+        result = solve(game, FAST, objective=Objective.SPARE, progress=steps.append)
         assert result.verdict == "win" and result.best is not None
         first = result.phases[0]
         assert (first.name, first.method, first.found) == ("decide", result.method, "win")
@@ -89,7 +90,7 @@ def test_a_proof_lists_every_part_that_ran(losses):
 
 def test_a_reproducible_solve_has_no_clock_in_its_steps(wins):
     steps: list[Step] = []
-    solve(wins[0], Budget(reproducible=True, workers=1), objective="turns", progress=steps.append)
+    solve(wins[0], Budget(reproducible=True, workers=1), objective=Objective.TURNS, progress=steps.append)
     assert steps and all(s.until is None for s in steps)
 
 
@@ -112,7 +113,7 @@ def test_explain_critical_moves_say_how_far_they_are(wins):
 
 
 def test_analyze_says_which_position_it_is_solving(wins):
-    line = solve(wins[0], FAST, method="search").winning_line
+    line = solve(wins[0], FAST, method=Method.SEARCH).winning_line
     steps: list[Step] = []
     analyze(Line(line.deal, line.actions[:2]), FAST, progress=steps.append)
     assert [s.phase for s in steps] == [f"position before turn {i} of 3" for i in (1, 2, 3)]
@@ -247,7 +248,7 @@ def test_json_errors_are_whole_sentences(tmp_path, content, message):
 def test_a_grid_moment_names_the_row_it_completed():
     """Fixed: explain printed "Grid row 1 complete" when the bottom row is row 0."""
     game = deal(OFFICIAL, 4, 3)
-    line = solve(game, Budget(seconds=10, workers=1), method="search").winning_line
+    line = solve(game, Budget(seconds=10, workers=1), method=Method.SEARCH).winning_line
     seen = []
     for turn in narrate(line):
         before = State.initial(game)
@@ -293,7 +294,7 @@ def test_ctrl_c_while_improving_keeps_the_win(wins, monkeypatch):
     """Ctrl-C in the greedy playouts that start the improvement escaped the solve (exit
     130, the win lost); it keeps the win found, as Ctrl-C anywhere else in a solve does."""
     monkeypatch.setattr("tranquility.solver.analysis.solve.best_playout", _interrupt)
-    result = solve(wins[0], FAST, objective="spare")
+    result = solve(wins[0], FAST, objective=Objective.SPARE)
     assert result.verdict == "win" and result.interrupted and result.best is not None
     assert result.phases[-1].found.endswith("(interrupted)")
     assert [p.method for p in result.phases if p.name == "improve"] == ["greedy"]  # CP-SAT never started
@@ -314,7 +315,7 @@ def test_ctrl_c_in_analyze_stops_it_with_the_positions_solved(wins, monkeypatch)
     from tranquility.solver.analysis.solve import Result
     from tranquility.solver.verdicts import DecidedBy, Verdict
 
-    line = solve(wins[0], FAST, method="search").winning_line
+    line = solve(wins[0], FAST, method=Method.SEARCH).winning_line
     real = module.solve
     calls = []
 

@@ -18,6 +18,7 @@ from tranquility.solver.engine.verify import verify
 from tranquility.solver.formats.codecs import deal_to_json, line_to_json
 from tranquility.solver.search.bounds import least_total_cost, refutation
 from tranquility.solver.search.budget import Budget
+from tranquility.solver.verdicts import Method
 
 from .helpers import run, small_deals
 
@@ -31,7 +32,7 @@ WON_COUNT = 19
 @pytest.fixture(scope="module")
 def won():
     """Every won deal of SMALL with its reproducible solve, solved once for the module."""
-    found = [(g, r) for g in SMALL for r in [solve(g, REPRO, method="search")] if r.verdict == "win"]
+    found = [(g, r) for g in SMALL for r in [solve(g, REPRO, method=Method.SEARCH)] if r.verdict == "win"]
     assert len(found) == WON_COUNT, f"{len(found)} deals of SMALL are won: set WON_COUNT to it"
     return found
 
@@ -47,14 +48,14 @@ def test_official_multiplayer_deals_are_won_with_replayed_lines():
 def test_a_lost_solo_deal_is_proven_by_cpsat():
     # Solo seed 6: no Finish card can survive with the Start this deep (measured: CP-SAT
     # proves it infeasible in well under a second of search).
-    result = solve(deal(OFFICIAL, 1, 6), Budget(seconds=60, workers=2), method="cpsat")
+    result = solve(deal(OFFICIAL, 1, 6), Budget(seconds=60, workers=2), method=Method.CPSAT)
     assert result.verdict == "no-win" and result.method == "cpsat"
     assert "proven bound" in str(result.reason)
 
 
 def test_monsters_and_rocks_are_solved_by_the_greedy_player():
     for rules in (Rules(monsters=3), Rules(rocks=Rocks.AUTO)):
-        for method in ("auto", "search"):
+        for method in (Method.AUTO, Method.SEARCH):
             result = solve(deal(rules, 2, 1), Budget(seconds=10), method=method)
             assert result.verdict == "win" and result.method == "greedy"  # the line was replayed
 
@@ -64,7 +65,7 @@ def test_every_prefix_of_a_winning_line_is_still_a_win(won, index):
     game, result = won[index]
     actions = result.winning_line.actions
     for cut in range(len(actions)):
-        sub = solve(Line(game, actions[:cut]), REPRO, method="search")
+        sub = solve(Line(game, actions[:cut]), REPRO, method=Method.SEARCH)
         assert sub.verdict == "win", cut
         assert sub.winning_line.actions[:cut] == actions[:cut]
         assert verify(sub.winning_line).won
@@ -72,14 +73,14 @@ def test_every_prefix_of_a_winning_line_is_still_a_win(won, index):
 
 def test_verdict_does_not_depend_on_workers():
     for game in SMALL[:12]:
-        one = solve(game, Budget(seconds=30, workers=1), method="cpsat")
-        two = solve(game, Budget(seconds=30, workers=2), method="cpsat")
+        one = solve(game, Budget(seconds=30, workers=1), method=Method.CPSAT)
+        two = solve(game, Budget(seconds=30, workers=2), method=Method.CPSAT)
         assert one.verdict == two.verdict != "unknown"
 
 
 def test_reproducible_mode_gives_the_same_line():
     game = SMALL[0]
-    runs = [solve(game, REPRO, method=m) for m in ("cpsat", "cpsat", "search", "search")]
+    runs = [solve(game, REPRO, method=m) for m in (Method.CPSAT, Method.CPSAT, Method.SEARCH, Method.SEARCH)]
     assert runs[0].line == runs[1].line and runs[2].line == runs[3].line
 
 
@@ -87,7 +88,7 @@ def test_reproducible_mode_gives_the_same_line():
 @given(st.sampled_from(SMALL), st.integers(0, 5))
 def test_refutations_never_refute_a_winnable_position(game, cut):
     """A cheap refutation is a proof: it must never fire on a position that is won later."""
-    won = solve(game, REPRO, method="search")
+    won = solve(game, REPRO, method=Method.SEARCH)
     if won.verdict != "win":
         return
     state = State.initial(game)

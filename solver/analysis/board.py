@@ -263,7 +263,7 @@ class Board:
 
     # -- hints ----------------------------------------------------------------------------
 
-    def hint(self, budget: Budget, objective: str = Objective.ANY) -> Hint:
+    def hint(self, budget: Budget, objective: Objective = Objective.ANY) -> Hint:
         """Solve the position (``budget``); after a move whose position is proven lost, solve
         the one before it too, to tell a thrown-away win from a game lost earlier."""
         now = solve(self.line, budget, objective=objective)

@@ -23,7 +23,7 @@ from tranquility.solver.search.budget import Budget, Deadline, SearchStats
 from tranquility.solver.search.complete import exhaustive
 from tranquility.solver.search.greedy import Style, greedy_playout, plausible_first
 from tranquility.solver.search.moves import candidate_actions, choice_actions
-from tranquility.solver.verdicts import DecidedBy, Objective, Verdict
+from tranquility.solver.verdicts import DecidedBy, Method, Objective, Verdict
 
 CRITICAL_PHASE, REACH_PHASE, BINDS_PHASE = "critical moves", "best reach", "what binds"  # explain's own phases
 
@@ -398,7 +398,7 @@ def _choice_outcome(
         verdict, _ = exhaustive(after, Deadline(seconds=left / 2), SearchStats(), lost)
         if verdict == Verdict.UNKNOWN:
             position = line.with_actions(line.actions[:done] + (action,))
-            verdict = solve(position, Budget(seconds=until - time.monotonic(), workers=1), method="cpsat").verdict
+            verdict = solve(position, Budget(seconds=until - time.monotonic(), workers=1), method=Method.CPSAT).verdict
         if verdict == Verdict.WIN:
             return Verdict.WIN, action
         if verdict == Verdict.UNKNOWN:

@@ -38,6 +38,7 @@ from tranquility.solver.engine.state import State
 from tranquility.solver.engine.verify import verify
 from tranquility.solver.errors import InternalError
 from tranquility.solver.search.bounds import least_total_cost
+from tranquility.solver.search.budget import Budget
 from tranquility.solver.search.objectives import better, objective_value
 from tranquility.solver.verdicts import Objective
 
@@ -110,20 +111,19 @@ def lns(
     position: State,
     actions: list[Action],
     objective: Objective,
-    seconds: float | None,
-    seed: int = 0,
-    workers: int = 1,
+    budget: Budget,
     target: int | None = None,
     progress: Callable[[int], None] | None = None,
 ) -> Improved:
     """Improve the winning continuation ``actions`` from ``position`` (the position
-    ``prefix`` reaches) for ``objective``: rounds of window re-solves until ``seconds``
-    run out (None: ``REPRODUCIBLE_ROUNDS`` rounds on deterministic time, one worker; else
-    on ``workers`` CP-SAT threads), or the value
-    reaches ``target`` (a proven bound). Never returns a worse line; every line it accepts
+    ``prefix`` reaches) for ``objective``: rounds of window re-solves, each on one CP-SAT
+    worker with the budget's seed, until its seconds run out (reproducible:
+    ``REPRODUCIBLE_ROUNDS`` rounds on deterministic time), or the value reaches ``target``
+    (a proven bound). Never returns a worse line; every line it accepts
     has replayed as a win. ``progress`` hears each better value. Ctrl-C ends it with the
     best line so far."""
     started = time.monotonic()
+    seconds, seed = None if budget.reproducible else budget.seconds, budget.seed
     best = Improved(list(actions), objective_value(position, actions, objective))
     rng = random.Random(seed)
     # Each kind's window grows while its rounds are solved to optimality without a better
@@ -144,7 +144,7 @@ def lns(
                 left = seconds - (time.monotonic() - started)
                 if left < 0.5:
                     break
-                limits = CpsatLimits(workers=workers, seconds=min(ROUND_SECONDS, left), seed=seed)
+                limits = CpsatLimits(workers=1, seconds=min(ROUND_SECONDS, left), seed=seed)
             window = draw_window(rng, len(best.actions), lengths)
             best.rounds += 1
             found, proven = _round(game, position, line_facts(position, best.actions), solution, window, limits)

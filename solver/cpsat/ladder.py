@@ -39,6 +39,7 @@ from tranquility.solver.engine.actions import Action, PlayStart
 from tranquility.solver.engine.state import State
 from tranquility.solver.errors import InternalError
 from tranquility.solver.search.bounds import least_total_cost, turns_without_discards
+from tranquility.solver.search.budget import Budget
 from tranquility.solver.search.objectives import least_discard_turns, objective_bound
 from tranquility.solver.verdicts import Objective, Proof
 
@@ -303,20 +304,19 @@ def climb(
     objective: Objective,
     value: int,
     bound: int,
-    seconds: float | None,
-    deterministic: float = 0.0,
-    workers: int = 1,
-    seed: int = 0,
+    budget: Budget,
     progress: Callable[[int], None] | None = None,
-    proof: Proof = Proof.WHOLE,
     known: list[Action] | None = None,
 ) -> Climbed:
     """Lower the proven ``bound`` towards the best ``value`` found, one step at a time,
-    within ``seconds`` (None: within ``deterministic`` time on one worker, reproducible).
-    Each step gets all the time left: a step is never easier than the one before it.
-    ``progress`` hears each bound proven. Ctrl-C ends it with what is proven so far.
-    ``proof`` and ``known`` (the best line found so far, a winning continuation): ``step``."""
+    within the budget's seconds on its workers (reproducible: within its CP-SAT
+    deterministic time on one worker). Each step gets all the time left: a step is never
+    easier than the one before it. ``progress`` hears each bound proven. Ctrl-C ends it
+    with what is proven so far. The budget's ``proof`` and ``known`` (the best line found so
+    far, a winning continuation): ``step``."""
     started = time.monotonic()
+    seconds = None if budget.reproducible else budget.seconds
+    deterministic, workers, seed, proof = budget.cpsat_deterministic, budget.workers, budget.seed, budget.proof
     down = objective == Objective.SPARE  # spare's bound is lowered, turns' raised
     climbed = Climbed(bound, proof=proof)
     try:

@@ -6,7 +6,7 @@ budget travels whole to where it is split into deadlines and CP-SAT limits."""
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from tranquility.solver.verdicts import Proof
 
@@ -66,3 +66,8 @@ class Budget:
     cpsat_deterministic: float = 60.0
     seed: int = 0
     proof: Proof = Proof.BOTH  # how the ladder decides its steps (--proof)
+
+    def part(self, share: float, seconds_left: float) -> Budget:
+        """The budget of one part of a solve: ``share`` of the ``seconds_left`` on the clock,
+        and the same share of the CP-SAT deterministic time."""
+        return replace(self, seconds=share * seconds_left, cpsat_deterministic=share * self.cpsat_deterministic)
