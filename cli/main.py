@@ -28,6 +28,7 @@ from .options import (
     DealSource,
     LazyChoice,
     Limits,
+    checked,
     deal_source,
     file_or_position,
     game_file_argument,
@@ -414,7 +415,7 @@ def solve(
     from tranquility.solver.analysis.solve import solve as run_solve
     from tranquility.solver.formats.codecs import line_to_json
 
-    game = game_of(source, file)
+    game = checked(source.resolve(file), file)  # replayed once: the solve starts from its state
     budget = replace(limits.budget(), proof=proof)
     result = run_with_status(
         "solving",
@@ -432,7 +433,7 @@ def solve(
     if as_json:
         click.echo(dump_json(result.to_json()))
     else:
-        render_solve(make_console(), result, prefix_of(game), verbose)
+        render_solve(make_console(), result, len(game.line.actions), verbose)
 
 
 @main.command(

@@ -35,6 +35,7 @@ from tranquility.solver.verdicts import Objective, Proof
 from .exits import InputError, os_message
 
 if TYPE_CHECKING:
+    from tranquility.solver.engine.verify import Replayed
     from tranquility.solver.search.budget import Budget
 
 # What reading or writing a file may raise for bad input (never a traceback).
@@ -429,14 +430,21 @@ def read_game(path: str) -> Game:
         raise input_error(path, exc) from None
 
 
-def playable(game: Game, file: str | None) -> Game:
-    """``game``, when its deal and every action follow the rules; else an InputError
-    (exit 2) naming the file, the turn and the broken rule (verify's message)."""
-    from tranquility.solver.engine.verify import verify
+def checked(game: Game, file: str | None) -> Replayed:
+    """``game`` replayed once by the verifier, with the state it reaches, when its deal and
+    every action follow the rules; else an InputError (exit 2) naming the file, the turn and
+    the broken rule (verify's message)."""
+    from tranquility.solver.engine.verify import replayed
 
-    verdict = verify(game)
-    if not verdict.legal:
-        raise InputError(f"{file}: {verdict.error}" if file is not None else str(verdict.error))
+    try:
+        return replayed(game)
+    except BadInput as exc:
+        raise InputError(f"{file}: {exc}" if file is not None else str(exc)) from None
+
+
+def playable(game: Game, file: str | None) -> Game:
+    """``game``, when its deal and every action follow the rules (``checked``)."""
+    checked(game, file)
     return game
 
 

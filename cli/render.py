@@ -334,7 +334,7 @@ def render_solve(console: Console, result, prefix_turns: int, verbose: bool = Fa
         for turn, action in enumerate(actions[prefix_turns:], start=prefix_turns + 1):
             console.print(f"  {turn:>3}. {describe(action)}", soft_wrap=True)
         console.print(Text("Final grid:", style="bold"))
-        console.print(grid_table(result.line.end_state()))
+        console.print(grid_table(result.end))
     counts = ", ".join(f"{k} {v}" for k, v in _flat_stats(result.stats).items())
     if counts and verbose:
         console.print(f"Stats: {counts}", style="dim", soft_wrap=True)

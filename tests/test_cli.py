@@ -762,6 +762,32 @@ def budget_of(call):
     return next(v for v in (*args, *kwargs.values()) if isinstance(v, Budget))
 
 
+def test_a_solve_replays_the_game_once_and_the_line_it_found_once(monkeypatch):
+    """The command checks the game and hands the state it reached to the solver, which
+    replays only the line it found (before printing a win): two replays from the start, and
+    the final grid is the one that replay reached."""
+    from tranquility.solver.engine.state import State
+
+    starts: list[Line] = []
+    built: list = []
+    initial_state, initial = Line.initial_state, State.initial
+
+    def counted_start(line: Line) -> State:
+        starts.append(line)
+        return initial_state(line)
+
+    def counted_initial(deal) -> State:
+        built.append(deal)
+        return initial(deal)
+
+    monkeypatch.setattr(Line, "initial_state", counted_start)
+    monkeypatch.setattr(State, "initial", counted_initial)
+    done = run("solve", "--seed", 3, "--players", 4)
+    assert done.exit_code == 0 and "WIN" in done.output and "Final grid:" in done.output
+    assert len(starts) == 2 and len(built) == 2
+    assert starts[0].actions == () and len(starts[1].actions) >= 38  # the deal given, then the win
+
+
 def test_solve_passes_its_budget(tmp_path, monkeypatch):
     path = small_deal_file(tmp_path)
     calls = capture(monkeypatch, "tranquility.solver.analysis.solve.solve")

@@ -13,9 +13,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 
 from tranquility.solver.engine.actions import Action
-from tranquility.solver.engine.line import Game, Line, as_line
+from tranquility.solver.engine.line import Game, Line
 from tranquility.solver.engine.state import State, Status
-from tranquility.solver.engine.verify import position_after, verify
+from tranquility.solver.engine.verify import Replayed, replayed, verify
 from tranquility.solver.errors import BadInput, InternalError
 from tranquility.solver.search.bounds import refutation
 from tranquility.solver.search.budget import Budget, Deadline, SearchStats
@@ -79,6 +79,7 @@ class Result:
     prefix: int = 0  # actions of the line that were given (the position), before the solve's
     phases: tuple[Phase, ...] = ()  # each part of the portfolio that ran, in order, timed
     interrupted: bool = False  # Ctrl-C ended it (the verdict is unknown, or the win found so far)
+    end: State | None = None  # where the line ends, as the engine's replay of it found it (not in the JSON)
 
     @property
     def winning_line(self) -> Line:
@@ -148,14 +149,15 @@ class Best:
         }
 
 
-def position_of(game: Game) -> tuple[Line, State]:
-    """The line so far (empty for a deal) and the position it reaches."""
-    line = as_line(game)
-    return line, position_after(line)
+def position_of(game: Game | Replayed) -> tuple[Line, State]:
+    """The line so far (empty for a deal) and the position it reaches (a game already
+    replayed is not replayed again)."""
+    checked = game if isinstance(game, Replayed) else replayed(game)
+    return checked.line, checked.state
 
 
 def solve(
-    game: Game,
+    game: Game | Replayed,
     budget: Budget = Budget(),
     method: Method = Method.AUTO,
     progress: Progress | None = None,
@@ -181,99 +183,132 @@ def solve(
     return _improve(result, budget, Objective(objective), progress)
 
 
-def _decide(game: Game, budget: Budget, method: Method, progress: Progress | None) -> Result:
+def _decide(game: Game | Replayed, budget: Budget, method: Method, progress: Progress | None) -> Result:
+    """The portfolio: each part in turn until one decides (docs/solving.md, the order)."""
     if method not in METHODS:
         raise BadInput(f"method must be one of {', '.join(METHODS)}")
     started = time.monotonic()
     prefix, state = position_of(game)
-    with_cpsat = method != Method.SEARCH
-    stats: dict = {}
-    until = None if budget.reproducible else started + budget.seconds
-    phases: list[Phase] = []
+    run = _Deciding(prefix, state, budget, method, progress, started)
+    try:
+        for part in (_replay_or_refute, _greedy_playouts, _complete_search, _cpsat_model):
+            decided = part(run)
+            if decided is not None:
+                return decided
+    except KeyboardInterrupt:
+        run.ran(run.running, FOUND_INTERRUPTED)
+        return run.finish(Verdict.UNKNOWN, DecidedBy.INTERRUPTED)
+    return run.finish(Verdict.UNKNOWN, DecidedBy.TIMEOUT)
 
-    running = [DecidedBy.REFUTE]  # the part of the portfolio at work (for an interrupt)
 
-    def say(phase: str, how: DecidedBy) -> None:
-        running[0] = how
-        if progress is not None:
-            progress(Step(phase, until))
+@dataclass
+class _Deciding:
+    """One decision under way: the position, the budget and its clock, what each part found
+    (its statistics, its timed phase) and which part is at work (for an interrupt)."""
 
-    def ran(how: str, found: str) -> None:
+    prefix: Line  # the line to the position
+    state: State
+    budget: Budget
+    method: Method
+    progress: Progress | None
+    started: float
+    stats: dict = field(default_factory=dict)
+    phases: list[Phase] = field(default_factory=list)
+    running: DecidedBy = DecidedBy.REFUTE
+
+    def left(self) -> float:
+        return max(0.0, self.budget.seconds - (time.monotonic() - self.started))
+
+    def say(self, phase: str, how: DecidedBy) -> None:
+        self.running = how
+        if self.progress is not None:
+            self.progress(Step(phase, None if self.budget.reproducible else self.started + self.budget.seconds))
+
+    def ran(self, how: str, found: str) -> None:
         """Time the part of the portfolio that just ended (from the end of the one before)."""
         now = time.monotonic()
-        phases.append(Phase(DECIDE, how, now - (started + sum(p.seconds for p in phases)), found))
+        self.phases.append(Phase(DECIDE, how, now - (self.started + sum(p.seconds for p in self.phases)), found))
 
-    def finish(verdict: Verdict, how: DecidedBy, actions: list[Action] | None = None, reason: str | None = None) -> Result:
-        line = None
+    def limit(self, share: float, nodes: int | None) -> Deadline:
+        """A share of the time left (ignored when reproducible) and a node budget."""
+        if self.budget.reproducible:
+            return Deadline(nodes=nodes)
+        return Deadline(seconds=self.left() * share, nodes=nodes)
+
+    def finish(self, verdict: Verdict, how: DecidedBy, actions: list[Action] | None = None, reason: str | None = None) -> Result:
+        """The result; a win's line is replayed by the engine first."""
+        line = end = None
         if actions is not None:
-            line = prefix.with_actions(prefix.actions + tuple(actions))
-            check_line(line)
+            line = self.prefix.with_actions(self.prefix.actions + tuple(actions))
+            end = check_line(line)
         if how in (DecidedBy.REPLAY, DecidedBy.REFUTE):
-            ran(how, FOUND_WIN if verdict == Verdict.WIN else FOUND_NO_WIN)
-        seconds = time.monotonic() - started
+            self.ran(how, FOUND_WIN if verdict == Verdict.WIN else FOUND_NO_WIN)
         return Result(
-            verdict, how, seconds, line, reason, stats, prefix=len(prefix.actions), phases=tuple(phases),
-            interrupted=how == DecidedBy.INTERRUPTED,
+            verdict, how, time.monotonic() - self.started, line, reason, self.stats, prefix=len(self.prefix.actions),
+            phases=tuple(self.phases), interrupted=how == DecidedBy.INTERRUPTED, end=end,
         )
 
-    def limit(share: float, nodes: int | None) -> Deadline:
-        """A share of the time left (ignored when reproducible) and a node budget."""
-        if budget.reproducible:
-            return Deadline(nodes=nodes)
-        left = max(0.0, budget.seconds - (time.monotonic() - started))
-        return Deadline(seconds=left * share, nodes=nodes)
 
+def _replay_or_refute(run: _Deciding) -> Result | None:
+    """Already won or lost, or a cheap necessary condition of every win fails (not for
+    --method cpsat, which stays independent)."""
+    if run.state.won:
+        return run.finish(Verdict.WIN, DecidedBy.REPLAY, [])
+    if run.state.status == Status.LOST:
+        return run.finish(Verdict.NO_WIN, DecidedBy.REFUTE, reason="the seat to move has no legal action")
+    reason = refutation(run.state) if run.method != Method.CPSAT else None
+    return None if reason is None else run.finish(Verdict.NO_WIN, DecidedBy.REFUTE, reason=reason)
+
+
+def _greedy_playouts(run: _Deciding) -> Result | None:
+    if run.method == Method.CPSAT:
+        return None
+    run.say("greedy playouts", DecidedBy.GREEDY)
+    counted = SearchStats()
+    line = greedy(run.state, run.limit(GREEDY_SHARE, run.budget.greedy_playouts), counted, run.budget.seed)
+    run.stats["greedy"] = counted.to_json()
+    run.ran(DecidedBy.GREEDY, FOUND_NOTHING if line is None else FOUND_WIN)
+    return None if line is None else run.finish(Verdict.WIN, DecidedBy.GREEDY, line)
+
+
+def _complete_search(run: _Deciding) -> Result | None:
+    if run.method == Method.CPSAT:
+        return None
+    run.say("complete search", DecidedBy.EXHAUSTIVE)
+    counted = SearchStats()
+    budget = run.budget
+    # In auto mode the complete search gets a small node budget: it settles small positions
+    # at once and leaves the big ones to CP-SAT (all the time left when CP-SAT is not used).
+    if run.method == Method.SEARCH:
+        deadline = run.limit(1.0, budget.search_nodes * 100 if budget.reproducible else None)
+    else:
+        deadline = run.limit(0.3, budget.search_nodes)
     try:
-        if state.won:
-            return finish(Verdict.WIN, DecidedBy.REPLAY, [])
-        if state.status == Status.LOST:
-            return finish(Verdict.NO_WIN, DecidedBy.REFUTE, reason="the seat to move has no legal action")
-        # Cheap necessary conditions first (not for --method cpsat, which stays independent).
-        reason = refutation(state) if method != Method.CPSAT else None
-        if reason is not None:
-            return finish(Verdict.NO_WIN, DecidedBy.REFUTE, reason=reason)
-        if method in (Method.AUTO, Method.SEARCH):
-            say("greedy playouts", DecidedBy.GREEDY)
-            search_stats = SearchStats()
-            line = greedy(state, limit(GREEDY_SHARE, budget.greedy_playouts), search_stats, budget.seed)
-            stats["greedy"] = search_stats.to_json()
-            ran(DecidedBy.GREEDY, FOUND_NOTHING if line is None else FOUND_WIN)
-            if line is not None:
-                return finish(Verdict.WIN, DecidedBy.GREEDY, line)
-            say("complete search", DecidedBy.EXHAUSTIVE)
-            search_stats = SearchStats()
-            # In auto mode the complete search gets a small node budget: it settles small
-            # positions at once and leaves the big ones to CP-SAT (all the time left when
-            # the model does not cover the rules).
-            if not with_cpsat:
-                deadline = limit(1.0, budget.search_nodes * 100 if budget.reproducible else None)
-            else:
-                deadline = limit(0.3, budget.search_nodes)
-            try:
-                verdict, line = exhaustive(state, deadline, search_stats)
-            finally:
-                stats["exhaustive"] = search_stats.to_json()
-            ran(DecidedBy.EXHAUSTIVE, _found(verdict))
-            if verdict == Verdict.WIN:
-                return finish(Verdict.WIN, DecidedBy.EXHAUSTIVE, line)
-            if verdict == Verdict.NO_WIN:
-                return finish(Verdict.NO_WIN, DecidedBy.EXHAUSTIVE, reason="the complete search tried every line; none wins")
-        if with_cpsat:
-            from tranquility.solver.cpsat.solving import cpsat  # OR-Tools loads only when CP-SAT runs
+        verdict, line = exhaustive(run.state, deadline, counted)
+    finally:
+        run.stats["exhaustive"] = counted.to_json()
+    run.ran(DecidedBy.EXHAUSTIVE, _found(verdict))
+    if verdict == Verdict.WIN:
+        return run.finish(Verdict.WIN, DecidedBy.EXHAUSTIVE, line)
+    if verdict == Verdict.NO_WIN:
+        return run.finish(Verdict.NO_WIN, DecidedBy.EXHAUSTIVE, reason="the complete search tried every line; none wins")
+    return None
 
-            say("CP-SAT model", DecidedBy.CPSAT)
-            left = max(0.0, budget.seconds - (time.monotonic() - started))
-            verdict, line, info = cpsat(state, _cpsat_limits(budget, left))
-            stats["cpsat"] = info
-            ran(DecidedBy.CPSAT, _found(verdict))
-            if verdict == Verdict.WIN:
-                return finish(Verdict.WIN, DecidedBy.CPSAT, line)
-            if verdict == Verdict.NO_WIN:
-                return finish(Verdict.NO_WIN, DecidedBy.CPSAT, reason=info["reason"])
-    except KeyboardInterrupt:
-        ran(running[0], FOUND_INTERRUPTED)
-        return finish(Verdict.UNKNOWN, DecidedBy.INTERRUPTED)
-    return finish(Verdict.UNKNOWN, DecidedBy.TIMEOUT)
+
+def _cpsat_model(run: _Deciding) -> Result | None:
+    if run.method == Method.SEARCH:
+        return None
+    from tranquility.solver.cpsat.solving import cpsat  # OR-Tools loads only when CP-SAT runs
+
+    run.say("CP-SAT model", DecidedBy.CPSAT)
+    verdict, line, info = cpsat(run.state, _cpsat_limits(run.budget, run.left()))
+    run.stats["cpsat"] = info
+    run.ran(DecidedBy.CPSAT, _found(verdict))
+    if verdict == Verdict.WIN:
+        return run.finish(Verdict.WIN, DecidedBy.CPSAT, line)
+    if verdict == Verdict.NO_WIN:
+        return run.finish(Verdict.NO_WIN, DecidedBy.CPSAT, reason=info["reason"])
+    return None
 
 
 def _found(verdict: str) -> str:
@@ -290,9 +325,10 @@ def _improve(result: Result, budget: Budget, objective: Objective, progress: Pro
     _, position = position_of(given)
     run = _Improvement(given, position, objective, budget, progress, started, result.seconds)
     continuation = result.line.actions[result.prefix :]
+    assert result.end is not None  # the won state, from the replay of the line
     best = _Best(
         continuation, objective_value(position, list(continuation), objective), FoundBy(result.method),
-        objective_bound(position, objective), bound_source(position),
+        objective_bound(position, objective), bound_source(position), result.end,
     )
     for step in (_improving_playouts, _ladder, _windows, _whole_model):
         best = step(run, best)
@@ -304,6 +340,7 @@ def _improve(result: Result, budget: Budget, objective: Objective, progress: Pro
         phases=result.phases + tuple(run.phases),
         stats={**result.stats, **run.stats},
         interrupted=best.interrupted,
+        end=best.end,
     )
 
 
@@ -317,6 +354,7 @@ class _Best:
     value_by: FoundBy
     bound: int
     bound_by: BoundBy
+    end: State  # where the line ends (won), as its replay found it
     interrupted: bool = False
 
     @property
@@ -361,8 +399,8 @@ class _Improvement:
 
     def take(self, best: _Best, found: list[Action], value: int, by: FoundBy) -> _Best:
         """A better continuation, once its line replays as a win."""
-        check_line(self.given.with_actions(self.given.actions + tuple(found)))
-        return replace(best, continuation=tuple(found), value=value, value_by=by)
+        end = check_line(self.given.with_actions(self.given.actions + tuple(found)))
+        return replace(best, continuation=tuple(found), value=value, value_by=by, end=end)
 
 
 def _improving_playouts(run: _Improvement, best: _Best) -> _Best:

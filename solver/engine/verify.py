@@ -35,12 +35,27 @@ class Verification:
         }
 
 
-def position_after(line: Line) -> State:
-    """The position a legal line reaches; BadInput naming the deal or the turn otherwise."""
+@dataclass(frozen=True)
+class Replayed:
+    """A game the verifier has replayed and accepted, and the state it reaches: checked once
+    and handed on (``solve`` takes one as it is)."""
+
+    line: Line
+    state: State
+
+
+def replayed(game: Game) -> Replayed:
+    """``game`` replayed by the verifier; BadInput naming the deal or the turn otherwise."""
+    line = as_line(game)
     check = verify(line)
     if check.state is None or not check.legal:
         raise BadInput(str(check.error))
-    return check.state
+    return Replayed(line, check.state)
+
+
+def position_after(line: Line) -> State:
+    """The position a legal line reaches; BadInput naming the deal or the turn otherwise."""
+    return replayed(line).state
 
 
 def verify(game: Game) -> Verification:
