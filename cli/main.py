@@ -484,6 +484,7 @@ docs/explain.md.
     also=(("--html", "html_out", "Also write a self-contained HTML replay here."),),
 )
 @json_option
+# Over 60 lines: a command whose two time budgets are checked against each other here.
 def explain(
     source: DealSource,
     file: str | None,
@@ -638,6 +639,7 @@ line; its critical-move checks get half as much again) but not --workers or
 @click.option("--markdown", is_flag=True, help="Print the summary as a Markdown table (docs/performance.md).")
 @json_option
 @click.pass_context
+# Over 60 lines: a command that picks one of five suites by its flags; each suite is a function.
 def bench(
     ctx: click.Context,
     suite: str,
@@ -978,6 +980,7 @@ puzzles. Grades and their calibration: docs/puzzles.md.
     help="Also write <id>.solution.json (a winning line) beside each puzzle; with --json, add it as \"solution\".",
 )
 @json_option
+# Over 60 lines: a command; most of it is its flags' checks, each with its own message.
 def generate(
     players: int,
     wanted: int,
@@ -1239,6 +1242,8 @@ docs/odds.md.
     "redrawn on every run).",
 )
 @click.pass_context
+# Over 60 lines: a command of 16 flags, each refused here in the order a user reads the errors;
+# the work itself is the library's (run_odds, summarise).
 def odds(
     ctx: click.Context,
     players: tuple[int, ...] | None,

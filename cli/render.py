@@ -432,6 +432,7 @@ CRITICAL_LABELS = {
 }
 
 
+# Over 60 lines: the explanation's sections in the order they are printed, one block each.
 def render_explanation(console: Console, e, every_turn: bool = False) -> None:
     """The best line turn by turn, the grid where it matters, critical moves, a summary;
     or, for an unwinnable position, how far the team gets and what binds."""

@@ -7,6 +7,7 @@ two independent readings of the same rules.
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 from collections import Counter
@@ -24,7 +25,7 @@ from tranquility.solver.engine.deal import Deal, DealError, deal, pile_sizes
 from tranquility.solver.engine.rules import Adjacency, OneCard, Order, Rocks, Rules
 from tranquility.solver.engine.state import State, Status
 from tranquility.solver.search.budget import Budget
-from tranquility.solver.verdicts import Method
+from tranquility.solver.verdicts import Method, Verdict
 
 # The smallest useful rule set: one row of four cells, eight islands, one Finish card.
 TINY = {"rows": 1, "cols": 4, "islands": 8, "finish": 1, "hand": 3, "start_discards": 2}
@@ -301,20 +302,22 @@ def small_deals(count: int, seed: int = 2026) -> list[Deal]:
     return out
 
 
-def wins_and_losses(deals: Iterable[Deal], budget: Budget, wins: int, losses: int) -> tuple[list[Deal], list[Deal]]:
-    """The first ``wins`` deals that ``solve(g, budget, method=Method.SEARCH)`` wins and the first
-    ``losses`` it proves lost, in the order of ``deals``: the lists
-    ``[g for g in deals if verdict(g) == "win"][:wins]`` and the like for "no-win", each
-    deal solved once, and none after both lists are full."""
-    found: dict[str, list[Deal]] = {"win": [], "no-win": []}
-    wanted = {"win": wins, "no-win": losses}
+@functools.cache
+def search_verdict(game: Deal, budget: Budget) -> Verdict:
+    """``solve(game, budget, method=Method.SEARCH).verdict``, solved once per test process."""
+    return solve(game, budget, method=Method.SEARCH).verdict
+
+
+def first_with_verdict(deals: Iterable[Deal], budget: Budget, verdict: Verdict, count: int) -> list[Deal]:
+    """``[g for g in deals if solve(g, budget, method=Method.SEARCH).verdict == verdict][:count]``,
+    solving no deal after the last one it needs (and none twice: ``search_verdict``)."""
+    found: list[Deal] = []
     for game in deals:
-        if all(len(found[v]) >= wanted[v] for v in found):
+        if len(found) == count:
             break
-        verdict = solve(game, budget, method=Method.SEARCH).verdict
-        if verdict in found and len(found[verdict]) < wanted[verdict]:
-            found[verdict].append(game)
-    return found["win"], found["no-win"]
+        if search_verdict(game, budget) == verdict:
+            found.append(game)
+    return found
 
 
 # Sparse settings: a 3x3 grid, islands 1..18, a Start costing 3 cards.

@@ -21,9 +21,9 @@ from tranquility.solver.engine.rules import OFFICIAL, Rules
 from tranquility.solver.engine.state import State
 from tranquility.solver.formats.codecs import deal_to_json, line_to_json
 from tranquility.solver.search.budget import Budget
-from tranquility.solver.verdicts import Method, Objective
+from tranquility.solver.verdicts import Method, Objective, Verdict
 
-from .helpers import ENV, run, small_deals, wins_and_losses, write
+from .helpers import ENV, first_with_verdict, run, small_deals, write
 
 FAST = Budget(seconds=4, workers=1)
 SMALL = small_deals(30, seed=11)
@@ -33,22 +33,24 @@ TERMINAL = {**ENV, "TTY_COMPATIBLE": "1", "TTY_INTERACTIVE": "1"}
 
 
 
-
 @pytest.fixture(scope="module")
-def wins_and_losses_of_small() -> tuple[list[Deal], list[Deal]]:
-    """The first two deals of SMALL that the search wins with FAST, and the first two it
-    proves lost: solved once for the module, when a test first asks."""
-    return wins_and_losses(SMALL, FAST, wins=2, losses=2)
-
-
-@pytest.fixture(scope="module")
-def wins(wins_and_losses_of_small) -> list[Deal]:
-    return wins_and_losses_of_small[0]
+def wins() -> list[Deal]:
+    """The first two deals of SMALL that the search wins with FAST, solved when a test
+    first asks (the solves are shared with first_win and losses)."""
+    return first_with_verdict(SMALL, FAST, Verdict.WIN, 2)
 
 
 @pytest.fixture(scope="module")
-def losses(wins_and_losses_of_small) -> list[Deal]:
-    return wins_and_losses_of_small[1]
+def first_win() -> Deal:
+    """wins[0], solving only the deals before it."""
+    (game,) = first_with_verdict(SMALL, FAST, Verdict.WIN, 1)
+    return game
+
+
+@pytest.fixture(scope="module")
+def losses() -> list[Deal]:
+    """The first two deals of SMALL that the search proves lost with FAST."""
+    return first_with_verdict(SMALL, FAST, Verdict.NO_WIN, 2)
 
 
 # -- the library reports its phases ---------------------------------------------------------
@@ -88,14 +90,14 @@ def test_a_proof_lists_every_part_that_ran(losses):
         assert all(f == "nothing" for f in found[:-1])
 
 
-def test_a_reproducible_solve_has_no_clock_in_its_steps(wins):
+def test_a_reproducible_solve_has_no_clock_in_its_steps(first_win):
     steps: list[Step] = []
-    solve(wins[0], Budget(reproducible=True, workers=1), objective=Objective.TURNS, progress=steps.append)
+    solve(first_win, Budget(reproducible=True, workers=1), objective=Objective.TURNS, progress=steps.append)
     assert steps and all(s.until is None for s in steps)
 
 
-def test_explain_times_its_own_phases_and_the_whole(wins, losses):
-    e = explain(wins[0], budget=FAST, critical_budget=2)
+def test_explain_times_its_own_phases_and_the_whole(first_win, losses):
+    e = explain(first_win, budget=FAST, critical_budget=2)
     assert e.phases[: len(e.result.phases)] == e.result.phases
     assert e.phases[-1].name == CRITICAL_PHASE and "turns checked" in e.phases[-1].found
     assert e.seconds >= e.result.seconds
@@ -105,15 +107,15 @@ def test_explain_times_its_own_phases_and_the_whole(wins, losses):
     assert [p.name for p in lost.phases[len(lost.result.phases) :]] == ["best reach", "what binds"]
 
 
-def test_explain_critical_moves_say_how_far_they_are(wins):
+def test_explain_critical_moves_say_how_far_they_are(first_win):
     steps: list[Step] = []
-    explain(wins[0], budget=FAST, critical_budget=2, progress=steps.append)
+    explain(first_win, budget=FAST, critical_budget=2, progress=steps.append)
     critical = [s for s in steps if s.phase == CRITICAL_PHASE]
     assert critical and all(s.until is not None and s.found and "checked" in s.found for s in critical)
 
 
-def test_analyze_says_which_position_it_is_solving(wins):
-    line = solve(wins[0], FAST, method=Method.SEARCH).winning_line
+def test_analyze_says_which_position_it_is_solving(first_win):
+    line = solve(first_win, FAST, method=Method.SEARCH).winning_line
     steps: list[Step] = []
     analyze(Line(line.deal, line.actions[:2]), FAST, progress=steps.append)
     assert [s.phase for s in steps] == [f"position before turn {i} of 3" for i in (1, 2, 3)]
@@ -290,32 +292,32 @@ def _interrupt(*args, **kwargs):
     raise KeyboardInterrupt
 
 
-def test_ctrl_c_while_improving_keeps_the_win(wins, monkeypatch):
+def test_ctrl_c_while_improving_keeps_the_win(first_win, monkeypatch):
     """Ctrl-C in the greedy playouts that start the improvement escaped the solve (exit
     130, the win lost); it keeps the win found, as Ctrl-C anywhere else in a solve does."""
     monkeypatch.setattr("tranquility.solver.analysis.solve.best_playout", _interrupt)
-    result = solve(wins[0], FAST, objective=Objective.SPARE)
+    result = solve(first_win, FAST, objective=Objective.SPARE)
     assert result.verdict == "win" and result.interrupted and result.best is not None
     assert result.phases[-1].found.endswith("(interrupted)")
     assert [p.method for p in result.phases if p.name == "improve"] == ["greedy"]  # CP-SAT never started
 
 
-def test_ctrl_c_in_the_critical_moves_keeps_the_explanation(wins, monkeypatch):
+def test_ctrl_c_in_the_critical_moves_keeps_the_explanation(first_win, monkeypatch):
     monkeypatch.setattr("tranquility.solver.analysis.explain._classify", _interrupt)
-    e = explain(wins[0], budget=FAST, critical_budget=5)
+    e = explain(first_win, budget=FAST, critical_budget=5)
     assert e.interrupted and e.to_json()["interrupted"] is True
     assert e.critical and all(c.kind == "not checked" for c in e.critical)
     assert len(e.critical) == len(e.turns)
 
 
-def test_ctrl_c_in_analyze_stops_it_with_the_positions_solved(wins, monkeypatch):
+def test_ctrl_c_in_analyze_stops_it_with_the_positions_solved(first_win, monkeypatch):
     """Ctrl-C in analyze only ended the solve under way and went on to the next position;
     it stops the analysis there."""
     from tranquility.solver.analysis import analyze as module
     from tranquility.solver.analysis.solve import Result
     from tranquility.solver.verdicts import DecidedBy, Verdict
 
-    line = solve(wins[0], FAST, method=Method.SEARCH).winning_line
+    line = solve(first_win, FAST, method=Method.SEARCH).winning_line
     real = module.solve
     calls = []
 

@@ -174,63 +174,82 @@ def run_odds(
         "retry_unknown": retry_unknown,
     }
     report.run_id = store.start_run(slots, executor_name, args)
-    size = batch if batch is not None else batch_size(len(work), slots)
-    todo = batches(work, size)
-    limit = max(1, slots) * (1 + IN_FLIGHT)
-    pending: dict[cf.Future, int] = {}
-    rules_dict = rules.to_dict()
-
-    def submit() -> None:
-        while len(pending) < limit:
-            items = next(todo, None)
-            if items is None:
-                return
-            pending[executor.submit(solve_batch, rules_dict, items, budget)] = len(items)
-
-    finished: list[tuple[Batch, int]] = []  # (batch, deals) back from the executor, not stored yet
-    saved_at = time.monotonic()
-
-    def save() -> None:
-        nonlocal saved_at
-        if not finished:
-            return
-        # Taken off the list first: were the write interrupted, its batches would be solved
-        # again by the next run, never counted twice in this run's counters.
-        taken = finished[:]
-        finished.clear()
-        deals = sum(n for _, n in taken)
-        elapsed = time.monotonic() - began
-        store.write(digest, budget, Batch.joined([b for b, _ in taken]), report.run_id, elapsed, deals)
-        saved_at = time.monotonic()
-        report.done += deals
-        report.seconds = elapsed
-        report.counts = store.counts(scope)
-        if on_batch is not None:
-            on_batch(RunProgress(report.done, report.total, dict(report.counts), elapsed))
-
+    todo = batches(work, batch if batch is not None else batch_size(len(work), slots))
+    run = _Run(store, rules.to_dict(), budget, executor, todo, max(1, slots) * (1 + IN_FLIGHT), report, began, on_batch)
     try:
-        submit()
-        while pending:
-            done, _ = cf.wait(pending, timeout=COMMIT_SECONDS, return_when=cf.FIRST_COMPLETED)
-            for future in done:
-                size_done = pending.pop(future)
-                finished.append((future.result(), size_done))  # a task's error ends the run here (a bug: exit 3)
-            submit()
-            if not pending or time.monotonic() - saved_at >= COMMIT_SECONDS:
-                save()
+        run.submit()
+        while run.pending:
+            run.collect()
     except KeyboardInterrupt:
         report.interrupted = True
-        halt(executor, pending)
+        halt(executor, run.pending)
         if store.conn.in_transaction:  # Ctrl-C between a write and its COMMIT
             store.conn.execute("ROLLBACK")
-        save()
+        run.save()
         report.counts = store.counts(scope)
     except BaseException:
-        halt(executor, pending)
-        save()
+        halt(executor, run.pending)
+        run.save()
         raise
     report.seconds = time.monotonic() - began
     return report
+
+
+@dataclass
+class _Run:
+    """A run under way: the batches still to send, those on the executor (at most
+    ``limit``), those back and not stored yet, and the report the stored ones update."""
+
+    store: OddsStore
+    rules: dict[str, Any]
+    budget: Budget
+    executor: cf.Executor
+    todo: Iterator[list[Work]]
+    limit: int
+    report: RunReport
+    began: float
+    on_batch: Callable[[RunProgress], None] | None
+    pending: dict[cf.Future, int] = field(default_factory=dict)  # a batch on the executor -> its deals
+    finished: list[tuple[Batch, int]] = field(default_factory=list)  # back, not stored yet
+    saved_at: float = field(default_factory=time.monotonic)
+
+    def submit(self) -> None:
+        """Queue batches until ``limit`` are on the executor or none is left."""
+        while len(self.pending) < self.limit:
+            items = next(self.todo, None)
+            if items is None:
+                return
+            self.pending[self.executor.submit(solve_batch, self.rules, items, self.budget)] = len(items)
+
+    def collect(self) -> None:
+        """Take the batches that end within ``COMMIT_SECONDS``, queue more, and store what
+        came back once nothing is left or ``COMMIT_SECONDS`` have passed since the last write."""
+        done, _ = cf.wait(self.pending, timeout=COMMIT_SECONDS, return_when=cf.FIRST_COMPLETED)
+        for future in done:
+            deals = self.pending.pop(future)
+            self.finished.append((future.result(), deals))  # a task's error ends the run here (a bug: exit 3)
+        self.submit()
+        if not self.pending or time.monotonic() - self.saved_at >= COMMIT_SECONDS:
+            self.save()
+
+    def save(self) -> None:
+        """Store the batches back, in one transaction, and report them."""
+        if not self.finished:
+            return
+        # Taken off the list first: were the write interrupted, its batches would be solved
+        # again by the next run, never counted twice in this run's counters.
+        taken = self.finished[:]
+        self.finished.clear()
+        deals = sum(n for _, n in taken)
+        elapsed = time.monotonic() - self.began
+        report = self.report
+        self.store.write(report.scope.rules_hash, self.budget, Batch.joined([b for b, _ in taken]), report.run_id, elapsed, deals)
+        self.saved_at = time.monotonic()
+        report.done += deals
+        report.seconds = elapsed
+        report.counts = self.store.counts(report.scope)
+        if self.on_batch is not None:
+            self.on_batch(RunProgress(report.done, report.total, dict(report.counts), elapsed))
 
 
 def halt(executor: cf.Executor, pending: Iterable[cf.Future]) -> None:

@@ -48,6 +48,7 @@ _JSON_KEYS = {
 }  # fmt: skip
 
 
+# Over 60 lines: one read per field of the format, each naming the field when it is wrong.
 def position_from_json(data: Any, where: str = "position") -> Position:
     data = object_from_json(data, where)
     if data.get("format") != POSITION_FORMAT:
