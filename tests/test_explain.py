@@ -21,29 +21,32 @@ from tranquility.solver.formats.codecs import action_to_json, line_to_json
 from tranquility.solver.search.bounds import live_islands
 from tranquility.solver.search.budget import Budget
 from tranquility.solver.search.moves import candidate_actions
-from tranquility.solver.verdicts import Method, Objective
+from tranquility.solver.verdicts import Method, Objective, Verdict
 
-from .helpers import small_deals, wins_and_losses
+from .helpers import first_with_verdict, small_deals
 
 FAST = Budget(seconds=5, workers=1)
 SMALL = small_deals(30, seed=11)
 
 
 @pytest.fixture(scope="module")
-def wins_and_losses_of_small() -> tuple[list[Deal], list[Deal]]:
-    """The first four deals of SMALL that the search wins with FAST, and the first two it
-    proves lost: solved once for the module, when a test first asks."""
-    return wins_and_losses(SMALL, FAST, wins=4, losses=2)
+def wins() -> list[Deal]:
+    """The first four deals of SMALL that the search wins with FAST, solved when a test
+    first asks (the solves are shared with first_win and losses)."""
+    return first_with_verdict(SMALL, FAST, Verdict.WIN, 4)
 
 
 @pytest.fixture(scope="module")
-def wins(wins_and_losses_of_small) -> list[Deal]:
-    return wins_and_losses_of_small[0]
+def first_win() -> Deal:
+    """wins[0], solving only the deals before it."""
+    (game,) = first_with_verdict(SMALL, FAST, Verdict.WIN, 1)
+    return game
 
 
 @pytest.fixture(scope="module")
-def losses(wins_and_losses_of_small) -> list[Deal]:
-    return wins_and_losses_of_small[1]
+def losses() -> list[Deal]:
+    """The first two deals of SMALL that the search proves lost with FAST."""
+    return first_with_verdict(SMALL, FAST, Verdict.NO_WIN, 2)
 
 
 def test_explained_lines_replay_and_only_moves_hold(wins):
@@ -125,7 +128,7 @@ def test_analyze_finds_a_planted_losing_move(wins):
     assert planted >= 2
 
 
-def test_explain_and_analyze_commands(wins, tmp_path):
+def test_explain_and_analyze_commands(first_win, tmp_path):
     runner = CliRunner()
     args = ["explain", "--seed", "1", "--players", "3", "--time-limit", "10", "--critical-time", "5", "--json"]
     result = runner.invoke(main, args)
@@ -134,7 +137,7 @@ def test_explain_and_analyze_commands(wins, tmp_path):
     assert data["verdict"] == "win" and data["turns"] and data["summary"]["turns"] == len(data["turns"])
     text = runner.invoke(main, ["explain", "--seed", "6", "--players", "1", "--time-limit", "5"])
     assert text.exit_code == 0 and "Best reach" in text.stdout
-    game = wins[0]
+    game = first_win
     path = tmp_path / "played.json"
     path.write_text(json.dumps(line_to_json(Line(game, solve(game, FAST).winning_line.actions[:3]))))
     out = runner.invoke(main, ["analyze", str(path), "--time-limit", "5", "--json"])
@@ -172,15 +175,15 @@ def test_explaining_a_line_that_has_already_won_narrates_it_as_played(wins):
     assert not fresh.already_won and fresh.to_json()["already_won"] is False
 
 
-def test_solving_a_line_that_has_already_won_keeps_it_for_every_objective(wins):
-    won = solve(wins[0], FAST, method=Method.SEARCH).winning_line
+def test_solving_a_line_that_has_already_won_keeps_it_for_every_objective(first_win):
+    won = solve(first_win, FAST, method=Method.SEARCH).winning_line
     for objective in Objective:
         result = solve(won, FAST, objective=objective)
         assert (result.verdict, result.method, result.line, result.best) == ("win", "replay", won, None)
 
 
-def test_explain_command_on_a_won_game(wins, tmp_path):
-    won = solve(wins[0], FAST, method=Method.SEARCH).winning_line
+def test_explain_command_on_a_won_game(first_win, tmp_path):
+    won = solve(first_win, FAST, method=Method.SEARCH).winning_line
     path = tmp_path / "played.json"
     path.write_text(json.dumps(line_to_json(won)))
     runner = CliRunner()

@@ -32,7 +32,6 @@ SMALL_RULES = Rules(rows=2, cols=3, islands=12, finish=1, hand=3, start_discards
 TERMINAL = {**ENV, "TTY_COMPATIBLE": "1", "TTY_INTERACTIVE": "1"}
 
 
-
 @pytest.fixture(scope="module")
 def wins() -> list[Deal]:
     """The first two deals of SMALL that the search wins with FAST, solved when a test
