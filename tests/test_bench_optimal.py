@@ -17,6 +17,10 @@ from tranquility.solver.engine.state import State
 from tranquility.solver.search.objectives import BoundBy, FoundBy, objective_bound
 from tranquility.solver.verdicts import Objective
 
+# Both tests share a real run of the suite (several seconds of solving): left out of the
+# edit loop (-m "not slow").
+pytestmark = pytest.mark.slow
+
 
 @pytest.fixture(scope="module")
 def rows():

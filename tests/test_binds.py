@@ -5,6 +5,7 @@ causes must be found."""
 
 from __future__ import annotations
 
+import pytest
 from ortools.sat.python import cp_model
 from tranquility.solver.analysis.solve import solve
 from tranquility.solver.cpsat.binds import what_binds
@@ -25,6 +26,7 @@ def status_with(state: State, groups) -> cp_model.CpSolverStatus:
     return new_solver(CpsatLimits(workers=1, deterministic=20.0)).solve(game.model)
 
 
+@pytest.mark.slow
 def test_all_groups_on_is_the_plain_model():
     """On random small deals, the relaxable model with every group assumed decides as the
     search does (the switches change nothing while they are on)."""
@@ -35,6 +37,7 @@ def test_all_groups_on_is_the_plain_model():
         assert (status == cp_model.INFEASIBLE) == (expected == "no-win"), game
 
 
+@pytest.mark.slow
 def test_the_binding_groups_are_sufficient_and_minimal_when_so_marked():
     proven = minimal = 0
     for game in small_deals(25, seed=78):

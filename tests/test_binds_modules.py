@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import re
 
+import pytest
 from ortools.sat.python import cp_model
 from tranquility.solver.cpsat.binds import Binding, what_binds
 from tranquility.solver.cpsat.model import RULE_GROUPS, Frame, build_model, horizon, rule_groups
@@ -76,6 +77,7 @@ def test_a_discarded_monster_binds_by_the_monsters_alone():
     assert "none is left in a hand or pile: 1 too few, as a discarded Sea Monster can never be played" in binding.facts[0]
 
 
+@pytest.mark.slow
 def test_a_monster_that_takes_the_last_cards_binds_with_the_costs():
     state = State.initial(REFILL)
     assert cpsat(state, CpsatLimits(workers=1, seconds=20))[0] == Verdict.NO_WIN
@@ -113,6 +115,7 @@ BASE_ANSWERS = {
 }
 
 
+@pytest.mark.slow
 def test_a_base_game_answer_is_unchanged():
     deals = small_deals(10, seed=78)
     for index, (groups, solves, facts) in BASE_ANSWERS.items():
@@ -149,6 +152,7 @@ def _module_wins() -> list[State]:
     ]
 
 
+@pytest.mark.slow
 def test_switching_groups_off_keeps_every_win_of_a_module_model():
     """Superset: a win of the plain model (its every variable) is a solution of the
     relaxable model with every group on, with all off, and with each one off alone."""
@@ -165,6 +169,7 @@ def test_switching_groups_off_keeps_every_win_of_a_module_model():
             assert _fixed_to(state, on, solution) in WON, (state.rules.to_dict(), on)
 
 
+@pytest.mark.slow
 def test_every_group_on_decides_as_the_plain_module_model():
     decided = {cp_model.INFEASIBLE: 0, cp_model.OPTIMAL: 0}
     for state in _positions(20, seed=11):
@@ -176,6 +181,7 @@ def test_every_group_on_decides_as_the_plain_module_model():
     assert decided[cp_model.INFEASIBLE] >= 10 and decided[cp_model.OPTIMAL] >= 4, decided
 
 
+@pytest.mark.slow
 def test_explain_names_the_module_groups_in_every_view(tmp_path):
     """Text, the JSON (--out) and the HTML replay of one explain of the rocks golden."""
     game = tmp_path / "rocks.json"

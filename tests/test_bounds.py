@@ -61,6 +61,7 @@ def optima():
     return found
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("objective", [Objective.SPARE, Objective.TURNS])
 def test_no_bound_is_beyond_the_exact_optimum_and_each_is_at_least_as_tight_as_before(optima, objective):
     checked = tighter = 0
@@ -79,6 +80,7 @@ def test_no_bound_is_beyond_the_exact_optimum_and_each_is_at_least_as_tight_as_b
     assert checked >= 10 and tighter >= 2, (checked, tighter)
 
 
+@pytest.mark.slow
 def test_every_win_takes_the_turns_the_finisher_check_counts(optima):
     # The equality the check rests on: turns = turns_without_discards + discard-two turns.
     for state, best in optima:
@@ -151,6 +153,7 @@ def all_optima(optima):
     return optima + module_optima()
 
 
+@pytest.mark.slow
 def test_the_spare_identity_the_ladder_rests_on(all_optima):
     # spare = B - (C - L) - 2 (D - D*) - 2 R for every exactly optimal line, and the line
     # fits in the ladder's horizon for its own spare.
@@ -165,6 +168,7 @@ def test_the_spare_identity_the_ladder_rests_on(all_optima):
             assert len(line) <= ladder.spare_horizon(state, end.cards_left)
 
 
+@pytest.mark.slow
 def test_optimising_with_the_finish_turn_equality_never_cuts_off_the_optimum(all_optima):
     for state, best in all_optima:
         for objective, (value, line) in best.items():
@@ -178,6 +182,7 @@ def test_optimising_with_the_finish_turn_equality_never_cuts_off_the_optimum(all
                 assert objective_value(state, found, objective) == value
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("objective", ladder.OBJECTIVES)
 def test_the_ladder_never_proves_beyond_the_optimum_and_its_line_is_the_optimum(all_optima, objective):
     steps = found = 0
@@ -201,6 +206,7 @@ def test_the_ladder_never_proves_beyond_the_optimum_and_its_line_is_the_optimum(
     assert steps >= (3 if objective == Objective.SPARE else 1) and found >= 5, (steps, found)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("objective", ladder.OBJECTIVES)
 def test_the_start_slot_split_answers_each_step_as_the_whole_model_does(all_optima, objective):
     # At the exact optimum a step is feasible and one beyond it infeasible. Split into one
@@ -238,6 +244,7 @@ def test_the_start_slot_split_answers_each_step_as_the_whole_model_does(all_opti
     assert compared >= 30, compared
 
 
+@pytest.mark.slow
 def test_on_the_clock_both_sides_race_and_the_interval_holds_the_optimum(optima):
     # --proof both, the default: each step is the whole model and its split by the Start's
     # slot side by side; the solve's interval still holds the exact optimum.
@@ -255,6 +262,7 @@ def test_on_the_clock_both_sides_race_and_the_interval_holds_the_optimum(optima)
     assert asked >= 3 and runs > asked, (runs, asked)  # the split side ran too
 
 
+@pytest.mark.slow
 def test_an_error_in_a_side_of_the_race_is_raised_not_taken_for_unknown(all_optima, monkeypatch):
     state, best = next((s, b) for s, b in all_optima if Objective.SPARE in b and not s.start_played)
     game = ladder.step_model(state, Objective.SPARE, best[Objective.SPARE][0])
@@ -289,6 +297,7 @@ except KeyboardInterrupt:
 """
 
 
+@pytest.mark.slow
 def test_ctrl_c_stops_both_sides_of_a_raced_step():
     # In a process of its own: Ctrl-C reaches the main thread, which a test worker's may not be.
     done = subprocess.run([sys.executable, "-c", RACE_INTERRUPTED], capture_output=True, text=True, timeout=120)
@@ -297,6 +306,7 @@ def test_ctrl_c_stops_both_sides_of_a_raced_step():
     assert word == "interrupted" and float(seconds) < 10 and ended == "True", done.stdout  # not the minute
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("proof", list(Proof))
 def test_a_solve_s_proven_interval_always_holds_the_exact_optimum(optima, proof):
     # solve --objective spare end to end (playouts, ladder, LNS, CP-SAT): the bound it

@@ -846,6 +846,7 @@ def test_bench_passes_reproducible_to_the_solve_suites(monkeypatch):
 # -- the JSON is the library's -------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_solve_json_is_the_results_to_json(tmp_path, monkeypatch):
     from tranquility.solver.analysis.solve import solve
     from tranquility.solver.search.budget import Budget

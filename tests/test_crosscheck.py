@@ -4,12 +4,16 @@ agree on every one, and every win they return must replay: the proof that the so
 
 from __future__ import annotations
 
+import pytest
 from tranquility.solver.analysis.solve import solve
 from tranquility.solver.engine.verify import verify
 from tranquility.solver.search.budget import Budget
 from tranquility.solver.verdicts import Method, Verdict
 
 from .helpers import small_deals
+
+# Minutes of solving: left out of the edit loop (-m "not slow").
+pytestmark = pytest.mark.slow
 
 CASES = 200
 DEALS = small_deals(CASES)

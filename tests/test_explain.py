@@ -49,6 +49,7 @@ def losses() -> list[Deal]:
     return first_with_verdict(SMALL, FAST, Verdict.NO_WIN, 2)
 
 
+@pytest.mark.slow
 def test_explained_lines_replay_and_only_moves_hold(wins):
     for game in wins:
         e = explain(game, objective=Objective.SPARE, budget=FAST, critical_budget=5)
@@ -79,6 +80,7 @@ def _choice(action):
     return choice_of(action)
 
 
+@pytest.mark.slow
 def test_unwinnable_deals_report_their_reach(losses):
     for game in losses:
         e = explain(game, budget=FAST)
@@ -94,6 +96,7 @@ def test_unwinnable_deals_report_their_reach(losses):
         assert e.to_json()["reach"]["binding"]["status"] == b.status
 
 
+@pytest.mark.slow
 def test_analyze_finds_a_planted_losing_move(wins):
     planted = 0
     for game in wins:
@@ -128,6 +131,7 @@ def test_analyze_finds_a_planted_losing_move(wins):
     assert planted >= 2
 
 
+@pytest.mark.slow
 def test_explain_and_analyze_commands(first_win, tmp_path):
     runner = CliRunner()
     args = ["explain", "--seed", "1", "--players", "3", "--time-limit", "10", "--critical-time", "5", "--json"]
@@ -146,6 +150,7 @@ def test_explain_and_analyze_commands(first_win, tmp_path):
     assert report["deal_verdict"] == "win" and len(report["positions"]) == 4
 
 
+@pytest.mark.slow
 def test_explanation_json_of_an_official_deal_names_every_turn():
     e = explain(deal(OFFICIAL, 4, 2), objective=Objective.TURNS, budget=Budget(seconds=10), critical_budget=3)
     data = e.to_json()
@@ -156,6 +161,7 @@ def test_explanation_json_of_an_official_deal_names_every_turn():
 # -- a line that has already won ---------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_explaining_a_line_that_has_already_won_narrates_it_as_played(wins):
     """Fixed: `explain played.json` on a won game was an internal error (CP-SAT asked to
     improve a finished game). It narrates the given line from the deal, checks its critical
@@ -204,6 +210,7 @@ def test_explain_command_on_a_won_game(first_win, tmp_path):
     assert "Already won" in solved.stdout
 
 
+@pytest.mark.slow
 def test_analyze_text_gives_the_whole_action_that_kept_the_win_and_why_the_loss(tmp_path):
     """Fixed: analyze said "18 at cell 7 kept it" for a move that costs 1 (typed as
     written, illegal). It gives the whole action with its payment, and the proof that the

@@ -77,6 +77,7 @@ def test_finishing_seat_is_the_seat_of_the_finish_from_every_position_of_a_win()
     assert checked >= 8
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [11, 12, 14])
 def test_the_improving_playouts_reach_the_shortest_win(seed):
     # 2 players: 200 playouts keeping the first seat's Finish take 39, 40 and 39 turns; the
@@ -99,6 +100,7 @@ def test_the_improving_playouts_reach_the_shortest_win(seed):
 
 
 
+@pytest.mark.slow
 def test_solve_proves_the_shortest_win_with_the_improving_playouts():
     # 2 players seed 11: 39 turns against a bound of 38 after 60 s on 2026-12-02 (the
     # optimal suite, raced); the improving playouts now find 38, which meets the bound.

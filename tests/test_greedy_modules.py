@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from dataclasses import replace
 
+import pytest
 from tranquility.solver.engine.actions import PlayMonster, PlayStart
 from tranquility.solver.engine.cards import MONSTER, is_island
 from tranquility.solver.engine.deal import deal
@@ -75,6 +76,7 @@ def test_start_team_discard_pays_a_monster_only_when_nothing_else_is_left():
     assert starts > 0
 
 
+@pytest.mark.slow
 def test_greedy_wins_more_of_the_hard_group():
     # Seeds 0-7, 2 players, 20 seeded playouts each: 11 won before the monster-aware
     # payments, 26 after (measured); every first win replays.

@@ -244,6 +244,7 @@ def test_embedded_text_cannot_break_out(won):
     assert steps[data["turns"][0]["turn"]]["action"]["text"] == evil
 
 
+@pytest.mark.slow
 def test_no_win_replays_the_best_reach():
     line, data = explained(deal(RULES, 2, NO_WIN_SEED))
     assert data["verdict"] == "no-win" and data["reach"] is not None
@@ -270,6 +271,7 @@ def test_a_given_position_is_marked(won):
     assert "Turns 1-3 are the position that was given" in parse(text).text["prefix-note"]
 
 
+@pytest.mark.slow
 def test_cli_writes_the_page(tmp_path):
     out = tmp_path / "replay.html"
     args = ["explain", "--seed", WIN_SEED, "--players", "2", "--rule", "rows=2", "--rule", "cols=4"]
@@ -320,6 +322,7 @@ def page_file(won, tmp_path_factory):
     return path
 
 
+@pytest.mark.slow
 @needs_browser
 def test_browser_draws_the_first_step(won, page_file, tmp_path):
     line, _, _ = won
@@ -339,6 +342,7 @@ def test_browser_draws_the_first_step(won, page_file, tmp_path):
     assert len(re.findall(r'<li id="turn-\d+"', dom_text)) == last + 1
 
 
+@pytest.mark.slow
 @needs_browser
 def test_browser_draws_the_final_grid(won, page_file, tmp_path):
     line, _, _ = won
@@ -350,6 +354,7 @@ def test_browser_draws_the_final_grid(won, page_file, tmp_path):
     assert dom.text["status-text"].strip() == "Won"
 
 
+@pytest.mark.slow
 @needs_browser
 def test_browser_opens_the_step_in_the_fragment(won, page_file, tmp_path):
     line, data, _ = won
@@ -463,6 +468,7 @@ class DevTools:
             os.close(self._replies)
 
 
+@pytest.mark.slow
 @needs_browser
 def test_browser_steps_with_keys_buttons_and_slider(won, page_file, tmp_path):
     line, data, _ = won
@@ -507,6 +513,7 @@ def test_browser_steps_with_keys_buttons_and_slider(won, page_file, tmp_path):
         browser.close()
 
 
+@pytest.mark.slow
 @needs_browser
 def test_browser_marks_the_cards_paid_and_drawn(won, page_file, tmp_path):
     text = won[2]
@@ -526,6 +533,7 @@ def test_browser_marks_the_cards_paid_and_drawn(won, page_file, tmp_path):
     assert "paid-text" not in start.marks and "drawn-text" not in start.chips
 
 
+@pytest.mark.slow
 @needs_browser
 def test_browser_gives_the_grid_most_of_the_board(page_file, tmp_path):
     """In a 1200 x 900 window each cell of the 2 x 4 grid is over 100 px wide (it was 54 px)

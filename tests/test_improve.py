@@ -64,10 +64,12 @@ def few_rounds(monkeypatch):
     monkeypatch.setattr(improve, "REPRODUCIBLE_ROUNDS", 4)
 
 
+@pytest.mark.slow
 def test_the_cases_are_real(cases):
     assert len(cases) >= 4
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("objective", OBJECTIVES)
 def test_the_lns_never_returns_a_worse_line_and_every_line_replays(cases, objective):
     improved = 0
@@ -84,12 +86,14 @@ def test_the_lns_never_returns_a_worse_line_and_every_line_replays(cases, object
     assert improved  # the rounds do find better lines
 
 
+@pytest.mark.slow
 def test_a_reproducible_budget_gives_the_same_line_twice(cases):
     for game, position, start, _ in cases[:2]:
         runs = [lns(Line(game), position, start, Objective.SPARE, Budget(reproducible=True, seed=5)) for _ in range(2)]
         assert runs[0].actions == runs[1].actions and runs[0].accepted == runs[1].accepted
 
 
+@pytest.mark.slow
 def test_a_solve_claims_optimal_only_at_the_exact_optimum(cases):
     claimed = 0
     for game, _, _, optimum in cases:
@@ -105,6 +109,7 @@ def test_a_solve_claims_optimal_only_at_the_exact_optimum(cases):
     assert claimed
 
 
+@pytest.mark.slow
 def test_a_line_the_engine_rejects_is_an_internal_error(cases, monkeypatch):
     game, position, start, _ = cases[0]
     # A "better" line that never plays the Finish: it keeps one card more, and does not win.
@@ -125,6 +130,7 @@ def test_windows_are_seeded_and_inside_the_line():
             assert window.rest != Rest.NOTHING or window.end == turns
 
 
+@pytest.mark.slow
 def test_the_lns_runs_only_where_it_fixes_cells_by_one_island(cases):
     _, position, *_ = cases[0]
     assert applies(position, Objective.SPARE) and not applies(position, Objective.TURNS)
@@ -141,6 +147,7 @@ def test_the_docs_give_the_search_s_budgets():
     assert "one of two kinds" in text and len(Rest) == 2
 
 
+@pytest.mark.slow
 def test_ctrl_c_keeps_the_best_line_so_far(cases, monkeypatch):
     game, position, start, _ = cases[0]
 

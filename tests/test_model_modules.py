@@ -71,6 +71,7 @@ def _replays_to_a_win(state: State, actions) -> bool:
     return state.won
 
 
+@pytest.mark.slow
 def test_the_model_agrees_with_the_plain_search_on_small_module_games():
     decided = {Verdict.WIN: 0, Verdict.NO_WIN: 0}
     kinds: set[object] = set()
@@ -107,6 +108,7 @@ def test_a_game_won_only_through_a_monster_play():
     assert any(isinstance(a, PlayIsland) and a.cell == 0 for a in actions)
 
 
+@pytest.mark.slow
 def test_a_deal_lost_only_through_the_rocks():
     """2x3 solo, manual rocks: no win; the same piles without the rocks: a win."""
     rules = Rules(rows=2, cols=3, islands=9, finish=1, hand=3, start_discards=0, rocks=Rocks.MANUAL)

@@ -185,6 +185,7 @@ def oracle_cases():
     return CHECKED
 
 
+@pytest.mark.slow
 def test_the_cross_check_covers_enough_deals_of_every_setting(oracle_cases):
     assert len(oracle_cases) == CROSS_CHECKED
     settings = {(g.deal.rules.monsters, g.deal.rules.rocks, g.deal.rules.removed) for g, _, _ in oracle_cases}
@@ -193,6 +194,7 @@ def test_the_cross_check_covers_enough_deals_of_every_setting(oracle_cases):
     assert verdicts == {True, False}  # both wins and losses are checked
 
 
+@pytest.mark.slow
 def test_the_complete_search_agrees_with_the_oracle(oracle_cases):
     for game, line, _ in oracle_cases:
         verdict, found = exhaustive(position_after(game), Deadline(nodes=50_000), SearchStats())
@@ -201,6 +203,7 @@ def test_the_complete_search_agrees_with_the_oracle(oracle_cases):
             assert replays(game, found)
 
 
+@pytest.mark.slow
 def test_the_portfolio_agrees_with_the_oracle(oracle_cases):
     budget = Budget(reproducible=True, greedy_playouts=30, search_nodes=300, cpsat_deterministic=5.0)
     for game, line, _ in oracle_cases:
@@ -212,6 +215,7 @@ def test_the_portfolio_agrees_with_the_oracle(oracle_cases):
                 assert verify(result.winning_line).won
 
 
+@pytest.mark.slow
 def test_no_refutation_fires_on_a_position_the_oracle_wins(oracle_cases):
     fired = 0
     for _, _, oracle in oracle_cases:
@@ -223,6 +227,7 @@ def test_no_refutation_fires_on_a_position_the_oracle_wins(oracle_cases):
     assert fired > 100  # the refutations are exercised, not idle
 
 
+@pytest.mark.slow
 def test_every_objective_bound_holds_along_the_oracles_wins(oracle_cases):
     for game, line, _ in oracle_cases:
         if line is None:
@@ -252,6 +257,7 @@ def late_cases():
     return LATE_POSITIONS
 
 
+@pytest.mark.slow
 def test_late_positions_agree_with_the_oracle(late_cases):
     assert len(late_cases) >= 100
     wins = sum(line is not None for _, line, _ in late_cases)
@@ -287,6 +293,7 @@ def solo_start_games(count: int, seed: int = 3) -> Iterator[State]:
         count -= 1
 
 
+@pytest.mark.slow
 def test_the_solo_start_refutation_agrees_with_the_oracle():
     """No refutation fires on a position of a forced solo Start that the plain search
     wins, and the Start event's refutation itself fires (on deals and on the positions
@@ -363,6 +370,7 @@ ROCKS_WIN = (
 )
 
 
+@pytest.mark.slow
 def test_a_loss_only_because_the_rocks_block_a_row():
     with_rocks = Deal(rules=ROCKS, piles=ROCKS_PILE, rocks_row=1)
     without = Deal(rules=replace(ROCKS, rocks=Rocks.OFF), piles=ROCKS_PILE)
@@ -378,6 +386,7 @@ def test_a_loss_only_because_the_rocks_block_a_row():
     assert blocked == "cell 3 is in row 1, blocked by the Jagged Rocks"
 
 
+@pytest.mark.slow
 def test_the_rocks_golden_is_proven_lost_by_every_method():
     # The loss the rocks alone cause: auto, the complete search and CP-SAT alone all prove it.
     for method in Method:
@@ -402,6 +411,7 @@ def test_what_binds_puts_the_modules_in_words():
     )
 
 
+@pytest.mark.slow
 def test_explain_and_analyze_on_module_games():
     from tranquility.solver.analysis.analyze import analyze
     from tranquility.solver.analysis.explain import explain

@@ -18,6 +18,10 @@ from tranquility.solver.verdicts import Method, Objective
 from .helpers import small_deals
 from .oracles import exhaustive_best
 
+# Every test here solves small deals exactly, for tens of seconds: left out of the edit
+# loop (-m "not slow").
+pytestmark = pytest.mark.slow
+
 # Small deals whose complete optimisation finishes quickly (1-row grids).
 DEALS = [g for g in small_deals(40, seed=3) if g.rules.rows == 1][:8]
 OBJECTIVES = [Objective.SPARE, Objective.TURNS, Objective.COST]

@@ -198,6 +198,7 @@ def stored_deals(path: Path) -> int:
         return 0
 
 
+@pytest.mark.slow
 def test_a_run_killed_with_sigkill_resumes_and_counts_each_deal_once(tmp_path):
     # Enough deals that the run is still going at its first commit (a second in: COMMIT_SECONDS).
     deals = 240
@@ -242,6 +243,7 @@ def test_a_run_killed_with_sigkill_resumes_and_counts_each_deal_once(tmp_path):
     assert without_timing(json.loads(report.stdout)) == without_timing(json.loads(whole.stdout))
 
 
+@pytest.mark.slow
 def test_ctrl_c_keeps_what_is_stored_and_prints_the_summary_so_far(tmp_path):
     db = tmp_path / "odds.sqlite"
     args = ["--players", "4", "--deals", 400, "--reproducible", "--jobs", 1, "--batch", 1, "--json", "--db", db]
@@ -280,6 +282,7 @@ def test_ctrl_c_keeps_what_is_stored_and_prints_the_summary_so_far(tmp_path):
 # -- Dask -----------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_dask_cluster_stores_the_local_pools_verdicts(tmp_path):
     distributed = pytest.importorskip("distributed")
     players, seeds = [1, 4], range(10)
@@ -310,6 +313,7 @@ def test_a_dask_cluster_stores_the_local_pools_verdicts(tmp_path):
 # -- the plot ---------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_plot_writes_a_png_and_an_svg(tmp_path):
     with OddsStore(tmp_path / "odds.sqlite") as store, cf.ThreadPoolExecutor(1) as pool:
         run_odds(store, OFFICIAL, [1, 4], range(3), REPRODUCIBLE, pool, policies=("thrifty",))
@@ -339,6 +343,7 @@ def test_plot_writes_a_png_and_an_svg(tmp_path):
 # -- the command --------------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_odds_command_text_json_report_and_plot(tmp_path, monkeypatch):
     monkeypatch.chdir(tmp_path)
     done = run("odds", "--players", "3-4", "--deals", 4, "--reproducible", "--jobs", 1, "--policies", "--json",

@@ -99,6 +99,7 @@ def test_deal_names_the_preset_and_its_overrides():
 # -- rulebook sources are named by language, never by a seed --------------------------------
 
 
+@pytest.mark.slow
 def test_no_rulebook_is_cited_by_seed():
     """The rulebooks are the English, Hungarian, French... ones: a "(seed 001)" citation is
     an internal name that means nothing to a reader. Checked where a reader meets them: what

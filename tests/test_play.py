@@ -139,6 +139,7 @@ def test_hint_gives_the_next_move_of_a_replayed_win():
     assert hint.words()[-1] == "the last move (turn 1, 10@4) kept the win"
 
 
+@pytest.mark.slow
 def test_hint_says_when_a_move_threw_the_win_away_and_when_the_game_was_already_lost():
     threw = Board.open(small()).play("5@4")  # proven by the complete search: no line wins after it
     hint = threw.hint(HINT)
@@ -149,6 +150,7 @@ def test_hint_says_when_a_move_threw_the_win_away_and_when_the_game_was_already_
     assert later.words()[0].startswith("lost: ")
 
 
+@pytest.mark.slow
 def test_a_hint_that_runs_out_of_time_says_unknown():
     board = Board.open(deal(OFFICIAL, 4, 1)).play("19@8")
     nothing = Budget(reproducible=True, greedy_playouts=0, search_nodes=0, cpsat_deterministic=0.001)
@@ -250,6 +252,7 @@ async def _play_a_whole_puzzle(folder: Path) -> None:
         assert "for a game that is over" in app.said
 
 
+@pytest.mark.slow
 def test_play_a_whole_puzzle_on_the_board(tmp_path):
     asyncio.run(_play_a_whole_puzzle(tmp_path))
 

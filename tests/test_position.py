@@ -124,6 +124,7 @@ def test_the_lines_reach_every_kind_of_position():
 # -- solving a position and the line that reaches it ---------------------------------------------
 
 
+@pytest.mark.slow
 def test_solving_a_position_and_its_line_give_the_same_verdict():
     verdicts = set()
     for i, game in enumerate(small_deals(14, seed=23)):
@@ -459,6 +460,7 @@ def test_verify_and_solve_take_a_position_file_and_text(small_position, tmp_path
     assert notation.exit_code == 0 and notation.stdout.startswith("position tq1 ")
 
 
+@pytest.mark.slow
 def test_every_command_takes_a_position(small_position):
     text = small_position["text"].read_text().strip()
     for command in (

@@ -55,6 +55,7 @@ def losses() -> list[Deal]:
 # -- the library reports its phases ---------------------------------------------------------
 
 
+@pytest.mark.slow
 def test_solve_reports_each_phase_while_it_runs_and_times_it(wins):
     """Fixed: "WIN by greedy in 66.39 s" read as if greedy took 66 s. Each part that ran
     is a Phase with its own seconds; progress hears a Step per phase, with the budget's end
@@ -79,6 +80,7 @@ def test_solve_reports_each_phase_while_it_runs_and_times_it(wins):
         assert set(data["phases"][0]) == {"phase", "method", "seconds", "found"}
 
 
+@pytest.mark.slow
 def test_a_proof_lists_every_part_that_ran(losses):
     for game in losses:
         result = solve(game, FAST)
@@ -95,6 +97,7 @@ def test_a_reproducible_solve_has_no_clock_in_its_steps(first_win):
     assert steps and all(s.until is None for s in steps)
 
 
+@pytest.mark.slow
 def test_explain_times_its_own_phases_and_the_whole(first_win, losses):
     e = explain(first_win, budget=FAST, critical_budget=2)
     assert e.phases[: len(e.result.phases)] == e.result.phases

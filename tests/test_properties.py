@@ -224,6 +224,7 @@ def playout(data, rules: Rules, players: int) -> State:
     return state
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", sorted(CONFIGS))
 @given(data=st.data())
 def test_playouts_keep_every_invariant(name, data):
@@ -243,6 +244,7 @@ OPTION_VALUES: dict[str, list[Any]] = {
 }
 
 
+@pytest.mark.slow
 @given(st.data())
 def test_playouts_with_random_options(data):
     options = {key: data.draw(st.sampled_from(values), label=key) for key, values in OPTION_VALUES.items()}
@@ -357,7 +359,11 @@ PERFT: dict[str, tuple[tuple[dict[str, Any], int, int, int], tuple[int, int]]] =
 }
 
 
-@pytest.mark.parametrize("name", sorted(PERFT))
+# The deepest count takes over a second: marked slow, the others stay in the edit loop.
+SLOW_PERFT = {"official-1p-d2"}
+
+
+@pytest.mark.parametrize("name", [pytest.param(n, marks=pytest.mark.slow) if n in SLOW_PERFT else n for n in sorted(PERFT)])
 def test_perft(name):
     (options, players, seed, depth), expected = PERFT[name]
     state = State.initial(deal(Rules(**options), players, seed))

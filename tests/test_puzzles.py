@@ -43,6 +43,7 @@ def test_puzzle_ids_are_stable_and_readable():
         puzzle_id(make_deal([[1, 2, 3, "S", 4, 5, 6, 7, 8, "F"]], tiny_rules()))
 
 
+@pytest.mark.slow
 def test_grading_is_deterministic_and_backed_by_a_replayed_win():
     game = deal(OFFICIAL, 3, 4)
     first, second = grade(game), grade(game)
@@ -90,6 +91,7 @@ def test_calibration_weights_come_from_the_shipped_data(preset):
     assert fitted["deals_per_player_count"] == {str(p): 500 for p in range(1, 6)}
 
 
+@pytest.mark.slow
 def test_generate_finds_puzzles_of_the_grade_asked(tmp_path):
     puzzles = list(generate(OFFICIAL, 2, {2}, 2, start_seed=100))
     assert [p.grading.grade for p in puzzles] == [2, 2]
@@ -105,6 +107,7 @@ def test_generate_finds_puzzles_of_the_grade_asked(tmp_path):
             p.write(tmp_path, with_solution=True)
 
 
+@pytest.mark.slow
 def test_cli_generate_and_grade_agree(tmp_path):
     runner = CliRunner()
     out = tmp_path / "found"
@@ -148,6 +151,7 @@ def test_the_catalogue_holds_its_count_per_grade_and_player_count_of_each_calibr
     assert set(CALIBRATED) == {"official", "monsters", "rocks-manual"}
 
 
+@pytest.mark.slow
 def test_every_catalogue_puzzle_is_its_seeded_deal_and_its_solution_wins():
     for e in catalogue():
         game = puzzle(e.id)
@@ -158,6 +162,7 @@ def test_every_catalogue_puzzle_is_its_seeded_deal_and_its_solution_wins():
         assert check.legal and check.won, e.id
 
 
+@pytest.mark.slow
 def test_a_sample_of_the_catalogue_regrades_the_same():
     for e in random.Random(5).sample(catalogue(), 10):
         data = json.loads((CATALOGUE / e.file).read_text())

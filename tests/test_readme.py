@@ -106,6 +106,7 @@ def test_the_usage_has_examples():
     assert all(line.split()[0] in ("tranquility", "printf") for line in USAGE), "only the tool and printf (to make a file)"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("index", range(len(USAGE)), ids=[line.split("#")[0].strip()[:70] for line in USAGE])
 def test_each_example_runs(ran, index):
     r = ran[index]
@@ -116,6 +117,7 @@ def test_each_example_runs(ran, index):
     assert r.seconds < PER_EXAMPLE, f"README example {r.line!r} took {r.seconds:.1f} s: make it shorter (long runs go to docs/)"
 
 
+@pytest.mark.slow
 def test_the_outputs_say_what_the_comments_promise(ran):
     by_line = {r.line.split("#")[0].strip(): r for r in ran}
     assert by_line["tranquility verify bad.tq"].stdout.count("ILLEGAL: turn 2: seat 1 plays 19") == 1
@@ -201,6 +203,7 @@ def test_help_examples_make_their_files_first(command):
 MODULES = ["--rule monsters=3", "--rules rocks-manual"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("rules", MODULES)
 def test_the_readme_says_every_command_takes_the_modules_and_they_do(rules, tmp_path):
     """The README's "What it covers today" is true: the commands that solve take the modules

@@ -45,6 +45,7 @@ def test_official_multiplayer_deals_are_won_with_replayed_lines():
         assert check.legal and check.won
 
 
+@pytest.mark.slow
 def test_a_lost_solo_deal_is_proven_by_cpsat():
     # Solo seed 6: no Finish card can survive with the Start this deep (measured: CP-SAT
     # proves it infeasible in well under a second of search).
@@ -60,6 +61,7 @@ def test_monsters_and_rocks_are_solved_by_the_greedy_player():
             assert result.verdict == "win" and result.method == "greedy"  # the line was replayed
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("index", range(WON_COUNT))
 def test_every_prefix_of_a_winning_line_is_still_a_win(won, index):
     game, result = won[index]
@@ -71,6 +73,7 @@ def test_every_prefix_of_a_winning_line_is_still_a_win(won, index):
         assert verify(sub.winning_line).won
 
 
+@pytest.mark.slow
 def test_verdict_does_not_depend_on_workers():
     for game in SMALL[:12]:
         one = solve(game, Budget(seconds=30, workers=1), method=Method.CPSAT)
@@ -78,12 +81,14 @@ def test_verdict_does_not_depend_on_workers():
         assert one.verdict == two.verdict != "unknown"
 
 
+@pytest.mark.slow
 def test_reproducible_mode_gives_the_same_line():
     game = SMALL[0]
     runs = [solve(game, REPRO, method=m) for m in (Method.CPSAT, Method.CPSAT, Method.SEARCH, Method.SEARCH)]
     assert runs[0].line == runs[1].line and runs[2].line == runs[3].line
 
 
+@pytest.mark.slow
 @settings(max_examples=25)
 @given(st.sampled_from(SMALL), st.integers(0, 5))
 def test_refutations_never_refute_a_winnable_position(game, cut):
@@ -115,6 +120,7 @@ def test_solve_json_shape_and_line_verifies(tmp_path):
     assert run("verify", path).exit_code == 0
 
 
+@pytest.mark.slow
 def test_solve_a_position_file_returns_the_whole_line(won, tmp_path):
     game, result = won[0]
     prefix = Line(game, result.winning_line.actions[:2])
@@ -158,6 +164,7 @@ def test_solve_illegal_line_exit_2(tmp_path):
     assert result.exit_code == 2 and "turn 1" in result.stderr
 
 
+@pytest.mark.slow
 def test_solve_readable_output_names_the_proof():
     result = run("solve", "--seed", 6, "--players", 1, "--method", "cpsat", "--time-limit", 60)
     assert result.exit_code == 0
