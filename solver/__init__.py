@@ -113,208 +113,29 @@ def __dir__() -> list[str]:
     return sorted(set(globals()) | set(_API))
 
 
-if TYPE_CHECKING:  # the same names, for type checkers (X as X: re-exported)
-    from .analysis.analyze import (
-        Analysis as Analysis,
-    )
-    from .analysis.analyze import (
-        analyze as analyze,
-    )
-    from .analysis.explain import (
-        Explanation as Explanation,
-    )
-    from .analysis.explain import (
-        explain as explain,
-    )
-    from .analysis.solve import (
-        Budget as Budget,
-    )
-    from .analysis.solve import (
-        Result as Result,
-    )
-    from .analysis.solve import (
-        solve as solve,
-    )
-    from .batch.odds_runner import (
-        run_odds as run_odds,
-    )
-    from .batch.odds_store import (
-        OddsStore as OddsStore,
-    )
-    from .batch.odds_summary import (
-        summarise as summarise,
-    )
-    from .engine.actions import (
-        Action as Action,
-    )
-    from .engine.actions import (
-        DiscardTwo as DiscardTwo,
-    )
-    from .engine.actions import (
-        PlayFinish as PlayFinish,
-    )
-    from .engine.actions import (
-        PlayIsland as PlayIsland,
-    )
-    from .engine.actions import (
-        PlayMonster as PlayMonster,
-    )
-    from .engine.actions import (
-        PlayStart as PlayStart,
-    )
-    from .engine.actions import (
-        RocksMove as RocksMove,
-    )
-    from .engine.actions import (
-        describe as describe,
-    )
-    from .engine.cards import (
-        FINISH as FINISH,
-    )
-    from .engine.cards import (
-        MONSTER as MONSTER,
-    )
-    from .engine.cards import (
-        START as START,
-    )
-    from .engine.cards import (
-        Card as Card,
-    )
-    from .engine.deal import (
-        Deal as Deal,
-    )
-    from .engine.deal import (
-        DealError as DealError,
-    )
-    from .engine.deal import (
-        deal as deal,
-    )
-    from .engine.line import (
-        Game as Game,
-    )
-    from .engine.line import (
-        Line as Line,
-    )
-    from .engine.line import (
-        as_line as as_line,
-    )
-    from .engine.position import (
-        Position as Position,
-    )
-    from .engine.position import (
-        PositionError as PositionError,
-    )
-    from .engine.rules import (
-        OFFICIAL as OFFICIAL,
-    )
-    from .engine.rules import (
-        PRESETS as PRESETS,
-    )
-    from .engine.rules import (
-        Rules as Rules,
-    )
-    from .engine.rules import (
-        RulesError as RulesError,
-    )
-    from .engine.state import (
-        IllegalAction as IllegalAction,
-    )
-    from .engine.state import (
-        State as State,
-    )
-    from .engine.state import (
-        Status as Status,
-    )
-    from .engine.verify import (
-        Verification as Verification,
-    )
-    from .engine.verify import (
-        position_after as position_after,
-    )
-    from .engine.verify import (
-        verify as verify,
-    )
-    from .errors import (
-        BadInput as BadInput,
-    )
-    from .errors import (
-        InternalError as InternalError,
-    )
-    from .formats.codecs import (
-        deal_from_json as deal_from_json,
-    )
-    from .formats.codecs import (
-        deal_to_json as deal_to_json,
-    )
-    from .formats.codecs import (
-        line_from_json as line_from_json,
-    )
-    from .formats.codecs import (
-        line_to_json as line_to_json,
-    )
-    from .formats.json_values import (
-        FormatError as FormatError,
-    )
-    from .formats.notation import (
-        parse_notation as parse_notation,
-    )
-    from .formats.notation import (
-        read_notation_file as read_notation_file,
-    )
-    from .formats.notation import (
-        write_notation as write_notation,
-    )
-    from .formats.position_forms import (
-        position_from_json as position_from_json,
-    )
-    from .formats.position_forms import (
-        position_from_text as position_from_text,
-    )
-    from .formats.position_forms import (
-        position_to_json as position_to_json,
-    )
-    from .formats.position_forms import (
-        position_to_text as position_to_text,
-    )
-    from .formats.reading import (
-        read_game_file as read_game_file,
-    )
-    from .formats.rules_text import (
-        rules_json as rules_json,
-    )
-    from .formats.rules_text import (
-        rules_name as rules_name,
-    )
-    from .search.policies import (
-        POLICIES as POLICIES,
-    )
-    from .search.policies import (
-        Observation as Observation,
-    )
-    from .search.policies import (
-        SimResult as SimResult,
-    )
-    from .search.policies import (
-        simulate as simulate,
-    )
-    from .search.policies import (
-        win_rate as win_rate,
-    )
-    from .verdicts import (
-        DecidedBy as DecidedBy,
-    )
-    from .verdicts import (
-        Method as Method,
-    )
-    from .verdicts import (
-        Objective as Objective,
-    )
-    from .verdicts import (
-        Proof as Proof,
-    )
-    from .verdicts import (
-        Verdict as Verdict,
-    )
-    from .version import (
-        __version__ as __version__,
-    )
+if TYPE_CHECKING:  # the same names, for type checkers
+    from .analysis.analyze import Analysis, analyze
+    from .analysis.explain import Explanation, explain
+    from .analysis.solve import Result, solve
+    from .batch.odds_runner import run_odds
+    from .batch.odds_store import OddsStore
+    from .batch.odds_summary import summarise
+    from .engine.actions import Action, DiscardTwo, PlayFinish, PlayIsland, PlayMonster, PlayStart, RocksMove, describe
+    from .engine.cards import FINISH, MONSTER, START, Card
+    from .engine.deal import Deal, DealError, deal
+    from .engine.line import Game, Line, as_line
+    from .engine.position import Position, PositionError
+    from .engine.rules import OFFICIAL, PRESETS, Rules, RulesError
+    from .engine.state import IllegalAction, State, Status
+    from .engine.verify import Verification, position_after, verify
+    from .errors import BadInput, InternalError
+    from .formats.codecs import deal_from_json, deal_to_json, line_from_json, line_to_json
+    from .formats.json_values import FormatError
+    from .formats.notation import parse_notation, read_notation_file, write_notation
+    from .formats.position_forms import position_from_json, position_from_text, position_to_json, position_to_text
+    from .formats.reading import read_game_file
+    from .formats.rules_text import rules_json, rules_name
+    from .search.budget import Budget
+    from .search.policies import POLICIES, Observation, SimResult, simulate, win_rate
+    from .verdicts import DecidedBy, Method, Objective, Proof, Verdict
+    from .version import __version__

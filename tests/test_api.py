@@ -4,6 +4,7 @@ path the docs and the README name works."""
 
 from __future__ import annotations
 
+import ast
 import importlib
 import re
 import subprocess
@@ -23,6 +24,15 @@ def test_every_public_name_imports_from_the_package(name):
     if name != "__version__":
         assert getattr(importlib.import_module(f"tranquility.solver.{api._API[name]}"), name) is value
     assert name in dir(api)
+
+
+def test_type_checkers_see_the_same_names_from_the_same_modules():
+    """The package's TYPE_CHECKING imports (what mypy and editors read) name exactly the
+    modules its loader imports from."""
+    tree = ast.parse(Path(api.__file__).read_text(encoding="utf-8"))
+    block = next(n for n in tree.body if isinstance(n, ast.If) and getattr(n.test, "id", "") == "TYPE_CHECKING")
+    typed = {a.name: node.module for node in block.body if isinstance(node, ast.ImportFrom) for a in node.names}
+    assert typed == api._API
 
 
 def test_an_unknown_name_is_an_attribute_error():
