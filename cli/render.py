@@ -228,7 +228,7 @@ def notation_text(path: str, game: Game, verdict) -> str:
 
 def position_json(state) -> dict[str, Any]:
     """``tranquility show --json``: the position ``state`` stands at, in the one JSON shape
-    of a position (tranquility-position/1, solver/position.py)."""
+    of a position (tranquility-position/1, solver/formats/position_forms.py)."""
     from tranquility.solver.engine.position import Position
     from tranquility.solver.formats.position_forms import position_to_json
 

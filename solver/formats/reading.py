@@ -14,9 +14,9 @@ from tranquility.solver.formats.position_forms import is_position_text, position
 
 
 def read_game_file(path: str | Path) -> Game:
-    """A deal file or a line file: JSON by its ``format`` key, a position's text form when
-    its first word is ``tq1`` (read as the deal made for the position), or a notation file
-    (docs/notation.md) when the text starts with another word or a ``#`` comment."""
+    """A deal, a position or a line: a JSON file by its ``format`` key, a position's text
+    form when its first word is ``tq1``, or a notation file (docs/notation.md) when the text
+    starts with another word or a ``#`` comment."""
     text = read_text(path)
     if is_position_text(text):
         try:
