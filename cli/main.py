@@ -18,8 +18,6 @@ from typing import Any
 import click
 from tranquility.solver.engine.line import Game, Line, as_line
 from tranquility.solver.errors import BadInput
-from tranquility.solver.formats.codecs import deal_to_json
-from tranquility.solver.formats.json_values import write_json
 from tranquility.solver.verdicts import Method, Objective, Proof
 
 from .exits import Group, InputError, exit_line, exit_table
@@ -118,6 +116,8 @@ def main(debug: bool) -> None:
 def write_out(path: str, data, force: bool) -> None:
     """``write_json`` for an --out option: a bad path or an existing file (without
     --force) is a one-line input error, exit 2."""
+    from tranquility.solver.formats.json_values import write_json
+
     try:
         write_json(path, data, force=force)
     except INPUT_ERRORS as exc:
@@ -170,6 +170,8 @@ def deal(source: DealSource, out: str | None, force: bool, as_json: bool) -> Non
 
     The same --seed, --players and rules give the same deal on every machine.
     """
+    from tranquility.solver.formats.codecs import deal_to_json
+
     game = source.deal()
     data = deal_to_json(game)
     if out is not None:
@@ -413,7 +415,6 @@ def solve(
     as it is.
     """
     from tranquility.solver.analysis.solve import solve as run_solve
-    from tranquility.solver.formats.codecs import line_to_json
 
     game = checked(source.resolve(file), file)  # replayed once: the solve starts from its state
     budget = replace(limits.budget(), proof=proof)
@@ -426,6 +427,8 @@ def solve(
     )
     if out is not None:
         if result.line is not None:
+            from tranquility.solver.formats.codecs import line_to_json
+
             write_out(out, line_to_json(result.line), force)
             click.echo(f"wrote {out}", err=True)
         else:

@@ -29,7 +29,6 @@ from tranquility.solver.engine.position import Position
 from tranquility.solver.engine.rules import PRESETS, Rules, RulesError, parse_rule_value
 from tranquility.solver.errors import BadInput
 from tranquility.solver.formats.json_values import FormatError, read_json
-from tranquility.solver.formats.reading import read_game_file
 from tranquility.solver.verdicts import Objective, Proof
 
 from .exits import InputError, os_message
@@ -424,6 +423,8 @@ def file_or_position(file: str | None, position_text: str | None) -> tuple[Game,
 
 def read_game(path: str) -> Game:
     """A deal or line file; bad input becomes an InputError (exit 2) naming the file."""
+    from tranquility.solver.formats.reading import read_game_file  # only a command given a FILE reads one
+
     try:
         return read_game_file(path)
     except INPUT_ERRORS as exc:

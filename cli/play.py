@@ -23,7 +23,7 @@ from textual.widgets import Footer, Header, Input, OptionList, Static
 from textual.widgets.option_list import Option
 from tranquility.solver.analysis.analyze import Analysis, analyze
 from tranquility.solver.analysis.board import Board, FileExists, Goal, Hint
-from tranquility.solver.analysis.solve import Step
+from tranquility.solver.analysis.results import Step
 from tranquility.solver.engine.deal import Deal
 from tranquility.solver.engine.line import Line
 from tranquility.solver.errors import BadInput

@@ -76,7 +76,7 @@ _API: dict[str, str] = {
     # solving and explaining
     "solve": "analysis.solve",
     "Budget": "search.budget",
-    "Result": "analysis.solve",
+    "Result": "analysis.results",
     "explain": "analysis.explain",
     "Explanation": "analysis.explain",
     "analyze": "analysis.analyze",
@@ -116,7 +116,8 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # the same names, for type checkers
     from .analysis.analyze import Analysis, analyze
     from .analysis.explain import Explanation, explain
-    from .analysis.solve import Result, solve
+    from .analysis.results import Result
+    from .analysis.solve import solve
     from .batch.odds_runner import run_odds
     from .batch.odds_store import OddsStore
     from .batch.odds_summary import summarise

@@ -14,7 +14,8 @@ from tranquility.cli.main import main
 from tranquility.cli.progress import Activity, phases_text, seconds_text
 from tranquility.solver.analysis.analyze import analyze
 from tranquility.solver.analysis.explain import CRITICAL_PHASE, explain, narrate
-from tranquility.solver.analysis.solve import Phase, Step, solve
+from tranquility.solver.analysis.results import Phase, Step
+from tranquility.solver.analysis.solve import solve
 from tranquility.solver.engine.deal import Deal, deal
 from tranquility.solver.engine.line import Line
 from tranquility.solver.engine.rules import OFFICIAL, Rules
@@ -297,7 +298,7 @@ def _interrupt(*args, **kwargs):
 def test_ctrl_c_while_improving_keeps_the_win(first_win, monkeypatch):
     """Ctrl-C in the greedy playouts that start the improvement escaped the solve (exit
     130, the win lost); it keeps the win found, as Ctrl-C anywhere else in a solve does."""
-    monkeypatch.setattr("tranquility.solver.analysis.solve.best_playout", _interrupt)
+    monkeypatch.setattr("tranquility.solver.analysis.improving.best_playout", _interrupt)
     result = solve(first_win, FAST, objective=Objective.SPARE)
     assert result.verdict == "win" and result.interrupted and result.best is not None
     assert result.phases[-1].found.endswith("(interrupted)")
@@ -316,7 +317,7 @@ def test_ctrl_c_in_analyze_stops_it_with_the_positions_solved(first_win, monkeyp
     """Ctrl-C in analyze only ended the solve under way and went on to the next position;
     it stops the analysis there."""
     from tranquility.solver.analysis import analyze as module
-    from tranquility.solver.analysis.solve import Result
+    from tranquility.solver.analysis.results import Result
     from tranquility.solver.verdicts import DecidedBy, Verdict
 
     line = solve(first_win, FAST, method=Method.SEARCH).winning_line

@@ -16,7 +16,8 @@ from functools import cached_property
 from itertools import chain
 from pathlib import Path
 
-from tranquility.solver.analysis.solve import Best, Result, solve
+from tranquility.solver.analysis.results import Best, Result
+from tranquility.solver.analysis.solve import solve
 from tranquility.solver.engine.actions import Action, Choice, ChoiceKind, describe
 from tranquility.solver.engine.deal import Deal
 from tranquility.solver.engine.line import Game, Line, as_line

@@ -1,0 +1,234 @@
+"""Improving a win for an objective (``solve --objective``): improving playouts, the
+ladder's proofs, the window search, then CP-SAT over the whole model, warm-started from the
+best line (docs/model.md, Objectives). Each step takes the best line so far and returns the
+next; the result is a new one. Loaded only when an objective is asked for."""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, replace
+
+from tranquility.solver.analysis.results import (
+    IMPROVE,
+    Best,
+    Phase,
+    Progress,
+    Result,
+    Step,
+    check_line,
+    cpsat_limits,
+    position_of,
+)
+from tranquility.solver.engine.actions import Action
+from tranquility.solver.engine.line import Line
+from tranquility.solver.engine.state import State
+from tranquility.solver.search.budget import Budget
+from tranquility.solver.search.greedy import FinishKeeper, best_playout
+from tranquility.solver.search.objectives import BoundBy, FoundBy, better, bound_source, objective_bound, objective_value, score
+from tranquility.solver.verdicts import DecidedBy, Objective
+
+IMPROVING_PLAYOUTS = 200  # greedy playouts per FinishKeeper tried before CP-SAT optimises (about 2 s)
+
+
+def improve(result: Result, budget: Budget, objective: Objective, progress: Progress | None) -> Result:
+    """Optimise the objective: improving playouts, the ladder's proofs, the LNS, then CP-SAT
+    over the whole model, warm-started from the best line found (docs/model.md, Objectives).
+    Each step takes the best line so far and returns the next; the result is a new one."""
+    started = time.monotonic()  # before OR-Tools loads: its import is part of the budget
+    assert result.line is not None  # a win's
+    given = result.line.with_actions(result.line.actions[: result.prefix])  # the line to the position
+    _, position = position_of(given)
+    run = _Improvement(given, position, objective, budget, progress, started, result.seconds)
+    continuation = result.line.actions[result.prefix :]
+    assert result.end is not None  # the won state, from the replay of the line
+    best = _Best(
+        continuation, objective_value(position, list(continuation), objective), FoundBy(result.method),
+        objective_bound(position, objective), bound_source(position), result.end,
+    )
+    for step in (_improving_playouts, _ladder, _windows, _whole_model):
+        best = step(run, best)
+    return replace(
+        result,
+        line=given.with_actions(given.actions + best.continuation),
+        best=Best(objective, best.value, best.bound, best.value == best.bound, best.value_by, best.bound_by),
+        seconds=result.seconds + time.monotonic() - started,
+        phases=result.phases + tuple(run.phases),
+        stats={**result.stats, **run.stats},
+        interrupted=best.interrupted,
+        end=best.end,
+    )
+
+
+@dataclass(frozen=True)
+class _Best:
+    """The best line an improvement holds: its continuation from the position, its value and
+    what found it, the best bound proven and what proved it, and whether Ctrl-C came."""
+
+    continuation: tuple[Action, ...]
+    value: int
+    value_by: FoundBy
+    bound: int
+    bound_by: BoundBy
+    end: State  # where the line ends (won), as its replay found it
+    interrupted: bool = False
+
+    @property
+    def settled(self) -> bool:
+        """Nothing is left to do: interrupted, or the value meets the bound."""
+        return self.interrupted or self.value == self.bound
+
+
+@dataclass
+class _Improvement:
+    """What every improving step reads (the position, the objective, the budget, the clock)
+    and what they record: their timed phases and their statistics."""
+
+    given: Line  # the line to the position
+    position: State
+    objective: Objective
+    budget: Budget
+    progress: Progress | None
+    started: float  # when the improvement began
+    decided_in: float  # the seconds the decision took before it
+    phases: list[Phase] = field(default_factory=list)
+    stats: dict = field(default_factory=dict)
+    mark: float = 0.0  # when the last phase ended
+
+    def __post_init__(self) -> None:
+        self.mark = self.started
+
+    def left(self) -> float:
+        """Seconds left of the solve's budget."""
+        return max(0.0, self.budget.seconds - (time.monotonic() - self.started) - self.decided_in)
+
+    def say(self, phase: str, found: str) -> None:
+        if self.progress is not None:
+            until = None if self.budget.reproducible else self.started - self.decided_in + self.budget.seconds
+            self.progress(Step(phase, until, found))
+
+    def ran(self, how: str, before: int, after: int) -> None:
+        """Time the step that just ended, from the end of the one before."""
+        now = time.monotonic()
+        self.phases.append(Phase(IMPROVE, how, now - self.mark, _change(self.objective, before, after)))
+        self.mark = now
+
+    def take(self, best: _Best, found: list[Action], value: int, by: FoundBy) -> _Best:
+        """A better continuation, once its line replays as a win."""
+        end = check_line(self.given.with_actions(self.given.actions + tuple(found)))
+        return replace(best, continuation=tuple(found), value=value, value_by=by, end=end)
+
+
+def _improving_playouts(run: _Improvement, best: _Best) -> _Best:
+    """Greedy playouts are cheap and often beat the first win found: CP-SAT starts from the
+    best of them."""
+    objective, position = run.objective, run.position
+    run.say(f"improving {objective}: greedy playouts", f"{objective} {best.value} found by {best.value_by}")
+    first = best.value
+    try:
+        _, found = best_playout(
+            position,
+            IMPROVING_PLAYOUTS,
+            run.budget.seed,
+            lambda a, end: score(objective, objective_value(position, a, objective, end)),
+            keepers=tuple(FinishKeeper),  # the due seat's Finish saves discard twos
+        )
+    except KeyboardInterrupt:  # Ctrl-C keeps the win found so far, as everywhere in a solve
+        found, best = None, replace(best, interrupted=True)
+    found_value = None if found is None else objective_value(position, found, objective)
+    if found is not None and found_value is not None and better(objective, found_value, best.value):
+        best = run.take(best, found, found_value, FoundBy.GREEDY)
+    run.ran(DecidedBy.GREEDY, first, best.value)
+    return best
+
+
+def _ladder(run: _Improvement, best: _Best) -> _Best:
+    """The ladder first: its early steps are quick, and the bound it proves is the target the
+    LNS stops at (docs/model.md, The restricted-horizon ladder)."""
+    from tranquility.solver.cpsat.ladder import LADDER, LADDER_SHARE, OBJECTIVES, climb  # OR-Tools
+
+    objective = run.objective
+    if best.settled or objective not in OBJECTIVES:
+        return best
+    before, proved = best.value, best.bound
+    doing = f"improving {objective}: {LADDER}"
+    run.say(doing, f"best {objective} {best.value} so far, bound {best.bound}")
+    climbed = climb(
+        run.position, objective, best.value, best.bound, run.budget.part(LADDER_SHARE[objective], run.left()),
+        progress=lambda b: run.say(doing, f"best {objective} {before} so far, bound {b}"),
+        known=list(best.continuation),
+    )
+    run.stats["ladder"] = climbed.to_json()
+    best = replace(best, interrupted=climbed.status == "interrupted")
+    if climbed.steps:
+        best = replace(best, bound=climbed.bound, bound_by=BoundBy.LADDER)
+    if climbed.actions is not None:
+        best = run.take(best, climbed.actions, objective_value(run.position, climbed.actions, objective), FoundBy.LADDER)
+    run.ran(LADDER, before, best.value)
+    if climbed.steps:  # its proofs, beside the value: "spare 22, no better line; bound 25 -> 24"
+        run.phases[-1] = replace(run.phases[-1], found=f"{run.phases[-1].found}; bound {proved} -> {best.bound}")
+    return best
+
+
+def _windows(run: _Improvement, best: _Best) -> _Best:
+    """Most of the time left re-solves windows of the best line (docs/explain.md); the rest is
+    the one CP-SAT run over the whole model, whose bound alone is proven."""
+    from tranquility.solver.cpsat.improve import LNS, LNS_SHARE, applies, lns  # OR-Tools
+
+    objective = run.objective
+    if best.settled or not applies(run.position, objective):
+        return best
+    before, bound = best.value, best.bound
+    doing = f"improving {objective}: {LNS}"
+    run.say(doing, f"best {objective} {best.value} so far, bound {bound}")
+    windows = lns(
+        run.given, run.position, list(best.continuation), objective, run.budget.part(LNS_SHARE, run.left()),
+        target=bound,
+        progress=lambda v: run.say(doing, f"best {objective} {v} so far, bound {bound}"),
+    )
+    run.stats["lns"] = windows.to_json()
+    best = replace(best, interrupted=windows.interrupted)
+    if better(objective, windows.value, best.value):
+        best = run.take(best, windows.actions, windows.value, FoundBy.LNS)
+    run.ran(LNS, before, best.value)
+    return best
+
+
+def _whole_model(run: _Improvement, best: _Best) -> _Best:
+    """CP-SAT over the whole model with the time left, warm-started from the best line: a
+    better line, or a tighter bound."""
+    objective = run.objective
+    before, proven, searched, interrupted = best.value, None, False, best.interrupted
+    try:
+        if interrupted:
+            info: dict = {"status": "interrupted"}
+        elif best.value == best.bound:  # the line found already meets the bound: nothing to search
+            info = {"status": "bound met"}
+        else:
+            from tranquility.solver.cpsat.solving import optimise
+
+            run.say(f"improving {objective}: CP-SAT", f"best {objective} {best.value} so far, bound {best.bound}")
+            searched = True
+            limits = cpsat_limits(run.budget, run.left())
+            improved, proven, _, info = optimise(run.position, list(best.continuation), objective, limits)
+            if improved is not None:
+                value = objective_value(run.position, improved, objective)
+                if better(objective, value, best.value):
+                    best = run.take(best, improved, value, FoundBy.CPSAT)
+    except KeyboardInterrupt:
+        info, interrupted = {"status": "interrupted"}, True
+    run.stats["optimise"] = info
+    best = replace(best, interrupted=interrupted)
+    if searched:
+        run.ran(DecidedBy.CPSAT, before, best.value)
+    if interrupted:
+        run.phases[-1] = replace(run.phases[-1], found=run.phases[-1].found + " (interrupted)")
+    if proven is not None and better(objective, best.bound, proven):  # CP-SAT's bound is the tighter
+        best = replace(best, bound=proven, bound_by=BoundBy.CPSAT)
+    return best
+
+
+def _change(objective: Objective, before: int, after: int) -> str:
+    """An improve phase's ``found``: the objective's value before and after it."""
+    if after == before:
+        return f"{objective} {before}, no better line"
+    return f"{objective} {before} -> {after}"
