@@ -23,6 +23,7 @@ from tranquility.solver.verdicts import Method, Objective, Proof
 from .exits import Group, InputError, exit_line, exit_table
 from .options import (
     INPUT_ERRORS,
+    SECONDS,
     DealSource,
     LazyChoice,
     Limits,
@@ -476,7 +477,7 @@ docs/explain.md.
 )
 @click.option(
     "--critical-time",
-    type=click.FloatRange(min=0, min_open=True),
+    type=SECONDS,
     metavar="SECONDS",
     help="Seconds of --time-limit for the critical-move checks [default: a third of --time-limit; 30 with --reproducible].",
 )
@@ -1077,7 +1078,7 @@ list; type help on the board for its commands and keys. docs/play.md.
 @click.option("--puzzle", "puzzle_id", metavar="ID", help="Play a shipped catalogue puzzle (tranquility puzzles lists them).")
 @click.option(
     "--hint-time",
-    type=click.FloatRange(min=0, min_open=True),
+    type=SECONDS,
     default=2.0,
     show_default=True,
     metavar="SECONDS",

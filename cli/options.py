@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import errno
 import functools
+import math
 import os
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
@@ -238,7 +239,7 @@ def solver_options(
         options = (
             click.option(
                 "--time-limit",
-                type=click.FloatRange(min=0, min_open=True),
+                type=SECONDS,
                 default=default,
                 show_default=default is not None,
                 metavar="SECONDS",
@@ -278,6 +279,25 @@ def proof_option(f: Callable) -> Callable:
     return click.option(
         "--proof", type=click.Choice([p.value for p in Proof]), default=Proof.BOTH.value, show_default=True, help=PROOF_HELP
     )(wrapper)
+
+
+class Seconds(click.FloatRange):
+    """A number of seconds: positive and finite. ``nan`` and ``inf`` parse as floats, and
+    ``nan`` passes every comparison a range makes, so both are refused here by name."""
+
+    name = "number of seconds"
+
+    def __init__(self) -> None:
+        super().__init__(min=0, min_open=True)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        seconds = super().convert(value, param, ctx)
+        if not math.isfinite(seconds):
+            self.fail(f"{value!r} is not a finite number of seconds", param, ctx)
+        return seconds
+
+
+SECONDS = Seconds()
 
 
 class LazyChoice(click.Choice):

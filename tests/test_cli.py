@@ -788,6 +788,27 @@ def test_a_solve_replays_the_game_once_and_the_line_it_found_once(monkeypatch):
     assert starts[0].actions == () and len(starts[1].actions) >= 38  # the deal given, then the win
 
 
+@pytest.mark.parametrize("value", ["nan", "NaN", "inf", "-inf", "1e400"])
+@pytest.mark.parametrize(
+    ("args", "flag"),
+    [
+        (["solve", "--seed", 1, "--players", 4, "--time-limit"], "--time-limit"),
+        (["odds", "--players", 4, "--deals", 1, "--time-limit"], "--time-limit"),
+        (["explain", "--seed", 1, "--players", 2, "--critical-time"], "--critical-time"),
+        (["play", "--seed", 1, "--players", 2, "--hint-time"], "--hint-time"),
+    ],
+)
+def test_seconds_are_finite_numbers(tmp_path, monkeypatch, args, flag, value):
+    """A number of seconds is positive and finite: NaN (which passes every comparison) and
+    infinity are refused as input, exit 2, naming the flag; nothing runs."""
+    monkeypatch.chdir(tmp_path)
+    done = run(*args, value)
+    assert done.exit_code == 2, done.output
+    assert f"Invalid value for '{flag}'" in done.output
+    assert "finite number of seconds" in done.output or "not in the range x>0" in done.output
+    assert not list(tmp_path.iterdir())  # no odds database was created
+
+
 def test_solve_passes_its_budget(tmp_path, monkeypatch):
     path = small_deal_file(tmp_path)
     calls = capture(monkeypatch, "tranquility.solver.analysis.solve.solve")
