@@ -1290,11 +1290,11 @@ def odds(
     if as_json and markdown:
         raise usage_error("--json and --markdown do not mix; choose one")
     if plot is not None:
+        check_output(plot, force=True, flag="--plot")  # a drawing of the database: redrawn on every run
         try:
             check_plot_path(plot)
         except BadInput as exc:
             raise usage_error(str(exc)) from None
-        check_output(plot, force=True)  # a drawing of the database: redrawn on every run
     if report:
         reject(ctx, ODDS_SOLVING, "not taken with --report: it summarises what --db holds, without solving")
         with OddsStore(db, create=False) as store:

@@ -118,8 +118,8 @@ def output_options(
             force = kwargs["force"]
             if force and all(kwargs[d] is None for _, d, _ in outputs):
                 raise usage_error(f"--force only says that {flags} may overwrite {overwrite}: give {flags} too")
-            for _, d, _ in outputs:
-                check_output(kwargs[d], force, directory=directory)
+            for option_flag, d, _ in outputs:
+                check_output(kwargs[d], force, directory=directory, flag=option_flag)
             return f(*args, **kwargs)
 
         path_type = click.Path(file_okay=False) if directory else click.Path(dir_okay=False)
@@ -133,13 +133,16 @@ def output_options(
     return decorate
 
 
-def check_output(path: str | None, force: bool, directory: bool = False) -> None:
-    """An InputError (exit 2) unless ``path`` can be written: its folder exists and takes
-    a new file, it is not a folder (or, ``directory``, it is one or can be created), and
-    an existing file is only overwritten with ``force``. Nothing is created or changed:
-    the folder is probed with a temporary file that is removed at once."""
+def check_output(path: str | None, force: bool, directory: bool = False, flag: str = "--out") -> None:
+    """An InputError (exit 2) unless ``path`` (given as ``flag``) can be written: it is not
+    empty, its folder exists and takes a new file, it is not a folder (or, ``directory``, it
+    is one or can be created), and an existing file is only overwritten with ``force``.
+    Nothing is created or changed: the folder is probed with a temporary file that is
+    removed at once."""
     if path is None:
         return
+    if not path.strip():  # Path("") is the current folder: say what was given instead
+        raise InputError(f"{flag} {path!r}: an empty path names no {'folder' if directory else 'file'}")
     target = Path(path)
     if directory:
         if target.exists() and not target.is_dir():

@@ -809,6 +809,26 @@ def test_seconds_are_finite_numbers(tmp_path, monkeypatch, args, flag, value):
     assert not list(tmp_path.iterdir())  # no odds database was created
 
 
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (["deal", "--seed", 1, "--players", 4, "--out", ""], "--out '': an empty path names no file"),
+        (["solve", "--seed", 1, "--players", 4, "--out", " "], "--out ' ': an empty path names no file"),
+        (["explain", "--seed", 1, "--players", 3, "--html", ""], "--html '': an empty path names no file"),
+        (["generate", "--players", 1, "--grade", 5, "--out", ""], "--out '': an empty path names no folder"),
+        (["odds", "--players", 4, "--deals", 1, "--plot", ""], "--plot '': an empty path names no file"),
+    ],
+)
+def test_an_empty_output_path_is_named_with_its_flag(tmp_path, monkeypatch, args, said):
+    """An empty path is the current folder to the file system ("Is a directory"): say which
+    flag was given an empty path instead, in one line, exit 2, and write nothing."""
+    monkeypatch.chdir(tmp_path)
+    done = run(*args)
+    assert done.exit_code == 2, done.output
+    assert done.output.strip().splitlines() == [f"Error: {said}"]
+    assert not list(tmp_path.iterdir())
+
+
 def test_solve_passes_its_budget(tmp_path, monkeypatch):
     path = small_deal_file(tmp_path)
     calls = capture(monkeypatch, "tranquility.solver.analysis.solve.solve")
