@@ -16,6 +16,7 @@ from dataclasses import replace
 from itertools import combinations, islice, product
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 from tranquility.cli.main import main
 from tranquility.solver.analysis.solve import solve
@@ -318,6 +319,27 @@ def first_with_verdict(deals: Iterable[Deal], budget: Budget, verdict: Verdict, 
         if search_verdict(game, budget) == verdict:
             found.append(game)
     return found
+
+
+def search_outcome_fixtures(deals: list[Deal], budget: Budget, wins: int) -> tuple:
+    """Module fixtures ``wins`` (the first ``wins`` deals the search wins with ``budget``),
+    ``first_win`` (solving only the deals before it) and ``losses`` (the first two it proves
+    lost), solved when a test first asks; assign them to those names in a test module."""
+
+    @pytest.fixture(scope="module", name="wins")
+    def won() -> list[Deal]:
+        return first_with_verdict(deals, budget, Verdict.WIN, wins)
+
+    @pytest.fixture(scope="module", name="first_win")
+    def first_won() -> Deal:
+        (game,) = first_with_verdict(deals, budget, Verdict.WIN, 1)
+        return game
+
+    @pytest.fixture(scope="module", name="losses")
+    def lost() -> list[Deal]:
+        return first_with_verdict(deals, budget, Verdict.NO_WIN, 2)
+
+    return won, first_won, lost
 
 
 # Sparse settings: a 3x3 grid, islands 1..18, a Start costing 3 cards.

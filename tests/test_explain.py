@@ -13,7 +13,7 @@ from tranquility.solver.analysis.explain import Critical, explain
 from tranquility.solver.analysis.solve import solve
 from tranquility.solver.cpsat.model import RULE_GROUPS
 from tranquility.solver.engine.actions import describe
-from tranquility.solver.engine.deal import Deal, deal
+from tranquility.solver.engine.deal import deal
 from tranquility.solver.engine.line import Line
 from tranquility.solver.engine.rules import OFFICIAL
 from tranquility.solver.engine.verify import position_after, verify
@@ -21,32 +21,17 @@ from tranquility.solver.formats.codecs import action_to_json, line_to_json
 from tranquility.solver.search.bounds import live_islands
 from tranquility.solver.search.budget import Budget
 from tranquility.solver.search.moves import candidate_actions
-from tranquility.solver.verdicts import Method, Objective, Verdict
+from tranquility.solver.verdicts import Method, Objective
 
-from .helpers import first_with_verdict, small_deals
+from .helpers import search_outcome_fixtures, small_deals
 
 FAST = Budget(seconds=5, workers=1)
 SMALL = small_deals(30, seed=11)
 
 
-@pytest.fixture(scope="module")
-def wins() -> list[Deal]:
-    """The first four deals of SMALL that the search wins with FAST, solved when a test
-    first asks (the solves are shared with first_win and losses)."""
-    return first_with_verdict(SMALL, FAST, Verdict.WIN, 4)
-
-
-@pytest.fixture(scope="module")
-def first_win() -> Deal:
-    """wins[0], solving only the deals before it."""
-    (game,) = first_with_verdict(SMALL, FAST, Verdict.WIN, 1)
-    return game
-
-
-@pytest.fixture(scope="module")
-def losses() -> list[Deal]:
-    """The first two deals of SMALL that the search proves lost with FAST."""
-    return first_with_verdict(SMALL, FAST, Verdict.NO_WIN, 2)
+# The first 4 deals of SMALL the search wins with FAST, the first of them, and the first two
+# it proves lost: solved when a test first asks, each deal at most once.
+wins, first_win, losses = search_outcome_fixtures(SMALL, FAST, wins=4)
 
 
 @pytest.mark.slow

@@ -16,7 +16,7 @@ from tranquility.solver.analysis.analyze import analyze
 from tranquility.solver.analysis.explain import CRITICAL_PHASE, explain, narrate
 from tranquility.solver.analysis.results import Phase, Step
 from tranquility.solver.analysis.solve import solve
-from tranquility.solver.engine.deal import Deal, deal
+from tranquility.solver.engine.deal import deal
 from tranquility.solver.engine.line import Line
 from tranquility.solver.engine.rules import OFFICIAL, Rules
 from tranquility.solver.engine.state import State
@@ -24,7 +24,7 @@ from tranquility.solver.formats.codecs import deal_to_json, line_to_json
 from tranquility.solver.search.budget import Budget
 from tranquility.solver.verdicts import Method, Objective, Verdict
 
-from .helpers import ENV, first_with_verdict, run, small_deals, write
+from .helpers import ENV, run, search_outcome_fixtures, small_deals, write
 
 FAST = Budget(seconds=4, workers=1)
 SMALL = small_deals(30, seed=11)
@@ -33,24 +33,9 @@ SMALL_RULES = Rules(rows=2, cols=3, islands=12, finish=1, hand=3, start_discards
 TERMINAL = {**ENV, "TTY_COMPATIBLE": "1", "TTY_INTERACTIVE": "1"}
 
 
-@pytest.fixture(scope="module")
-def wins() -> list[Deal]:
-    """The first two deals of SMALL that the search wins with FAST, solved when a test
-    first asks (the solves are shared with first_win and losses)."""
-    return first_with_verdict(SMALL, FAST, Verdict.WIN, 2)
-
-
-@pytest.fixture(scope="module")
-def first_win() -> Deal:
-    """wins[0], solving only the deals before it."""
-    (game,) = first_with_verdict(SMALL, FAST, Verdict.WIN, 1)
-    return game
-
-
-@pytest.fixture(scope="module")
-def losses() -> list[Deal]:
-    """The first two deals of SMALL that the search proves lost with FAST."""
-    return first_with_verdict(SMALL, FAST, Verdict.NO_WIN, 2)
+# The first 2 deals of SMALL the search wins with FAST, the first of them, and the first two
+# it proves lost: solved when a test first asks, each deal at most once.
+wins, first_win, losses = search_outcome_fixtures(SMALL, FAST, wins=2)
 
 
 # -- the library reports its phases ---------------------------------------------------------
@@ -318,7 +303,7 @@ def test_ctrl_c_in_analyze_stops_it_with_the_positions_solved(first_win, monkeyp
     it stops the analysis there."""
     from tranquility.solver.analysis import analyze as module
     from tranquility.solver.analysis.results import Result
-    from tranquility.solver.verdicts import DecidedBy, Verdict
+    from tranquility.solver.verdicts import DecidedBy
 
     line = solve(first_win, FAST, method=Method.SEARCH).winning_line
     real = module.solve
