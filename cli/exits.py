@@ -9,10 +9,13 @@ bug, exit 3, with a hint to rerun with ``--debug`` for the traceback.
 from __future__ import annotations
 
 import os
+import select
 import sys
 import traceback
 
 import click
+
+from . import interrupts
 
 OK, NO, BAD_INPUT, BUG, INTERRUPTED = 0, 1, 2, 3, 130
 
@@ -31,9 +34,7 @@ def exit_line(done: str | None = None, no: str | None = None) -> str:
     """The one line every command's --help ends with: the table, with the command's own
     words for 0 and, for a command that answers a question, 1 (left out otherwise)."""
     own = {OK: done, NO: no}
-    parts = [
-        f"{code} {own.get(code) or short}" for code, short, _ in EXIT_CODES if code != NO or no is not None
-    ]
+    parts = [f"{code} {own.get(code) or short}" for code, short, _ in EXIT_CODES if code != NO or no is not None]
     return f"Exit status: {', '.join(parts)} ({DOCS})."
 
 
@@ -61,13 +62,16 @@ class Group(click.Group):
         from tranquility.solver.errors import BadInput, InternalError
 
         debug = bool(ctx.params.get("debug"))
+        interrupts.command_started()
         try:
-            return super().invoke(ctx)
+            try:
+                return super().invoke(ctx)
+            finally:
+                _flush_to_the_reader()
         except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
         except KeyboardInterrupt:
-            click.echo("Interrupted.", err=True)
-            ctx.exit(INTERRUPTED)
+            _interrupted(ctx)
         except BrokenPipeError:
             # The reader of the output went away (`tranquility ... | head`): stop quietly.
             _silence_stdout()
@@ -79,11 +83,33 @@ class Group(click.Group):
             _traceback(debug)
             raise InputError(os_message(exc)) from None
         except Exception as exc:  # the one place bugs are reported
+            if _caused_by_an_interrupt(exc):
+                _interrupted(ctx)
             _traceback(debug)
             what = str(exc) if isinstance(exc, InternalError) else f"{type(exc).__name__}: {exc}"
             hint = "" if debug else "; rerun with --debug for the traceback"
             click.echo(f"Error: internal error (a bug): {what}{hint}", err=True)
             ctx.exit(BUG)
+        finally:
+            interrupts.command_ended()
+
+
+def _interrupted(ctx: click.Context) -> None:
+    click.echo("Interrupted.", err=True)
+    ctx.exit(INTERRUPTED)
+
+
+def _caused_by_an_interrupt(exc: BaseException) -> bool:
+    """Whether Ctrl-C is behind ``exc``: an extension module whose import it cut short
+    raises ImportError ("initialization failed") from the KeyboardInterrupt."""
+    seen: set[int] = set()
+    cause: BaseException | None = exc
+    while cause is not None and id(cause) not in seen:
+        if isinstance(cause, KeyboardInterrupt):
+            return True
+        seen.add(id(cause))
+        cause = cause.__cause__ or cause.__context__
+    return False
 
 
 def os_message(exc: OSError, path: object = None) -> str:
@@ -91,6 +117,23 @@ def os_message(exc: OSError, path: object = None) -> str:
     path = path if path is not None else exc.filename
     reason = exc.strerror or str(exc)
     return f"{path}: {reason}" if path is not None and str(path) not in reason else reason
+
+
+def _flush_to_the_reader() -> None:
+    """Flush stdout here, not at the interpreter's exit (where a closed pipe would be
+    "Exception ignored" on stderr), and raise BrokenPipeError when its reader has gone:
+    whether a write failed depends only on how the output was cut into writes (rich writes
+    line by line, a JSON document goes in one piece that the pipe may take whole), so a
+    reader gone before the end is the same quiet 130 either way."""
+    sys.stdout.flush()
+    try:
+        poller = select.poll()
+        poller.register(sys.stdout.fileno(), select.POLLOUT)
+        gone = any(event & select.POLLERR for _, event in poller.poll(0))
+    except (AttributeError, OSError, ValueError):  # not a file (a test's runner) or no poll
+        return
+    if gone:
+        raise BrokenPipeError
 
 
 def _traceback(debug: bool) -> None:

@@ -20,7 +20,7 @@ from tranquility.solver.engine.line import Game, Line, as_line
 from tranquility.solver.errors import BadInput
 from tranquility.solver.verdicts import Method, Objective, Proof
 
-from .exits import Group, InputError, exit_line, exit_table
+from .exits import INTERRUPTED, Group, InputError, exit_line, exit_table
 from .options import (
     INPUT_ERRORS,
     SECONDS,
@@ -139,10 +139,12 @@ def run_with_status(
         raise input_error(file, exc) from None
 
 
-def game_of(source: DealSource, file: str | None) -> Game:
+def game_of(source: DealSource, file: str | None) -> tuple[Game, str | None]:
     """The deal or line to work on (seeded or FILE), checked against the rules: a deal or
-    an action that breaks one is exit 2 here (only ``verify`` answers 1 for it)."""
-    return playable(source.resolve(file), file)
+    an action that breaks one is exit 2 here (only ``verify`` answers 1 for it). With
+    FILE's name in messages (``DealSource.resolve``)."""
+    game, file = source.resolve(file)
+    return playable(game, file), file
 
 
 def prefix_of(game: Game) -> int:
@@ -189,6 +191,7 @@ def deal(source: DealSource, out: str | None, force: bool, as_json: bool) -> Non
 Examples:
   tranquility deal --seed 1 --players 4 --out deal.json
   tranquility verify deal.json
+  tranquility deal --seed 1 --players 4 --json | tranquility verify -
   tranquility simulate --seed 1 --players 4 --out line.json
   tranquility verify line.json --json
   tranquility verify line.json --notation > game.tq
@@ -198,8 +201,9 @@ Examples:
 \b
 FILE is a deal, position or line file in JSON, a position's text form (tq1
 ...), or a game in the notation of docs/notation.md (a header naming the deal
-or position, then one token a turn); --position TEXT gives a position's text
-form in place of FILE. A position the rules make impossible is exit 2.
+or position, then one token a turn); - reads it from standard input. --position
+TEXT gives a position's text form in place of FILE. A position the rules make
+impossible is exit 2.
 
 {exit_line("legal (also a line that has not won yet)", "well-formed but the deal or an action breaks a game rule")}
 2 is for a file that cannot be read or does not follow the format."""
@@ -221,23 +225,19 @@ def verify(ctx: click.Context, file: str | None, position_text: str | None, as_j
     accepted, status = won, lost or open after them, error names the turn, seat,
     action and broken rule.
     """
-    from tranquility.puzzles.puzzle_file import read_puzzle_header
     from tranquility.solver.engine.verify import verify as run_verify
 
     if as_json and as_notation:
         raise usage_error("--json and --notation do not mix; choose one")
-    game, path = file_or_position(file, position_text)
-    try:
-        puzzle = None if path is None else read_puzzle_header(path)
-    except INPUT_ERRORS as exc:
-        raise input_error(file, exc) from None
-    file = path or "--position"
+    game, read = file_or_position(file, position_text)
+    puzzle = None if read is None else read.puzzle()
+    file = "--position" if read is None else read.name
     verdict = run_verify(game)
     if as_json:
         click.echo(dump_json(verdict.to_json()))
     elif as_notation:
         try:
-            click.echo(notation_text(file, game, verdict), nl=False)
+            click.echo(notation_text(read, game, verdict), nl=False)
         except BadInput as exc:
             raise input_error(file, exc) from None
     else:
@@ -260,12 +260,13 @@ Examples:
   tranquility show my-puzzles/tq1-1p-8cf48077-0.json
 \b
 FILE is a deal, position, line or puzzle file (JSON), a position's text form
-(tq1 ...), or a game in the notation of docs/notation.md. --turn N shows the
-position after the first N actions (0 = where the line starts); without it,
-the end of the line. --position prints that position in its text form and
-its JSON (docs/formats.md), to solve or play from it later. Every card
-is face up: each hand, and each pile top first (--hide-piles: only how many
-cards each pile holds). A puzzle file's id and grade head the drawing.
+(tq1 ...), or a game in the notation of docs/notation.md; - reads it from
+standard input. --turn N shows the position after the first N actions (0 =
+where the line starts); without it, the end of the line. --position prints
+that position in its text form and its JSON (docs/formats.md), to solve or
+play from it later. Every card is face up: each hand, and each pile top first
+(--hide-piles: only how many cards each pile holds). A puzzle file's id and
+grade head the drawing.
 
 {exit_line("shown")}
 2 also when the deal or an action before turn N breaks a game rule (verify
@@ -294,16 +295,12 @@ def show(file: str, turn: int | None, as_position: bool, hide_piles: bool, as_js
     = the cards each seat still has to draw (top first), seat = the seat to
     move, start_played, won, and the modules' sunk islands and rocks.
     """
-    from tranquility.puzzles.puzzle_file import read_puzzle_header
     from tranquility.solver.engine.verify import verify as run_verify
 
     if hide_piles and (as_json or as_position):
         raise usage_error("--hide-piles hides the piles' cards in the drawing; a position shows every card")
-    game = read_game(file)
-    try:
-        puzzle = read_puzzle_header(file)
-    except INPUT_ERRORS as exc:
-        raise input_error(file, exc) from None
+    read = read_game(file)
+    game, puzzle, file = read.game, read.puzzle(), read.name
     line = as_line(game)
     total = len(line.actions)
     if turn is None:
@@ -395,7 +392,7 @@ unknown (or the win found so far) and exit 0. docs/solving.md.
 @proof_option
 @output_options("Write the winning line here (tranquility-line/1); nothing is written without a win.")
 @json_option
-@click.option("--verbose", "-v", is_flag=True, help="Also print the solver's counters (always in --json, as \"stats\").")
+@click.option("--verbose", "-v", is_flag=True, help='Also print the solver\'s counters (always in --json, as "stats").')
 def solve(
     source: DealSource,
     file: str | None,
@@ -417,7 +414,8 @@ def solve(
     """
     from tranquility.solver.analysis.solve import solve as run_solve
 
-    game = checked(source.resolve(file), file)  # replayed once: the solve starts from its state
+    given, file = source.resolve(file)
+    game = checked(given, file)  # replayed once: the solve starts from its state
     budget = replace(limits.budget(), proof=proof)
     result = run_with_status(
         "solving",
@@ -516,7 +514,7 @@ def explain(
         )
     line_seconds = None if total is None else total - critical_time
     budget = replace(Limits(line_seconds, limits.workers, limits.reproducible).budget(), proof=proof)
-    game = game_of(source, file)
+    game, file = game_of(source, file)
     explained = run_with_status(
         "explaining",
         file,
@@ -582,13 +580,12 @@ def analyze(file: str | None, position_text: str | None, limits: Limits, out: st
     position became unwinnable, and a move that would have kept the win."""
     from tranquility.solver.analysis.analyze import analyze as run_analyze
 
-    game, file = file_or_position(file, position_text)
+    game, read = file_or_position(file, position_text)
+    file = None if read is None else read.name
     game = playable(game, file)
     line = as_line(game)
     budget = limits.budget()
-    analysis = run_with_status(
-        "analysing", file, lambda progress: run_analyze(line, budget, progress=progress), quiet=as_json
-    )
+    analysis = run_with_status("analysing", file, lambda progress: run_analyze(line, budget, progress=progress), quiet=as_json)
     if out is not None:
         write_out(out, analysis.to_json(), force)
         click.echo(f"wrote {out}", err=True)
@@ -706,6 +703,14 @@ def bench(
         click.echo(markdown_table(report))
     else:
         render_bench(make_console(min_width=132), report)
+    _stopped_by_ctrl_c(report.interrupted)
+
+
+def _stopped_by_ctrl_c(interrupted: bool) -> None:
+    """After a bench report: exit 130 when Ctrl-C stopped the run (the report says so too)."""
+    if interrupted:
+        click.echo("Interrupted: the report covers the cases done so far.", err=True)
+        raise click.exceptions.Exit(INTERRUPTED)
 
 
 def _bench_explain(deals: int | None, time_limit: float, out: str | None, force: bool, markdown: bool, as_json: bool) -> None:
@@ -718,8 +723,8 @@ def _bench_explain(deals: int | None, time_limit: float, out: str | None, force:
     per_count = (deals or 50) + min(deals or 20, 20)  # explains, then analyzes, per player count 2-5
     with progress_bar(make_console(stderr=True), as_json) as progress:
         on_step = _stepper(progress, "bench explain", 4 * per_count)
-        rows = run_explain_suite(deals, time_limit, time_limit / 2, 10.0, on_step=on_step)
-    report = SuiteReport(EXPLAIN_SUITE, rows, time_limit)
+        rows, interrupted = _rows_or_partial(lambda: run_explain_suite(deals, time_limit, time_limit / 2, 10.0, on_step=on_step))
+    report = SuiteReport(EXPLAIN_SUITE, rows, time_limit, interrupted)
     _report(report, lambda: explain_markdown(rows), render_explain_bench, out, force, markdown, as_json)
 
 
@@ -736,13 +741,16 @@ def _bench_optimal(deals: int | None, limits: Limits, out: str | None, force: bo
         run_optimal_suite,
     )
 
-    assert limits.seconds is not None  # bench's --time-limit has a default
+    seconds = limits.seconds
+    assert seconds is not None  # bench's --time-limit has a default
     steps = len(OPTIMAL_PLAYERS) * (deals or OPTIMAL_DEALS) * len(OPTIMAL_OBJECTIVES)
     with progress_bar(make_console(stderr=True), as_json) as progress:
-        rows = run_optimal_suite(
-            deals, limits.seconds, limits.workers, limits.reproducible, on_step=_stepper(progress, "bench optimal", steps)
+        rows, interrupted = _rows_or_partial(
+            lambda: run_optimal_suite(
+                deals, seconds, limits.workers, limits.reproducible, on_step=_stepper(progress, "bench optimal", steps)
+            )
         )
-    report = SuiteReport(OPTIMAL_SUITE, rows, limits.seconds)
+    report = SuiteReport(OPTIMAL_SUITE, rows, seconds, interrupted)
     table = optimal_markdown(rows)
     _report(report, lambda: table, lambda console, _: console.print(table), out, force, markdown, as_json)
 
@@ -758,6 +766,16 @@ def _bench_puzzles(deals: int | None, out: str | None, force: bool, markdown: bo
         rows = run_puzzle_suite(deals or 50, on_step=_stepper(progress, "bench puzzles", 5 * (deals or 50)))
     report = SuiteReport(PUZZLES_SUITE, rows)
     _report(report, lambda: puzzle_markdown(rows), render_puzzle_bench, out, force, markdown, as_json)
+
+
+def _rows_or_partial(measure: Callable[[], list]) -> tuple[list, bool]:
+    """A row suite's rows, and whether Ctrl-C stopped it (then the rows of the cases done)."""
+    from tranquility.solver.batch.bench import SuiteInterrupted
+
+    try:
+        return measure(), False
+    except SuiteInterrupted as stopped:
+        return stopped.rows, True
 
 
 def _stepper(progress, label: str, total: int):
@@ -784,6 +802,7 @@ def _report(report, markdown_text, render, out: str | None, force: bool, markdow
         click.echo(markdown_text())
     else:
         render(make_console(min_width=132), report)
+    _stopped_by_ctrl_c(report.interrupted)
 
 
 # -- simulate -------------------------------------------------------------------------------
@@ -872,7 +891,7 @@ def simulate(
         else:
             render_win_rate(make_console(), stats)
         return
-    game = game_of(source, file)
+    game, file = game_of(source, file)
     try:
         result = run_simulate(game, policy, sim_seed)
     except BadInput as exc:
@@ -935,7 +954,7 @@ def grade(source: DealSource, file: str | None, limits: Limits, out: str | None,
 
     from .render import render_grading
 
-    game = source.resolve(file)
+    game, file = source.resolve(file)
     if isinstance(game, Line):
         raise InputError(f"{file}: grade takes a deal or puzzle file, not a line file (a puzzle starts from a deal)")
     playable(game, file)
@@ -981,7 +1000,7 @@ puzzles. Grades and their calibration: docs/puzzles.md.
 @click.option(
     "--with-solutions",
     is_flag=True,
-    help="Also write <id>.solution.json (a winning line) beside each puzzle; with --json, add it as \"solution\".",
+    help='Also write <id>.solution.json (a winning line) beside each puzzle; with --json, add it as "solution".',
 )
 @json_option
 # Over 60 lines: a command; most of it is its flags' checks, each with its own message.
@@ -1066,9 +1085,10 @@ Examples:
   tranquility simulate --seed 3 --players 4 --out line.json
   tranquility play line.json --hint-time 5
 \b
-FILE is a deal, line, puzzle or notation file; play goes on where its line
-stops. Type moves in the notation (docs/notation.md) or pick them from the
-list; type help on the board for its commands and keys. docs/play.md.
+FILE is a deal, line, puzzle or notation file (not -: standard input is the
+keyboard here); play goes on where its line stops. Type moves in the notation
+(docs/notation.md) or pick them from the list; type help on the board for its
+commands and keys. docs/play.md.
 
 {exit_line("the board was closed")}
 2 also without a terminal to draw on."""
@@ -1108,7 +1128,7 @@ Examples:
   tranquility puzzles --rules official --json
   tranquility play --puzzle tq1-1p-8cf48077-2
 
-{exit_line()}"""
+{exit_line()}""",
 )
 @click.option("--players", type=click.IntRange(1, 5), help="Only the puzzles for this many seats.")
 @click.option("--grade", type=click.IntRange(1, 5), help="Only the puzzles of this grade, 1 (easy) to 5 (expert).")
@@ -1160,6 +1180,7 @@ ODDS_SOLVING = {
     "policies": "--policies",
     "jobs": "--jobs",
     "scheduler": "--scheduler",
+    "scheduler_timeout": "--scheduler-timeout",
     "batch": "--batch",
     "retry_unknown": "--retry-unknown",
 }
@@ -1225,6 +1246,14 @@ docs/odds.md.
     help="Send the work to the Dask distributed cluster at ADDRESS (tcp://HOST:PORT) instead of local processes.",
 )
 @click.option(
+    "--scheduler-timeout",
+    type=SECONDS,
+    default=10,
+    show_default=True,
+    metavar="SECONDS",
+    help="How long --scheduler's address may take to answer as a Dask scheduler before the run gives up (exit 2).",
+)
+@click.option(
     "--batch",
     type=click.IntRange(min=1),
     metavar="N",
@@ -1259,6 +1288,7 @@ def odds(
     db: str,
     jobs: int | None,
     scheduler: str | None,
+    scheduler_timeout: float,
     batch: int | None,
     retry_unknown: bool,
     report: bool,
@@ -1306,6 +1336,8 @@ def odds(
         raise usage_error(f"missing option {missing}: a run needs --players P and --deals N (or --report)")
     if scheduler is not None and jobs is not None:
         raise usage_error("--jobs sets the local processes; with --scheduler the cluster's workers do the work")
+    if scheduler is None:
+        reject(ctx, {"scheduler_timeout": "--scheduler-timeout"}, "only taken with --scheduler")
     rules = source.rules()
     seeds = range(start_seed, start_seed + deals)
     try:
@@ -1314,7 +1346,7 @@ def odds(
         raise usage_error(f"cannot deal: {exc}") from None
     names = _policies() if policies else ()
     budget = limits.budget()
-    executor, slots, executor_name, close = _odds_executor(scheduler, jobs)  # before --db is created
+    executor, slots, executor_name, close = _odds_executor(scheduler, scheduler_timeout, jobs)  # before --db is created
     label = f"odds {players_text(players)}"
     try:
         with OddsStore(db) as store, odds_progress(make_console(stderr=True), as_json) as bar:
@@ -1350,9 +1382,10 @@ def odds(
         ctx.exit(130)
 
 
-def _odds_executor(scheduler: str | None, jobs: int | None):
+def _odds_executor(scheduler: str | None, timeout: float, jobs: int | None):
     """(executor, slots, name, close): a local process pool of ``jobs`` (default: the
-    cores), or the executor of a Dask client connected to ``scheduler``."""
+    cores), or the executor of a Dask client connected to ``scheduler`` once a Dask
+    scheduler has answered there within ``timeout`` seconds."""
     from tranquility.solver.batch.odds_runner import default_jobs, local_executor
 
     if scheduler is None:
@@ -1365,8 +1398,16 @@ def _odds_executor(scheduler: str | None, jobs: int | None):
         raise InputError(
             "--scheduler needs Dask's distributed, which is not installed: pip install 'tranquility-solver[cluster]'"
         ) from None
+    from tranquility.solver.batch.dask_check import NoAnswer, check_scheduler
+
     try:
-        client = Client(scheduler, timeout=30)
+        address = check_scheduler(scheduler, timeout)
+    except NoAnswer as exc:
+        raise InputError(f"--scheduler {exc} (--scheduler-timeout)") from None
+    except BadInput as exc:
+        raise InputError(f"--scheduler {exc}") from None
+    try:
+        client = Client(address, timeout=timeout)
     except (OSError, TimeoutError, ValueError) as exc:
         raise InputError(f"--scheduler {scheduler}: cannot connect: {exc}") from None
     slots = sum(client.nthreads().values()) or 1
@@ -1376,7 +1417,7 @@ def _odds_executor(scheduler: str | None, jobs: int | None):
         executor.shutdown(wait=False)
         client.close()
 
-    return executor, slots, f"dask {scheduler}", close
+    return executor, slots, f"dask {address}", close
 
 
 def _odds_output(summary, run, as_json: bool, markdown: bool, plot: str | None) -> None:
@@ -1397,7 +1438,3 @@ def _odds_output(summary, run, as_json: bool, markdown: bool, plot: str | None) 
         click.echo(odds_markdown(summary))
     else:
         render_odds(make_console(min_width=132), summary, run)
-
-
-if __name__ == "__main__":  # pragma: no cover
-    main()

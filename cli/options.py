@@ -16,6 +16,7 @@ import errno
 import functools
 import math
 import os
+import sys
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
@@ -29,12 +30,13 @@ from tranquility.solver.engine.line import Game
 from tranquility.solver.engine.position import Position
 from tranquility.solver.engine.rules import PRESETS, Rules, RulesError, parse_rule_value
 from tranquility.solver.errors import BadInput
-from tranquility.solver.formats.json_values import FormatError, read_json
+from tranquility.solver.formats.json_values import FormatError, decode_text, read_json, read_text
 from tranquility.solver.verdicts import Objective, Proof
 
 from .exits import InputError, os_message
 
 if TYPE_CHECKING:
+    from tranquility.puzzles.puzzle_file import PuzzleHeader
     from tranquility.solver.engine.verify import Replayed
     from tranquility.solver.search.budget import Budget
 
@@ -80,6 +82,8 @@ json_option = click.option(
 
 
 POSITION_HELP = "Start from this position, in its text form (tq1 ..., docs/formats.md) or its JSON, instead of a FILE."
+# FILE ``-`` is standard input, which messages name ``<stdin>``. Every FILE is read once (``read_game``).
+STDIN, STDIN_NAME = "-", "<stdin>"
 
 
 def position_option(func: Callable) -> Callable:
@@ -88,8 +92,8 @@ def position_option(func: Callable) -> Callable:
 
 
 def game_file_argument(func: Callable) -> Callable:
-    """An optional FILE (deal, position or line file) in place of --seed/--players, and
-    --position TEXT in place of either (``deal_source`` reads it)."""
+    """An optional FILE (deal, position or line file; ``-`` standard input) in place of
+    --seed/--players, and --position TEXT in place of either (``deal_source`` reads it)."""
     return click.argument(
         "file", required=False, metavar="[FILE]", type=click.Path(dir_okay=False)
     )(position_option(func))
@@ -402,24 +406,26 @@ class DealSource:
         except DealError as exc:
             raise usage_error(f"cannot deal: {exc}") from None
 
-    def resolve(self, file: str | None) -> Game:
+    def resolve(self, file: str | None) -> tuple[Game, str | None]:
         """Either a seeded deal (--seed + --players), the deal/position/line FILE, or
-        --position TEXT: exactly one."""
+        --position TEXT: exactly one. The game, and FILE's name in messages (None for the
+        others)."""
         if self.position_text is not None:
             if file is not None or self.seeded:
                 raise usage_error("give --position TEXT, FILE or --seed/--players, only one of them")
             if self.has_rules:
                 raise usage_error("--rules/--rule shape new deals only; a position carries its own rules")
-            return position_game(self.position_text)
+            return position_game(self.position_text), None
         if file is None:
             if not self.seeded:
                 raise usage_error("give a deal or line FILE, or --seed N --players P")
-            return self.deal()
+            return self.deal(), None
         if self.seeded:
             raise usage_error("give either FILE or --seed/--players, not both")
         if self.has_rules:
             raise usage_error("--rules/--rule shape new deals only; FILE carries its own rules")
-        return read_game(file)
+        read = read_game(file)
+        return read.game, read.name
 
 
 def position_game(text: str) -> Position:
@@ -432,8 +438,8 @@ def position_game(text: str) -> Position:
         raise InputError(f"--position: {exc}") from None
 
 
-def file_or_position(file: str | None, position_text: str | None) -> tuple[Game, str | None]:
-    """FILE or --position TEXT (exactly one): the game, and FILE (None for --position)."""
+def file_or_position(file: str | None, position_text: str | None) -> tuple[Game, GameFile | None]:
+    """FILE or --position TEXT (exactly one): the game, and FILE as read (None for --position)."""
     if file is None and position_text is None:
         raise usage_error("Missing argument 'FILE' (or give --position TEXT)")
     if file is not None and position_text is not None:
@@ -441,17 +447,62 @@ def file_or_position(file: str | None, position_text: str | None) -> tuple[Game,
     if position_text is not None:
         return position_game(position_text), None
     assert file is not None
-    return read_game(file), file
+    read = read_game(file)
+    return read.game, read
 
 
-def read_game(path: str) -> Game:
-    """A deal or line file; bad input becomes an InputError (exit 2) naming the file."""
-    from tranquility.solver.formats.reading import read_game_file  # only a command given a FILE reads one
+@dataclass(frozen=True)
+class GameFile:
+    """A game FILE as read: its name in messages, its text, and the game it holds. What
+    else a command needs of the file is taken from ``text``, never from a second read: a
+    pipe, a FIFO or /dev/stdin gives its bytes only once."""
 
+    name: str
+    text: str
+    game: Game
+
+    def puzzle(self) -> PuzzleHeader | None:
+        """The file's puzzle block (docs/puzzles.md), if any; a malformed one is exit 2."""
+        from tranquility.puzzles.puzzle_file import puzzle_header_from_text
+
+        try:
+            return puzzle_header_from_text(self.text, self.name)
+        except INPUT_ERRORS as exc:
+            raise input_error(self.name, exc) from None
+
+    def deal_file(self) -> str | Path:
+        """The path a notation file names this game's deal by (``deal-file``): the deal
+        file FILE names when it is notation, else FILE itself; standard input has no path."""
+        from tranquility.solver.formats.notation import notation_deal_file
+
+        named = notation_deal_file(self.text, self.name)
+        if named is not None:
+            return named
+        if self.name == STDIN_NAME:
+            raise InputError(
+                f"{STDIN_NAME}: the notation names a deal no seed gives by its file (deal-file PATH), "
+                "and standard input has no path: give the file instead of -"
+            )
+        return self.name
+
+
+def read_game(path: str) -> GameFile:
+    """A game FILE, read once (``-``: standard input, whose bytes can be read only once);
+    bad input becomes an InputError (exit 2) naming the file."""
+    from tranquility.solver.formats.reading import game_from_text  # only a command given a FILE reads one
+
+    name = STDIN_NAME if path == STDIN else path
     try:
-        return read_game_file(path)
+        text = decode_text(_stdin_bytes(), name) if path == STDIN else read_text(path)
+        return GameFile(name, text, game_from_text(text, name))
     except INPUT_ERRORS as exc:
-        raise input_error(path, exc) from None
+        raise input_error(name, exc) from None
+
+
+def _stdin_bytes() -> bytes:
+    if sys.stdin is None:  # the process was started with standard input closed
+        raise OSError(errno.EBADF, "standard input is closed")
+    return sys.stdin.buffer.read()
 
 
 def checked(game: Game, file: str | None) -> Replayed:

@@ -33,7 +33,7 @@ from tranquility.solver.search.budget import Budget
 from tranquility.solver.verdicts import Objective
 
 from .exits import InputError
-from .options import INPUT_ERRORS, DealSource, input_error, playable, usage_error
+from .options import INPUT_ERRORS, STDIN, DealSource, input_error, playable, read_game, usage_error
 from .render import cards_text, render_analysis, render_position, rules_line
 
 COMMANDS = "undo, redo, hint, save PATH (save! PATH overwrites), load PATH, analyze, help, quit"
@@ -64,7 +64,7 @@ def open_board(source: DealSource, file: str | None, puzzle_id: str | None) -> B
             raise usage_error("--puzzle ID opens a catalogue puzzle: give no FILE, --seed, --players or rules")
         return _catalogue_board(puzzle_id)
     if file is None:
-        return Board.open(playable(source.resolve(None), None))
+        return Board.open(playable(*source.resolve(None)))
     if source.seeded or source.has_rules:
         source.resolve(file)  # the usage error for FILE with the seed or rules options
     return load_board(file)
@@ -72,11 +72,11 @@ def open_board(source: DealSource, file: str | None, puzzle_id: str | None) -> B
 
 def load_board(path: str) -> Board:
     """A deal, line, notation or puzzle file as a board (at the end of its line)."""
-    from tranquility.puzzles.puzzle_file import read_puzzle_header
-
+    if path == STDIN:
+        raise InputError("play reads its moves from the keyboard, so its game cannot come from - (standard input): give a file")
+    read = read_game(path)
+    game, header = read.game, read.puzzle()
     try:
-        game = read_game_file(path)
-        header = read_puzzle_header(path)
         playable(game, path)
         goal = None
         if header is not None and isinstance(game, Deal):

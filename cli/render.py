@@ -6,7 +6,7 @@ import json
 import os
 import statistics
 from collections.abc import Iterable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.console import Console
 from rich.table import Table
@@ -16,6 +16,9 @@ from tranquility.solver.engine.deal import Deal
 from tranquility.solver.engine.line import Game, Line, as_line
 from tranquility.solver.engine.rules import EXPLANATIONS, OFFICIAL, PRESETS, Rules
 from tranquility.solver.formats.rules_text import nearest_preset, rules_diff, rules_name
+
+if TYPE_CHECKING:
+    from .options import GameFile
 
 CARD_STYLES: dict[Card, str] = {START: "bold green", FINISH: "bold magenta", MONSTER: "bold red"}
 LEGEND = "S = Start, F = Finish, M = Sea Monster"
@@ -30,15 +33,22 @@ def make_console(stderr: bool = False, min_width: int | None = None) -> Console:
     terminal and COLUMNS is not set, lines are not wrapped at all, so piped text is one
     line per line; at least ``min_width`` for wide tables. No markup: file names and
     engine messages are printed exactly as they are."""
-    console = Console(stderr=stderr, highlight=False, markup=False)
+    console = _Console(stderr=stderr, highlight=False, markup=False)
     width = None
     if not stderr and not console.is_terminal and not os.environ.get("COLUMNS", "").isdigit():
         width = UNWRAPPED
     elif min_width is not None and console.width < min_width:
         width = min_width
     if width is not None:
-        console = Console(stderr=stderr, highlight=False, markup=False, width=width)
+        console = _Console(stderr=stderr, highlight=False, markup=False, width=width)
     return console
+
+
+class _Console(Console):
+    def on_broken_pipe(self) -> None:
+        # rich would exit 1 ("the answer is no"); the command line's one handler makes it
+        # the documented quiet 130 (exits.Group).
+        raise BrokenPipeError
 
 
 def dump_json(data: Any) -> str:
@@ -202,20 +212,17 @@ def render_verdict(console: Console, path: str, game: Game, verdict, puzzle=None
 # -- notation -----------------------------------------------------------------------------
 
 
-def notation_text(path: str, game: Game, verdict) -> str:
+def notation_text(read: GameFile | None, game: Game, verdict) -> str:
     """``verify --notation``: the line as a notation file, the verdict as a last comment.
 
-    A deal the seeded dealer gives gets the ``deal`` header; any other deal is named by
-    its file (``deal-file``): the deal file a notation FILE names, else FILE itself."""
-    from tranquility.solver.formats.notation import (
-        notation_deal_file,
-        seeded_header,
-        write_notation,
-    )
+    A deal the seeded dealer gives gets the ``deal`` header, a position (all --position
+    gives) the ``position`` one; any other deal is named by the FILE ``read`` it came from
+    (``GameFile.deal_file``)."""
+    from tranquility.solver.formats.notation import seeded_header, write_notation
 
     line = as_line(game)
     named = line.position is not None or seeded_header(line.deal) is not None  # the header names it
-    deal_file = None if named else (notation_deal_file(path) or path)
+    deal_file = None if named or read is None else read.deal_file()
     if verdict.legal:
         said = f"legal, status {verdict.status} after {verdict.turns} turn(s)"
     else:

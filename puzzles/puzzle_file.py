@@ -55,11 +55,16 @@ def puzzle_header(data: Any, where: str = "deal") -> PuzzleHeader | None:
 
 
 def read_puzzle_header(path: str | Path) -> PuzzleHeader | None:
-    """The puzzle block of a JSON deal file, or of the deal file a notation file names
-    (``deal-file PATH``); None for any other game file. Errors name the file."""
-    text = read_text(path)
+    """The puzzle block of the game file at ``path`` (``puzzle_header_from_text``)."""
+    return puzzle_header_from_text(read_text(path), path)
+
+
+def puzzle_header_from_text(text: str, path: str | Path) -> PuzzleHeader | None:
+    """The puzzle block of a game file's text: of a JSON deal file, or of the deal file a
+    notation file names (``deal-file PATH``, relative to ``path``'s folder as the game's
+    reading takes it); None for any other game file. Errors name the file."""
     if looks_like_notation(text):
-        deal_file = notation_deal_file(path)
+        deal_file = notation_deal_file(text, path)
         return None if deal_file is None else read_puzzle_header(deal_file)
     data = parse_json(text, path)
     if not isinstance(data, dict) or data.get("format") != DEAL_FORMAT:

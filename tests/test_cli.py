@@ -403,7 +403,7 @@ def test_out_to_missing_directory_exit_2(tmp_path):
 @deal_source
 @game_file_argument
 def probe(source: DealSource, file: str | None) -> None:
-    game = source.resolve(file)
+    game, _ = source.resolve(file)
     click.echo(type(game).__name__)
 
 
@@ -794,6 +794,7 @@ def test_a_solve_replays_the_game_once_and_the_line_it_found_once(monkeypatch):
     [
         (["solve", "--seed", 1, "--players", 4, "--time-limit"], "--time-limit"),
         (["odds", "--players", 4, "--deals", 1, "--time-limit"], "--time-limit"),
+        (["odds", "--players", 4, "--deals", 1, "--scheduler", "127.0.0.1:1", "--scheduler-timeout"], "--scheduler-timeout"),
         (["explain", "--seed", 1, "--players", 2, "--critical-time"], "--critical-time"),
         (["play", "--seed", 1, "--players", 2, "--hint-time"], "--hint-time"),
     ],
@@ -987,7 +988,7 @@ def test_bench_puzzles_honours_markdown(monkeypatch):
     table = run("bench", "--suite", "puzzles", "--deals", 2)
     assert table.exit_code == 0 and "Benchmark: suite puzzles" in table.stdout and "| players" not in table.stdout
     data = json.loads(run("bench", "--suite", "puzzles", "--deals", 2, "--json").stdout)
-    assert data == {"suite": "puzzles", "rows": [rows[0].to_json()]}
+    assert data == {"suite": "puzzles", "interrupted": False, "rows": [rows[0].to_json()]}
 
 
 @pytest.mark.parametrize("command", ["solve", "explain", "analyze", "grade", "simulate", "show"])
@@ -1009,3 +1010,116 @@ def test_solve_out_without_a_win_says_so(tmp_path):
     result = run("solve", "--seed", 6, "--players", 1, "--out", out)
     assert result.exit_code == 0 and not out.exists()
     assert f"{out} not written: no winning line (no-win)" in result.stderr
+
+
+# -- standard input (FILE -), and every FILE read once ------------------------------------------
+
+# Where each working command hands its game on (stopped there: exit 130).
+GAME_WORK = {
+    "solve": "tranquility.solver.analysis.solve.solve",
+    "explain": "tranquility.solver.analysis.explain.explain",
+    "analyze": "tranquility.solver.analysis.analyze.analyze",
+    "simulate": "tranquility.solver.search.policies.simulate",
+    "grade": "tranquility.puzzles.grade.grade",
+}
+GAME_COMMANDS = ["verify", "show", *GAME_WORK]
+
+
+def piped(text: str, *args):
+    return CliRunner(env=ENV).invoke(main_group, [str(a) for a in args], input=text, catch_exceptions=False)
+
+
+def small_puzzle_file(tmp_path: Path) -> Path:
+    """The small deal with a puzzle block (what only verify, show and play read)."""
+    data = {**deal_to_json(deal(SMALL_RULES, 1, 1)), "puzzle": {"id": "tq1-test", "grade": 3}}
+    return write(tmp_path / "puzzle.json", data)
+
+
+@pytest.mark.parametrize("command", ["verify", "show"])
+def test_dash_reads_standard_input_for_verify_and_show(tmp_path, command):
+    path = small_puzzle_file(tmp_path)
+    from_file = run(command, path, "--json")
+    from_stdin = piped(path.read_text(), command, "-", "--json")
+    assert from_stdin.exit_code == from_file.exit_code == 0, from_stdin.output
+    assert from_stdin.stdout == from_file.stdout
+    drawn = piped(path.read_text(), command, "-")
+    assert drawn.exit_code == 0 and drawn.stdout.startswith("<stdin>: puzzle tq1-test, grade 3 of 5, 1 player(s)")
+
+
+@pytest.mark.parametrize("command", sorted(GAME_WORK))
+def test_dash_hands_the_game_on_standard_input_to_the_work(tmp_path, monkeypatch, command):
+    path = small_deal_file(tmp_path)
+    calls = capture(monkeypatch, GAME_WORK[command])
+    assert run(command, path).exit_code == 130
+    done = piped(path.read_text(), command, "-")
+    assert done.exit_code == 130, done.output
+    from_file, from_stdin = calls
+    assert from_stdin[0][0] == from_file[0][0]
+
+
+def test_bad_input_on_standard_input_is_named_stdin(tmp_path, monkeypatch):
+    for command in GAME_COMMANDS:
+        done = piped("{oops", command, "-")
+        assert done.exit_code == 2, (command, done.output)
+        assert done.stderr.startswith("Error: <stdin>: not valid JSON (line 1, column 2") and len(done.stderr.splitlines()) == 1
+    twice = deal_to_json(seeded(1, 2))
+    twice["piles"][1].append(twice["piles"][0][0])
+    done = piped(json.dumps(twice), "solve", "-")
+    assert done.exit_code == 2 and done.stderr.startswith("Error: <stdin>: deal: island ")
+
+
+def test_a_notation_game_on_standard_input_names_its_deal_file_from_the_current_folder(tmp_path, monkeypatch):
+    unseeded = {k: v for k, v in deal_to_json(seeded(1, 2)).items() if k != "seed"}
+    write(tmp_path / "deal.json", unseeded)
+    monkeypatch.chdir(tmp_path)
+    done = piped("deal-file deal.json\n", "verify", "-", "--notation")
+    assert done.exit_code == 0, done.output
+    assert done.stdout.startswith("deal-file deal.json\n")
+    # A deal no seed gives is named by its file in the notation; standard input has no path.
+    done = piped(json.dumps(unseeded), "verify", "-", "--notation")
+    assert done.exit_code == 2 and done.stderr.startswith("Error: <stdin>: ") and "give the file instead of -" in done.stderr
+    assert len(done.stderr.splitlines()) == 1
+
+
+def test_play_refuses_standard_input_which_is_its_keyboard(tmp_path):
+    done = piped(small_deal_file(tmp_path).read_text(), "play", "-")
+    assert done.exit_code == 2
+    assert done.stderr.startswith("Error: play reads its moves from the keyboard, so its game cannot come from - ")
+    assert len(done.stderr.splitlines()) == 1
+
+
+@pytest.mark.parametrize("form", ["json", "notation"])
+@pytest.mark.parametrize("command", GAME_COMMANDS)
+def test_every_command_opens_its_file_once(tmp_path, monkeypatch, command, form):
+    """A pipe, a FIFO or /dev/stdin gives its bytes once: the game, a puzzle's header and
+    the deal a notation file names all come from one read of FILE."""
+    path = small_puzzle_file(tmp_path)
+    if form == "notation":
+        path = write(tmp_path / "game.tq", "deal-file puzzle.json\n")
+    if command in GAME_WORK:
+        capture(monkeypatch, GAME_WORK[command])
+    opened: dict[str, int] = {}
+    real_open = Path.open
+
+    def counted(self, *args, **kwargs):
+        opened[str(self)] = opened.get(str(self), 0) + 1
+        return real_open(self, *args, **kwargs)
+
+    monkeypatch.setattr(Path, "open", counted)
+    done = run(command, path, *(["--notation"] if command == "verify" else []))
+    refused = (command, form) == ("grade", "notation")  # a notation file is a line, which grade refuses
+    assert done.exit_code == (2 if refused else 130 if command in GAME_WORK else 0), done.output
+    assert opened[str(path)] == 1
+
+
+@pytest.mark.skipif(not Path("/dev/stdin").exists(), reason="no /dev/stdin here")
+@pytest.mark.parametrize("command", ["verify", "show"])
+def test_a_real_pipe_to_dev_stdin_works(tmp_path, command):
+    path = small_puzzle_file(tmp_path)
+    program = "from tranquility.cli.main import main; main(prog_name='tranquility')"
+    done = subprocess.run(
+        [sys.executable, "-c", program, command, "/dev/stdin"],
+        input=path.read_text(), capture_output=True, text=True, timeout=60, env={**os.environ, "NO_COLOR": "1"},
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("/dev/stdin: puzzle tq1-test, grade 3 of 5")

@@ -36,7 +36,7 @@ from .helpers import run
 OFFICIAL = PRESETS["official"]
 REPRODUCIBLE = Budget(reproducible=True, workers=1)
 TIMING = ("median_s", "p90_s")  # what differs between two runs of the same deals
-TRANQUILITY = [sys.executable, "-m", "tranquility.cli.main"]
+TRANQUILITY = [sys.executable, "-m", "tranquility.cli"]
 
 
 def textbook_wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -290,8 +290,13 @@ def test_a_dask_cluster_stores_the_local_pools_verdicts(tmp_path):
         local = run_odds(store, OFFICIAL, players, seeds, REPRODUCIBLE, pool, slots=2)
         local_verdicts = store.verdicts(local.scope)
     assert len(local_verdicts) == 20
+    # Over TCP, so that the command line can reach it by its address (in one process, a
+    # LocalCluster would otherwise listen in memory only).
+    cluster = distributed.LocalCluster(
+        processes=False, protocol="tcp://", n_workers=1, threads_per_worker=2, dashboard_address=None
+    )
     with (
-        distributed.LocalCluster(processes=False, n_workers=1, threads_per_worker=2, dashboard_address=None) as cluster,
+        cluster,
         distributed.Client(cluster) as client,
     ):
         with OddsStore(tmp_path / "dask.sqlite") as store:

@@ -97,6 +97,7 @@ class Report:
     groups: list[GroupSummary] = field(default_factory=list)
     outcomes: list[Outcome] = field(default_factory=list)
     reproducible: bool = False  # fixed node budgets and CP-SAT deterministic time, not seconds
+    interrupted: bool = False  # stopped by Ctrl-C twice (CtrlC): the cases done so far
 
     def to_json(self, cases: bool = True) -> dict:
         """The report (``bench --out``); without ``cases``, the summary ``bench --json``
@@ -105,6 +106,7 @@ class Report:
             "suite": self.suite,
             "time_limit": self.time_limit,
             "machine": self.machine,
+            "interrupted": self.interrupted,
             "groups": [g.to_json() for g in self.groups],
         }
         if self.reproducible:
@@ -209,30 +211,67 @@ def run(
     threads each (or, ``reproducible``, the fixed budgets of ``Budget(reproducible=True)``)."""
     report = Report(suite, time_limit, machine_description(), reproducible=reproducible)
     budget = Budget(seconds=time_limit, workers=1 if reproducible else workers, reproducible=reproducible)
+    ctrl_c = CtrlC()
     for case in cases(suite, deals):
         try:
-            result = solve(case.game, budget)
-        except InternalError:
-            # Reported in the table (replay FAILED), never hidden, and the run goes on.
-            outcome = Outcome(case, Verdict.UNKNOWN, "internal-error", 0.0, False)
-        else:
-            replayed, replay_seconds = True, None
-            if result.verdict == Verdict.WIN:
-                # Timed as a verifier that receives the line replays it: its deal checked too
-                # (a fresh copy: the solve's own deal has been checked once already).
-                line = result.winning_line
-                started = time.perf_counter()
-                check = verify(Line(replace(line.deal), line.actions))
-                replay_seconds = time.perf_counter() - started
-                replayed = check.legal and check.won
-            outcome = Outcome(case, result.verdict, result.method, result.seconds, replayed, replay_seconds)
+            outcome = _solved(case, budget)
+        except KeyboardInterrupt:  # outside the solve (replaying its line): the case is cut short all the same
+            outcome = Outcome(case, Verdict.UNKNOWN, DecidedBy.INTERRUPTED, 0.0, True)
         report.outcomes.append(outcome)
         if on_case is not None:
             on_case(case, outcome)
-        if outcome.method == DecidedBy.INTERRUPTED:
-            break  # Ctrl-C ends the whole run; the report covers the cases done so far
+        if outcome.method == DecidedBy.INTERRUPTED and ctrl_c.came():
+            report.interrupted = True
+            break
     report.groups = summarise(report.outcomes)
     return report
+
+
+INTERRUPT_WINDOW = 2.0  # seconds
+
+
+@dataclass
+class CtrlC:
+    """Ctrl-C in a bench run: the first ends the case under way and the run goes on; a
+    second within ``INTERRUPT_WINDOW`` seconds of the one before stops the run, which
+    reports the cases done so far as interrupted (docs/cli.md)."""
+
+    last: float | None = None
+
+    def came(self) -> bool:
+        """Note a case cut short by Ctrl-C; whether the run must stop."""
+        now = time.monotonic()
+        stop = self.last is not None and now - self.last <= INTERRUPT_WINDOW
+        self.last = now
+        return stop
+
+
+class SuiteInterrupted(KeyboardInterrupt):
+    """A suite measured in rows stopped by Ctrl-C (``CtrlC``): ``rows`` holds what the cases
+    done so far measured."""
+
+    def __init__(self, rows: list) -> None:
+        super().__init__()
+        self.rows = rows
+
+
+def _solved(case: Case, budget: Budget) -> Outcome:
+    """One case solved, and its win replayed by the verifier (timed)."""
+    try:
+        result = solve(case.game, budget)
+    except InternalError:
+        # Reported in the table (replay FAILED), never hidden, and the run goes on.
+        return Outcome(case, Verdict.UNKNOWN, "internal-error", 0.0, False)
+    replayed, replay_seconds = True, None
+    if result.verdict == Verdict.WIN:
+        # Timed as a verifier that receives the line replays it: its deal checked too
+        # (a fresh copy: the solve's own deal has been checked once already).
+        line = result.winning_line
+        started = time.perf_counter()
+        check = verify(Line(replace(line.deal), line.actions))
+        replay_seconds = time.perf_counter() - started
+        replayed = check.legal and check.won
+    return Outcome(case, result.verdict, result.method, result.seconds, replayed, replay_seconds)
 
 
 def summarise(outcomes: list[Outcome]) -> list[GroupSummary]:
@@ -304,9 +343,10 @@ class SuiteReport:
     suite: str
     rows: list
     time_limit: float | None = None
+    interrupted: bool = False  # stopped by Ctrl-C twice (CtrlC): the rows of the cases done
 
     def to_json(self) -> dict:
-        data: dict = {"suite": self.suite}
+        data: dict = {"suite": self.suite, "interrupted": self.interrupted}
         if self.time_limit is not None:
             data["time_limit"] = self.time_limit
         data["rows"] = [r.to_json() for r in self.rows]
@@ -342,7 +382,8 @@ def run_explain_suite(
     from tranquility.solver.analysis.explain import explain
     from tranquility.solver.search.policies import simulate
 
-    rows = []
+    rows: list[ExplainRow] = []
+    ctrl_c = CtrlC()
     for players in range(2, 6):
         times, optimal, claims, proven, spare = [], 0, 0, 0, []
         for seed in range(deals or 50):
@@ -350,6 +391,8 @@ def run_explain_suite(
                 on_step(f"explain {players} players, seed {seed}")
             started = time.monotonic()
             e = explain(deal(OFFICIAL, players, seed), Objective.SPARE, Budget(seconds=time_limit), critical_time)
+            if e.result.interrupted and ctrl_c.came():
+                raise SuiteInterrupted(rows)  # the player counts done
             times.append(time.monotonic() - started)
             optimal += bool(e.result.best and e.result.best.optimal)
             if e.result.best is not None:
@@ -506,10 +549,11 @@ def run_optimal_suite(
     """Per player count: ``solve --objective turns`` and ``--objective spare`` on official
     seeds 0..N-1 (default 15) with ``time_limit`` seconds each (or, ``reproducible``, the
     fixed budgets); for spare on 2-3 players, the best of the first ``baseline`` seeded
-    greedy playouts too (not part of the solve's time). Ctrl-C ends the run with the
-    cases done."""
+    greedy playouts too (not part of the solve's time). Ctrl-C: as ``CtrlC`` says (a case
+    cut short is left out; ``SuiteInterrupted`` carries the rows of the cases done)."""
     budget = Budget(seconds=time_limit, workers=1 if reproducible else workers, reproducible=reproducible)
     found: dict[tuple[int, str], list[OptimalCase]] = {}
+    ctrl_c = CtrlC()
     for count in players:
         for seed in range(deals or OPTIMAL_DEALS):
             game = deal(OFFICIAL, count, seed)
@@ -518,17 +562,24 @@ def run_optimal_suite(
                     on_step(f"{count} players, seed {seed}, {objective}")
                 result = solve(game, budget, objective=objective)
                 if result.interrupted:
-                    return _optimal_rows(found)
+                    if ctrl_c.came():
+                        raise SuiteInterrupted(_optimal_rows(found))
+                    continue  # a case cut short is left out: its value and bound are not the suite's
                 best = result.best
                 greedy = None
                 if objective == Objective.SPARE and count in BASELINE_PLAYERS:
                     greedy = _greedy_best(game, baseline)
                 case = OptimalCase(
-                    count, seed, objective,
-                    None if best is None else best.value, None if best is None else best.bound,
+                    count,
+                    seed,
+                    objective,
+                    None if best is None else best.value,
+                    None if best is None else best.bound,
                     best is not None and best.optimal,
-                    None if best is None else best.value_by, None if best is None else best.bound_by,
-                    result.seconds, greedy,
+                    None if best is None else best.value_by,
+                    None if best is None else best.bound_by,
+                    result.seconds,
+                    greedy,
                 )
                 found.setdefault((count, objective), []).append(case)
     return _optimal_rows(found)

@@ -18,6 +18,7 @@ from typing import Any
 
 from tranquility.solver.analysis.solve import solve
 from tranquility.solver.batch.odds_store import MAX_SEED, Batch, OddsStore, Played, Scope, Solved, Work, budget_json, line_hash
+from tranquility.solver.ctrl_c import held
 from tranquility.solver.engine.deal import check_players, deal
 from tranquility.solver.engine.rules import Rules
 from tranquility.solver.errors import BadInput
@@ -70,9 +71,7 @@ def solve_batch(rules: dict[str, Any], work: Sequence[Work], budget: Budget) -> 
             began = time.monotonic()
             sim = simulate(game, policy, item.seed)
             took = time.monotonic() - began
-            played.append(
-                Played(item.players, item.seed, policy, sim.won, sim.turns, sim.cells_filled, took, __version__)
-            )
+            played.append(Played(item.players, item.seed, policy, sim.won, sim.turns, sim.cells_filled, took, __version__))
     return Batch(tuple(solved), tuple(played))
 
 
@@ -268,21 +267,29 @@ def halt(executor: cf.Executor, pending: Iterable[cf.Future]) -> None:
         executor.shutdown(wait=False)
 
 
-def _ignore_interrupts() -> None:
-    """A worker leaves Ctrl-C to the main process, which stops the pool itself: a solve
-    never ends early as 'interrupted', so nothing half-done is stored."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def local_executor(jobs: int) -> cf.ProcessPoolExecutor:
     """A process pool of ``jobs`` workers for ``run_odds``: 'forkserver' processes (never
     forked from a parent that runs threads, such as a progress display) with the solver
-    loaded once in the server, ignoring Ctrl-C."""
+    loaded once in the server. The main process alone answers Ctrl-C, by stopping the
+    pool, so a solve never ends early as 'interrupted' and nothing half-done is stored:
+    the server starts with Ctrl-C ignored (SIG_IGN, the one disposition a new program
+    inherits), which it and every worker it forks keep from their first instruction."""
     import multiprocessing
+    from multiprocessing import forkserver
 
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["tranquility.solver.odds", "tranquility.solver.search.policies"])
-    return cf.ProcessPoolExecutor(max_workers=jobs, mp_context=context, initializer=_ignore_interrupts)
+    context.set_forkserver_preload(["tranquility.solver.batch.odds_runner", "tranquility.solver.search.policies"])
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        forkserver.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    pool = cf.ProcessPoolExecutor(max_workers=jobs, mp_context=context)
+    # Every worker started at once: one whose start Ctrl-C cut short would be unknown to the
+    # pool, so never stopped, and would fail noisily once this process had gone.
+    with held():
+        cf.wait([pool.submit(os.getpid) for _ in range(jobs)])
+    return pool
 
 
 def default_jobs() -> int:

@@ -50,7 +50,7 @@ def what_binds(state: State, seconds: float = 20.0, deterministic: float | None 
     (reproducible results when the seconds do not run out first)."""
     from ortools.sat.python import cp_model
     from tranquility.solver.cpsat.model import Frame, build_model, horizon, rule_groups
-    from tranquility.solver.cpsat.solving import CpsatLimits, new_solver
+    from tranquility.solver.cpsat.solving import CpsatLimits, interruptible_solve, new_solver
 
     until = time.monotonic() + seconds
     solves = 0
@@ -70,7 +70,7 @@ def what_binds(state: State, seconds: float = 20.0, deterministic: float | None 
         # One worker: CP-SAT reports assumption cores with one worker only.
         seconds = max(0.05, (until - time.monotonic()) * share)
         solver = new_solver(CpsatLimits(workers=1, seconds=seconds, deterministic=deterministic))
-        status = solver.solve(game.model)
+        status = interruptible_solve(solver, game.model)
         if not (core and status == cp_model.INFEASIBLE):
             return status, list(groups)
         named = {game.rule_on[g].index for g in groups} & set(solver.sufficient_assumptions_for_infeasibility())

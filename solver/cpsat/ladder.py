@@ -34,6 +34,7 @@ from tranquility.solver.cpsat.solving import (
     objective_expr,
     plan_of,
     realise,
+    run_stoppable,
 )
 from tranquility.solver.engine.actions import Action, PlayStart
 from tranquility.solver.engine.state import State
@@ -224,7 +225,6 @@ class _Race:
         self._running: list[cp_model.CpSolver] = []
 
     def solve(self, solver: cp_model.CpSolver, model: cp_model.CpModel) -> cp_model.CpSolverStatus:
-        solver.parameters.catch_sigint_signal = False  # Ctrl-C is the main thread's
         with self._lock:
             if self.over.is_set():
                 raise _RaceOver
@@ -275,21 +275,10 @@ def _whole_and_split(
         if answer[0] != "unknown":
             race.stop()
 
-    sides = [threading.Thread(target=side, args=(decide,)) for decide in (whole, split)]
-    for thread in sides:
-        thread.start()
-    try:
-        while any(thread.is_alive() for thread in sides):
-            for thread in sides:
-                thread.join(0.05)
-            if race.over.is_set():
-                race.stop()  # again: a run that was starting when the race ended has its solver now
-    except KeyboardInterrupt:
-        race.stop()
-        for thread in sides:
-            thread.join()
-        time.sleep(0.2)  # as interruptible_solve: let CP-SAT tear its threads down
-        raise
+    sides = [threading.Thread(target=side, args=(decide,), name="cp-sat race") for decide in (whole, split)]
+    # Stopped again while it runs: a run that was starting when the race ended has its solver now.
+    if run_stoppable(sides, race.stop, race.over.is_set):
+        raise KeyboardInterrupt
     if failed:
         raise failed[0]
     decided = [a for a in answers if a[0] != "unknown"]

@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 
 from ortools.sat.python import cp_model
 from tranquility.solver.cpsat.model import Expr, GameModel, build_model, cell_of, every_turn_before_the_finish_is_counted, horizon
+from tranquility.solver.ctrl_c import held
 from tranquility.solver.engine.actions import Action, DiscardTwo, PlayFinish, PlayIsland, PlayMonster, PlayStart, RocksMove
 from tranquility.solver.engine.cards import FINISH, MONSTER, START, Card, is_island
 from tranquility.solver.engine.state import IllegalAction, State
@@ -41,6 +42,9 @@ def new_solver(limits: CpsatLimits) -> cp_model.CpSolver:
     """A CP-SAT solver set up with ``limits``: the one place its parameters are set."""
     solver = cp_model.CpSolver()
     params = solver.parameters
+    # CP-SAT's own handler would take Ctrl-C from Python, and resets SIGINT to the default
+    # (kill the process) when the solve ends: Ctrl-C is the program's (interruptible_solve).
+    params.catch_sigint_signal = False
     params.num_workers = max(1, limits.workers)
     if limits.seconds is not None:
         params.max_time_in_seconds = max(0.01, limits.seconds)
@@ -52,25 +56,41 @@ def new_solver(limits: CpsatLimits) -> cp_model.CpSolver:
 
 
 def interruptible_solve(solver: cp_model.CpSolver, model: cp_model.CpModel) -> cp_model.CpSolverStatus:
-    """Run CP-SAT in a worker thread so that Ctrl-C reaches Python: it stops the search
-    and is passed on as KeyboardInterrupt (the caller reports ``unknown``)."""
-    solver.parameters.catch_sigint_signal = False
+    """Run CP-SAT in a thread of its own so that Ctrl-C reaches Python: it stops the search,
+    waits until CP-SAT has returned, and is passed on as KeyboardInterrupt (the caller
+    reports ``unknown``)."""
     outcome: dict = {}
-    worker = threading.Thread(target=lambda: outcome.update(status=solver.solve(model)))
-    interrupted = False
-    worker.start()
-    while worker.is_alive():
-        try:
-            worker.join(0.05)
-        except KeyboardInterrupt:
-            interrupted = True
-            solver.stop_search()
-    if interrupted:
-        # CP-SAT tears its worker threads down just after a stopped Solve returns; exiting
-        # the process in that instant aborts it ("terminate called..."), so give it a moment.
-        time.sleep(0.2)
+    worker = threading.Thread(target=lambda: outcome.update(status=solver.solve(model)), name="cp-sat")
+    if run_stoppable([worker], solver.stop_search):
         raise KeyboardInterrupt
     return outcome["status"]
+
+
+def run_stoppable(threads: list[threading.Thread], stop: Callable[[], None], over: Callable[[], bool] = lambda: False) -> bool:
+    """Start ``threads`` (each running CP-SAT) and wait until every one has ended. From the
+    first Ctrl-C, or once ``over()`` holds, ``stop`` is called every 50 ms until then:
+    CP-SAT drops a stop that comes before its search has begun. Further Ctrl-Cs are taken
+    in too, so the caller never leaves (and the process never exits) while CP-SAT still
+    runs; exiting under its threads aborts the process. Returns whether Ctrl-C came."""
+    started: list[threading.Thread] = []
+    interrupted = False
+    try:
+        with held():  # so that no thread can start unseen by the loop that stops it
+            for thread in threads:
+                thread.start()
+                started.append(thread)
+    except KeyboardInterrupt:
+        interrupted = True
+    while True:
+        try:
+            if interrupted or over():
+                stop()
+            for thread in started:
+                thread.join(0.05)
+            if not any(thread.is_alive() for thread in started):
+                return interrupted
+        except KeyboardInterrupt:
+            interrupted = True
 
 
 def _solve(game: GameModel, limits: CpsatLimits, built_at: float) -> tuple[cp_model.CpSolver, cp_model.CpSolverStatus, dict]:

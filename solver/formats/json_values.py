@@ -43,11 +43,22 @@ def read_text(path: str | Path) -> str:
     """A file's text (UTF-8); a missing or unreadable file is a FormatError naming it."""
     path = Path(path)
     try:
-        return path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except FileNotFoundError:
         raise FormatError(f"{path}: no such file") from None
-    except (OSError, UnicodeDecodeError) as exc:
+    except OSError as exc:
         raise FormatError(f"{path}: cannot be read ({exc})") from None
+    return decode_text(data, path)
+
+
+def decode_text(data: bytes, name: str | Path) -> str:
+    """Bytes read from ``name`` (a file, or standard input) as text: UTF-8, line ends made
+    ``\\n`` as a text-mode read makes them; bytes that are not UTF-8 are a FormatError."""
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise FormatError(f"{name}: cannot be read ({exc})") from None
+    return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
 def read_json(path: str | Path) -> Any:

@@ -413,10 +413,11 @@ def read_notation_file(path: str | Path) -> Line:
     return notation_from_text(read_text(path), path)
 
 
-def notation_deal_file(path: str | Path) -> Path | None:
-    """The deal file named by a notation file's ``deal-file`` header (relative to the
-    current folder), or None for a seeded header or a file that is not notation."""
-    text = read_text(path).removeprefix(BOM)
+def notation_deal_file(text: str, path: str | Path) -> Path | None:
+    """The deal file the ``deal-file`` header of a notation file's ``text`` names, joined to
+    ``path``'s folder as ``notation_from_text`` reads it; None for another header or a text
+    that is not notation."""
+    text = text.removeprefix(BOM)
     if not looks_like_notation(text):
         return None
     header, _ = _header_words(tokens(text))

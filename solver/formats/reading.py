@@ -14,10 +14,16 @@ from tranquility.solver.formats.position_forms import is_position_text, position
 
 
 def read_game_file(path: str | Path) -> Game:
-    """A deal, a position or a line: a JSON file by its ``format`` key, a position's text
-    form when its first word is ``tq1``, or a notation file (docs/notation.md) when the text
-    starts with another word or a ``#`` comment."""
-    text = read_text(path)
+    """A deal, a position or a line from the file at ``path`` (``game_from_text``)."""
+    return game_from_text(read_text(path), path)
+
+
+def game_from_text(text: str, path: str | Path) -> Game:
+    """A deal, a position or a line from a game file's text: JSON by its ``format`` key, a
+    position's text form when its first word is ``tq1``, or the notation (docs/notation.md)
+    when the text starts with another word or a ``#`` comment. ``path`` names the file in
+    errors, and a notation file's ``deal-file`` is relative to its folder (to the current
+    folder for a name without one, such as ``<stdin>``)."""
     if is_position_text(text):
         try:
             return position_from_text(text)

@@ -1,0 +1,48 @@
+"""Ctrl-C from the program's first line to its last (docs/cli.md, "Ctrl-C").
+
+``install`` is the first thing the entry module does, before any other import, so an
+interrupt at any moment has one of three outcomes:
+
+- before the command has started (importing, parsing the options): exit 130 at once,
+  with "Interrupted." on stderr; nothing has been done, so nothing is lost;
+- while the command runs: a ``KeyboardInterrupt``, which the command answers for (a solve
+  reports ``unknown``, a batch keeps what it stored) and ``exits.Group`` turns into 130
+  when it escapes;
+- once the command has ended: ignored (SIG_IGN, which the interpreter's own shutdown
+  leaves in place, where a handler would be reset to the default and the process killed
+  after its answer was out).
+
+Only this module's standard-library imports run before the handler is in place.
+"""
+
+import os
+import signal
+
+_STARTING, _RUNNING, _ENDED = "starting", "running", "ended"
+_phase = _STARTING
+_installed = False  # only the program installs it: a command run in-process (tests) leaves Ctrl-C alone
+
+
+def _on_sigint(signum, frame) -> None:
+    if _phase == _STARTING:
+        os.write(2, b"Interrupted.\n")
+        os._exit(130)
+    raise KeyboardInterrupt
+
+
+def install() -> None:
+    global _installed
+    _installed = True
+    signal.signal(signal.SIGINT, _on_sigint)
+
+
+def command_started() -> None:
+    global _phase
+    _phase = _RUNNING
+
+
+def command_ended() -> None:
+    global _phase
+    _phase = _ENDED
+    if _installed:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
