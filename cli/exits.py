@@ -58,6 +58,12 @@ class Group(click.Group):
     any other exception -> 3, "internal error (a bug)", with the traceback under --debug.
     click's own usage errors (exit 2) and explicit exits pass through unchanged."""
 
+    def make_context(self, info_name, args, parent=None, **extra) -> click.Context:
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.UsageError as exc:
+            raise _one_line(exc) from None
+
     def invoke(self, ctx: click.Context):
         from tranquility.solver.errors import BadInput, InternalError
 
@@ -68,6 +74,8 @@ class Group(click.Group):
                 return super().invoke(ctx)
             finally:
                 _flush_to_the_reader()
+        except click.UsageError as exc:
+            raise _one_line(exc) from None
         except (click.ClickException, click.exceptions.Exit, click.exceptions.Abort):
             raise
         except KeyboardInterrupt:
@@ -92,6 +100,16 @@ class Group(click.Group):
             ctx.exit(BUG)
         finally:
             interrupts.command_ended()
+
+
+def _one_line(exc: click.UsageError) -> click.ClickException:
+    """A usage error as every input error is shown: one line, exit 2 (click's own show is
+    four: the usage, a hint, a blank line and the error). The command's help is named in
+    it; asking for help with no arguments still shows the help."""
+    if isinstance(exc, click.exceptions.NoArgsIsHelpError):
+        return exc
+    where = f" (see '{exc.ctx.command_path} --help')" if exc.ctx is not None else ""
+    return InputError(f"{exc.format_message()}{where}")
 
 
 def _interrupted(ctx: click.Context) -> None:

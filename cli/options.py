@@ -491,6 +491,8 @@ def read_game(path: str) -> GameFile:
     bad input becomes an InputError (exit 2) naming the file."""
     from tranquility.solver.formats.reading import game_from_text  # only a command given a FILE reads one
 
+    if not path:  # else read as "." (the current folder): "Is a directory"
+        raise InputError("FILE is empty: give a file's path, or - for standard input")
     name = STDIN_NAME if path == STDIN else path
     try:
         text = decode_text(_stdin_bytes(), name) if path == STDIN else read_text(path)

@@ -34,8 +34,6 @@ UPDATE = os.environ.get("TRANQUILITY_UPDATE_GOLDEN") == "1"
 REPO = Path(__file__).resolve().parent.parent
 
 
-
-
 def check_golden(name: str, text: str) -> None:
     path = GOLDEN / name
     if UPDATE or not path.exists():
@@ -46,16 +44,12 @@ def check_golden(name: str, text: str) -> None:
     expected = path.read_text(encoding="utf-8")
     if text != expected:
         diff = "".join(
-            difflib.unified_diff(
-                expected.splitlines(keepends=True), text.splitlines(keepends=True), f"golden/{name}", "output"
-            )
+            difflib.unified_diff(expected.splitlines(keepends=True), text.splitlines(keepends=True), f"golden/{name}", "output")
         )
         pytest.fail(
             f"output differs from golden {path} (TRANQUILITY_UPDATE_GOLDEN=1 rewrites it):\n{diff}",
             pytrace=False,
         )
-
-
 
 
 def seeded(seed: int = 1, players: int = 4, rules: Rules = PRESETS["official"]):
@@ -459,8 +453,20 @@ def raising(exc: BaseException):
 
 def test_every_command_help_ends_with_the_exit_table_line():
     assert COMMANDS == [
-        "analyze", "bench", "deal", "explain", "generate", "grade", "odds", "play", "puzzles", "rules", "show", "simulate",
-        "solve", "verify",
+        "analyze",
+        "bench",
+        "deal",
+        "explain",
+        "generate",
+        "grade",
+        "odds",
+        "play",
+        "puzzles",
+        "rules",
+        "show",
+        "simulate",
+        "solve",
+        "verify",
     ]
     for command in COMMANDS:
         result = run(command, "--help")
@@ -1119,7 +1125,42 @@ def test_a_real_pipe_to_dev_stdin_works(tmp_path, command):
     program = "from tranquility.cli.main import main; main(prog_name='tranquility')"
     done = subprocess.run(
         [sys.executable, "-c", program, command, "/dev/stdin"],
-        input=path.read_text(), capture_output=True, text=True, timeout=60, env={**os.environ, "NO_COLOR": "1"},
+        input=path.read_text(),
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "NO_COLOR": "1"},
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.startswith("/dev/stdin: puzzle tq1-test, grade 3 of 5")
+
+
+@pytest.mark.parametrize(
+    "argv, says",
+    [
+        (
+            ["solve", "--seed", "x"],
+            "Error: Invalid value for '--seed': 'x' is not a valid integer range. (see 'tranquility solve --help')",
+        ),
+        (["solvee"], "Error: No such command 'solvee'. Did you mean 'solve'? (see 'tranquility --help')"),
+        (["--debugx", "deal"], "Error: No such option '--debugx'. Did you mean '--debug'? (see 'tranquility --help')"),
+        (
+            ["deal", "--seed", "1"],
+            "Error: missing option --players: a seeded deal needs --seed N and --players P (see 'tranquility deal --help')",
+        ),
+        (
+            ["bench", "--json", "--markdown"],
+            "Error: --json and --markdown do not mix; choose one (see 'tranquility bench --help')",
+        ),
+    ],
+)
+def test_a_usage_error_is_one_line_naming_the_help(argv, says):
+    """As every input error: one line, exit 2 (click's own is four: usage, hint, blank, error)."""
+    result = CliRunner().invoke(main_group, argv, prog_name="tranquility")
+    assert (result.exit_code, result.stderr, result.stdout) == (2, says + "\n", "")
+
+
+@pytest.mark.parametrize("command", ["verify", "show", "solve", "analyze", "simulate", "grade", "explain", "play"])
+def test_an_empty_file_argument_is_named_not_read_as_the_current_folder(command):
+    result = CliRunner().invoke(main_group, [command, ""])
+    assert (result.exit_code, result.stderr) == (2, "Error: FILE is empty: give a file's path, or - for standard input\n")
