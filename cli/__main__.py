@@ -1,5 +1,6 @@
 """``python -m tranquility.cli``: the program, as the ``tranquility`` command runs it."""
 
-from tranquility.cli.entry import main
+if __name__ == "__main__":
+    from tranquility.cli.entry import main
 
-main()
+    main()

@@ -435,7 +435,7 @@ def solve(
     if as_json:
         click.echo(dump_json(result.to_json()))
     else:
-        render_solve(make_console(), result, len(game.line.actions), verbose)
+        render_solve(make_console(), result, len(game.line.actions), verbose, budget.reproducible)
 
 
 @main.command(
@@ -548,7 +548,7 @@ def explain(
     if as_json:
         click.echo(dump_json(data))
     else:
-        render_explanation(make_console(), explained, every_turn)
+        render_explanation(make_console(), explained, every_turn, limits.reproducible)
 
 
 @main.command(

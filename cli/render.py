@@ -267,9 +267,7 @@ def puzzle_text(puzzle) -> str:
     return f"puzzle {puzzle.id}, grade {puzzle.grade} of 5"
 
 
-def render_show(
-    console: Console, path: str, game: Game, state, turn: int, piles: bool = True, puzzle=None
-) -> None:
+def render_show(console: Console, path: str, game: Game, state, turn: int, piles: bool = True, puzzle=None) -> None:
     """A deal, position or line at ``turn``: what led there, the table (every pile's cards,
     top first, unless ``piles`` is False), what comes next. ``puzzle`` is the puzzle
     file's header (its id and grade), when the deal is a puzzle."""
@@ -316,7 +314,26 @@ def verdict_head(verdict: str, method: str, seconds: float, phases) -> Text:
     return head.append(f"  in {seconds_text(seconds)}: {said}")
 
 
-def render_solve(console: Console, result, prefix_turns: int, verbose: bool = False) -> None:
+def out_of_time(reproducible: bool) -> str:
+    """What to do about an unknown, in terms of the flags given."""
+    if reproducible:
+        return (
+            "The fixed budgets of --reproducible ran out before a win was found or ruled out; "
+            "without --reproducible, a longer --time-limit gives the search more time."
+        )
+    return "The time limit ran out before a win was found or ruled out; try a longer --time-limit."
+
+
+def counted_from(first: int, last: int) -> str:
+    """How turns are numbered in a line that starts from a position after ``first - 1``
+    turns (as the replay page says it)."""
+    return (
+        f"Turns 1-{first - 1} are the position given; this line plays turns {first}-{last}, "
+        f"and its objective counts turns from the position."
+    )
+
+
+def render_solve(console: Console, result, prefix_turns: int, verbose: bool = False, reproducible: bool = False) -> None:
     """The verdict, how each phase went, and for a win the continuation turn by turn; the
     solver's counters with ``verbose`` only."""
     from tranquility.solver.engine.actions import describe
@@ -326,10 +343,12 @@ def render_solve(console: Console, result, prefix_turns: int, verbose: bool = Fa
         console.print(f"Proof: {result.reason}", soft_wrap=True)
     if result.best is not None:
         console.print(f"Objective {result.best.objective}: {result.best.in_words}", soft_wrap=True)
+        if prefix_turns and result.line is not None:
+            console.print(counted_from(prefix_turns + 1, len(result.line.actions)), soft_wrap=True)
     if result.method == "interrupted":
         console.print("Interrupted before a win was found or ruled out.")
     elif result.verdict == "unknown":
-        console.print("The time limit ran out before a win was found or ruled out; try a longer --time-limit.")
+        console.print(out_of_time(reproducible), soft_wrap=True)
     if result.line is not None:
         actions = result.line.actions
         if result.method == "replay":
@@ -361,8 +380,19 @@ def render_bench(console: Console, report) -> None:
     console.print(f"Machine: {report.machine}", style="dim")
     table = Table(show_header=True, header_style="bold")
     columns = (
-        "group", "players", "cases", "decided", "win", "no-win", "unknown", "decided by", "median s", "p90 s", "max s",
-        "solve/replay", "replay",
+        "group",
+        "players",
+        "cases",
+        "decided",
+        "win",
+        "no-win",
+        "unknown",
+        "decided by",
+        "median s",
+        "p90 s",
+        "max s",
+        "solve/replay",
+        "replay",
     )
     for name in columns:
         table.add_column(name, justify="left" if name in ("group", "decided by") else "right", no_wrap=True)
@@ -413,18 +443,14 @@ def render_simulation(console: Console, result, prefix_turns: int = 0) -> None:
 def render_win_rate(console: Console, stats) -> None:
     console.print(
         Text(
-            f"Policy {stats.policy} (sim seed {stats.sim_seed}) on seeded deals 0..{stats.deals - 1}, "
-            f"{stats.players} player(s)",
+            f"Policy {stats.policy} (sim seed {stats.sim_seed}) on seeded deals 0..{stats.deals - 1}, {stats.players} player(s)",
             style="bold",
         )
     )
     console.print(f"Rules: {rules_line(stats.rules)}", soft_wrap=True)
     console.print(
         Text(f"won {stats.wins} of {stats.deals} ({100 * stats.win_rate:.1f}%)", style="bold")
-        + Text(
-            f"; mean cells filled {stats.mean_cells_filled:.1f} of {stats.rules.cells}; "
-            f"mean turns {stats.mean_turns:.1f}"
-        )
+        + Text(f"; mean cells filled {stats.mean_cells_filled:.1f} of {stats.rules.cells}; mean turns {stats.mean_turns:.1f}")
     )
 
 
@@ -440,7 +466,7 @@ CRITICAL_LABELS = {
 
 
 # Over 60 lines: the explanation's sections in the order they are printed, one block each.
-def render_explanation(console: Console, e, every_turn: bool = False) -> None:
+def render_explanation(console: Console, e, every_turn: bool = False, reproducible: bool = False) -> None:
     """The best line turn by turn, the grid where it matters, critical moves, a summary;
     or, for an unwinnable position, how far the team gets and what binds."""
     result = e.result
@@ -452,6 +478,8 @@ def render_explanation(console: Console, e, every_turn: bool = False) -> None:
         )
     if result.best is not None:
         console.print(f"Best line by {result.best.objective}: {result.best.in_words}", soft_wrap=True)
+    if e.turns and e.turns[0].number > 1:
+        console.print(counted_from(e.turns[0].number, e.turns[-1].number), soft_wrap=True)
     if e.interrupted and result.verdict != "unknown":
         left_out = "the turns not reached are not checked"
         if result.verdict == "no-win":
@@ -459,13 +487,13 @@ def render_explanation(console: Console, e, every_turn: bool = False) -> None:
         console.print(f"Interrupted: what was found so far is shown; {left_out}.", style="yellow", soft_wrap=True)
     if result.verdict == "no-win":
         console.print(f"Proof: {result.reason}", soft_wrap=True)
-        _render_reach(console, e.reach)
+        _render_reach(console, e.reach, reproducible)
         return
     if result.method == "interrupted":
         console.print("Interrupted before a win was found or ruled out.")
         return
     if result.verdict == "unknown":
-        console.print("The time limit ran out before a win was found or ruled out; try a longer --time-limit.")
+        console.print(out_of_time(reproducible), soft_wrap=True)
         return
     critical = {c.number: c for c in e.critical}
     for turn in e.turns:
@@ -489,8 +517,7 @@ def render_explanation(console: Console, e, every_turn: bool = False) -> None:
             rows = f"{turn.state.complete_rows} of {turn.state.rules.rows} rows"
             # "row R": row R (0 = the bottom row, as the grid is drawn) has just been completed.
             said = [
-                why.get(m) or f"after {m}{' (the bottom row)' if m == 'row 0' else ''} is complete ({rows})"
-                for m in turn.moments
+                why.get(m) or f"after {m}{' (the bottom row)' if m == 'row 0' else ''} is complete ({rows})" for m in turn.moments
             ]
             label = ", ".join(said) or f"after turn {turn.number}"
             console.print(Text(f"     Grid {label}:", style="bold"))
@@ -513,7 +540,7 @@ def render_explanation(console: Console, e, every_turn: bool = False) -> None:
     )
 
 
-def _render_reach(console: Console, reach) -> None:
+def _render_reach(console: Console, reach, reproducible: bool) -> None:
     if reach is None:
         return
     of = reach.line.deal.rules.cells
@@ -521,10 +548,10 @@ def _render_reach(console: Console, reach) -> None:
     console.print(f"Best reach: {reach.cells} of {of} cells filled before the team is stuck ({how}).")
     if reach.cells == of:
         console.print("The grid can be filled, but no Finish card can be played.")
-    _render_binding(console, reach.binding)
+    _render_binding(console, reach.binding, reproducible)
 
 
-def _render_binding(console: Console, binding) -> None:
+def _render_binding(console: Console, binding, reproducible: bool) -> None:
     """The rule groups CP-SAT found to bind together, each with the position's facts."""
     from tranquility.solver.cpsat.model import RULE_GROUPS
 
@@ -532,8 +559,11 @@ def _render_binding(console: Console, binding) -> None:
         return
     if binding.status == "unknown":
         console.print(
-            "What binds: not found: CP-SAT did not prove the model infeasible in the time limit (the proof "
-            "above stands; a longer --time-limit gives what binds more time).",
+            "What binds: not found: CP-SAT did not prove the model infeasible in "
+            + ("its --reproducible budget" if reproducible else "the time limit")
+            + " (the proof above stands; "
+            + ("without --reproducible, " if reproducible else "")
+            + "a longer --time-limit gives what binds more time).",
             style="yellow",
         )
         return

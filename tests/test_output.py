@@ -55,9 +55,7 @@ def test_columns_still_sets_the_width(tmp_path):
 @pytest.mark.skipif(shutil.which("tranquility") is None, reason="the tranquility command is not installed")
 def test_a_real_pipe_is_not_wrapped():
     env = {k: v for k, v in os.environ.items() if k not in ("COLUMNS", "FORCE_COLOR", "TTY_COMPATIBLE")}
-    done = subprocess.run(
-        ["tranquility", "rules"], stdin=subprocess.DEVNULL, capture_output=True, text=True, env=env, timeout=60
-    )
+    done = subprocess.run(["tranquility", "rules"], stdin=subprocess.DEVNULL, capture_output=True, text=True, env=env, timeout=60)
     assert done.returncode == 0, done.stderr
     assert EXPLANATIONS["adjacency"] in done.stdout
 
@@ -124,3 +122,39 @@ def test_no_rulebook_is_cited_by_seed():
         shown[str(path.relative_to(ROOT))] = path.read_text(encoding="utf-8")
     found = [f"{where}: {m.group()}" for where, text in shown.items() for m in cited.finditer(text)]
     assert not found
+
+
+def test_advice_after_an_unknown_fits_the_flags_given():
+    """--reproducible takes no --time-limit: its unknown must not send the user there alone."""
+    import io
+
+    from rich.console import Console
+    from tranquility.cli.render import render_solve
+    from tranquility.solver.analysis.solve import solve
+    from tranquility.solver.search.budget import Budget
+    from tranquility.solver.verdicts import Method, Verdict
+
+    grid = Rules.from_dict({**OFFICIAL.to_dict(), "order": "grid"})
+    result = solve(deal(grid, 2, 3), Budget(seconds=0.05), method=Method.CPSAT)
+    assert result.verdict == Verdict.UNKNOWN
+    said = {}
+    for reproducible in (False, True):
+        console = Console(file=io.StringIO(), width=200)
+        render_solve(console, result, 0, reproducible=reproducible)
+        said[reproducible] = console.file.getvalue()
+    assert "try a longer --time-limit" in said[False]
+    assert "--reproducible ran out" in said[True] and "without --reproducible, a longer --time-limit" in said[True]
+
+
+def test_explain_from_a_line_says_its_turns_count_from_the_position(tmp_path):
+    line = tmp_path / "line.json"
+    run("simulate", "--seed", "1", "--players", "4", "--policy", "greedy", "--out", str(line))
+    data = json.loads(line.read_text())
+    data["actions"] = data["actions"][:8]
+    line.write_text(json.dumps(data))
+    result = CliRunner().invoke(main, ["explain", str(line), "--objective", "turns", "--time-limit", "5"])
+    assert result.exit_code == 0, result.output
+    assert re.search(
+        r"^Turns 1-8 are the position given; this line plays turns 9-\d+, and its objective counts turns", result.stdout, re.M
+    )
+    assert re.search(r"^\s+9\. seat 0 plays", result.stdout, re.M)

@@ -4,9 +4,11 @@ and whole files (a missing, unreadable or malformed file is a ``FormatError`` na
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 from typing import Any
 
+from tranquility.solver.ctrl_c import held
 from tranquility.solver.engine.cards import FINISH, MONSTER, START, Card, is_island
 from tranquility.solver.errors import BadInput
 
@@ -78,8 +80,17 @@ def parse_json(text: str, path: str | Path) -> Any:
 
 
 def write_json(path: str | Path, data: Any, force: bool = False) -> None:
-    """Write JSON; never overwrite an existing file unless ``force``."""
+    """Write JSON; never overwrite an existing file unless ``force``. The file appears
+    whole or not at all: written beside it, then renamed, with Ctrl-C held until then (a
+    batch that is interrupted keeps every file it wrote, none cut short)."""
     path = Path(path)
     if path.exists() and not force:
         raise FileExistsError(f"{path} already exists (use --force to overwrite it)")
-    path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+    text = json.dumps(data, indent=1) + "\n"
+    part = path.with_name(f".{path.name}.{os.getpid()}.part")
+    with held():
+        try:
+            part.write_text(text, encoding="utf-8")
+            os.replace(part, path)
+        finally:
+            part.unlink(missing_ok=True)
