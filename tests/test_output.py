@@ -139,9 +139,9 @@ def test_advice_after_an_unknown_fits_the_flags_given():
     assert result.verdict == Verdict.UNKNOWN
     said = {}
     for reproducible in (False, True):
-        console = Console(file=io.StringIO(), width=200)
-        render_solve(console, result, 0, reproducible=reproducible)
-        said[reproducible] = console.file.getvalue()
+        out = io.StringIO()
+        render_solve(Console(file=out, width=200), result, 0, reproducible=reproducible)
+        said[reproducible] = out.getvalue()
     assert "try a longer --time-limit" in said[False]
     assert "--reproducible ran out" in said[True] and "without --reproducible, a longer --time-limit" in said[True]
 
