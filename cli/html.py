@@ -269,22 +269,37 @@ _STYLE = """
           --accent: #1f6fb2; --only: #c62828; --win: #2e7d32; --warn: #b26a00;
           --paid: #fde7e7; --drawn: #e3f4e4; }
   * { box-sizing: border-box; }
+  /* The page is the window: the header, then the board beside the list of moves, each
+     scrolling on its own, so that the grid, every seat and the moves stay in view. */
   body { font: 15px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, "DejaVu Sans", sans-serif;
-         color: var(--fg); margin: 0; background: #f6f7f9; }
-  header { background: #fff; border-bottom: 1px solid var(--line); padding: 12px 24px 8px; }
+         color: var(--fg); margin: 0; background: #f6f7f9;
+         height: 100vh; display: flex; flex-direction: column; overflow: hidden; }
+  header { background: #fff; border-bottom: 1px solid var(--line); padding: 10px 24px 6px;
+           flex: none; max-height: 30vh; overflow: auto; }
   h1 { font-size: 20px; margin: 0 0 6px; }
   header p { margin: 2px 0; }
   #rules, #prefix-note { color: var(--dim); font-size: 13px; }
   .verdict { font-weight: 700; padding: 1px 8px; border-radius: 4px; color: #fff; text-transform: uppercase; }
   .verdict.win { background: var(--win); } .verdict.nowin { background: var(--only); }
   .verdict.unknown { background: var(--warn); }
-  main { display: flex; gap: 20px; padding: 14px 20px; align-items: flex-start; }
-  #board { flex: 1 1 auto; min-width: 0; }
-  #turns-panel { flex: 0 0 300px; max-height: 88vh; overflow: auto; background: #fff;
-                 border: 1px solid var(--line); border-radius: 6px; position: sticky; top: 10px; }
-  @media (max-width: 900px) {
+  main { flex: 1 1 auto; min-height: 0; display: flex; gap: 20px; padding: 10px 20px; }
+  #board { flex: 1 1 auto; min-width: 0; display: flex; flex-direction: column; }
+  #board > * { flex: none; }
+  /* What is left of the board below the step's text: the grid, and the seats beside it when
+     there is room (below it otherwise); it scrolls when the window is too small for both. */
+  #table-area { flex: 1 1 auto; min-height: 0; overflow: auto; container-type: size;
+                display: flex; flex-wrap: wrap; align-items: flex-start; align-content: flex-start; gap: 0 24px; }
+  #grid-box { flex: none; }
+  #seats { flex: 1 1 300px; min-width: 0; }
+  #turns-panel { flex: 0 0 280px; overflow: auto; background: #fff; position: relative;
+                 border: 1px solid var(--line); border-radius: 6px; }
+  /* A phone, or a window too short to share: one column, the page scrolls. */
+  @media (max-width: 700px), (max-height: 480px) {
+    body { height: auto; display: block; overflow: visible; }
+    header { max-height: none; }
     main { flex-direction: column; }
-    #turns-panel { flex: none; width: 100%; max-height: 40vh; position: static; }
+    #table-area { container-type: inline-size; overflow: visible; }
+    #turns-panel { flex: none; width: 100%; max-height: 40vh; }
   }
   #controls { display: flex; align-items: center; gap: 6px; margin-bottom: 8px; flex-wrap: wrap; }
   #controls button { font: inherit; padding: 4px 12px; border: 1px solid var(--line); background: #fff;
@@ -301,13 +316,18 @@ _STYLE = """
   .critical.only { background: var(--only); color: #fff; font-weight: 700; font-size: 15px; }
   .critical.few { background: #fff3dc; color: var(--warn); }
   .critical.empty { visibility: hidden; }  /* keeps its place: the grid does not jump between steps */
-  /* The grid takes what the window gives it: each cell as wide as the board's width allows
-     and as tall as leaves the hands in view below, from 44 to 112 px. */
-  #grid { --by-width: calc((100vw - 420px) / (var(--cols) + 0.5));
-          --by-height: calc((100vh - 520px) / (var(--rows) * 0.8 + 0.5));
-          --cell: clamp(44px, min(var(--by-width), var(--by-height)), 112px);
-          border-collapse: separate; border-spacing: 5px; margin: 8px 0; }
-  @media (max-width: 900px) { #grid { --by-width: calc((100vw - 70px) / (var(--cols) + 0.5)); } }
+  /* The grid takes what the board gives it: each cell as wide as leaves 300 px for the seats
+     beside it (or, on a narrow board, the whole width) and as tall as the area allows, from
+     40 to 112 px (the row labels and the spacing take about 90 px either way). */
+  #grid { --by-width: calc((100vw - 800px) / var(--cols));
+          --by-height: calc((100vh - 420px) / (var(--rows) * 0.8));
+          --cell: clamp(40px, min(var(--by-width), var(--by-height)), 112px);
+          border-collapse: separate; border-spacing: 5px; margin: 4px 0; }
+  @supports (container-type: size) {
+    #grid { --by-width: calc((100cqw - 414px) / var(--cols)); --by-height: calc((100cqh - 90px) / (var(--rows) * 0.8)); }
+    @container (max-width: 760px) { #grid { --by-width: calc((100cqw - 90px) / var(--cols)); } }
+  }
+  @media (max-width: 700px), (max-height: 480px) { #grid { --by-height: 80px; } }
   #grid th { color: var(--dim); font-weight: 400; font-size: 12px; padding: 0 4px; }
   #grid td { width: var(--cell); min-width: var(--cell); height: calc(var(--cell) * 0.8); text-align: center;
              vertical-align: middle; position: relative; background: var(--sea); border: 1px solid #c9dcee;
@@ -320,14 +340,18 @@ _STYLE = """
   #grid td .idx { position: absolute; top: 1px; left: 4px; font-size: 10px; font-weight: 400; color: var(--dim); }
   #grid td .val.empty { color: #9fb0c2; font-weight: 400; }
   #state-line { color: var(--dim); font-size: 13px; margin: 4px 0 10px; }
-  #hands { border-collapse: collapse; width: 100%; }
-  #hands td.seat { width: 130px; white-space: nowrap; }
-  #hands td.hand { white-space: nowrap; }
-  #hands th, #hands td { text-align: left; padding: 4px 10px 4px 0; border-bottom: 1px solid var(--line);
-                         vertical-align: top; }
+  /* Each seat is a block: its name, its hand and how many cards its pile holds, the pile
+     itself below the hand, so that the seats fit beside the grid. */
+  #hands, #hands thead, #hands tbody { display: block; width: 100%; }
+  #hands tr { display: grid; grid-template-columns: 6.5em minmax(0, 1fr) auto;
+              grid-template-areas: "seat hand count" "seat pile pile"; column-gap: 8px;
+              padding: 3px 4px; border-bottom: 1px solid var(--line); }
+  #hands .seat { grid-area: seat; } #hands .hand { grid-area: hand; }
+  #hands .pile { grid-area: pile; } #hands .count { grid-area: count; }
+  #hands th, #hands td { display: block; text-align: left; padding: 0; vertical-align: top; }
   #hands th { font-size: 13px; color: var(--dim); font-weight: 400; }
   #hands th.count, #hands td.count { text-align: right; font-variant-numeric: tabular-nums; }
-  #hands tr.to-move td { background: #eef5fc; }
+  #hands tr.to-move { background: #eef5fc; }
   .cardchip { display: inline-block; min-width: 28px; padding: 1px 5px; margin: 1px 2px; text-align: center;
               border: 1px solid var(--line); border-radius: 4px; background: #fff; font-variant-numeric: tabular-nums; }
   .cardchip.S { color: var(--win); font-weight: 700; border-color: var(--win); }
@@ -350,7 +374,7 @@ _STYLE = """
                     white-space: nowrap; }
   #turn-list .tag.only { background: var(--only); color: #fff; font-weight: 700; }
   #turn-list .tag.few { background: #fff3dc; color: var(--warn); }
-  .help { color: var(--dim); font-size: 12px; margin: 0 0 4px; }
+  .help { color: var(--dim); font-size: 12px; margin: 4px 0 0; }
 """
 
 _SCRIPT = r"""
@@ -587,20 +611,27 @@ _PAGE = """<!DOCTYPE html>
       <button id="next" type="button" title="Next step (right arrow)">Next &#x25b6;</button>
       <button id="last" type="button" title="Last step (End)">Last &#xbb;</button>
     </div>
-    <p class="help">Left / right arrow keys step through the line; add <code>#step=N</code> to the address to open at step N.
-      Every card is face up: each pile is shown top first.</p>
     <p id="step-label">Step 0 of {last}</p>
     <p id="action-text"></p>
     <p id="moved"><span id="paid-text"></span><span id="gone-text"></span><span id="drawn-text"></span></p>
     <div id="critical" class="critical empty"></div>
     <p id="moments-text"></p>
-    <table id="grid" style="--cols: {cols}; --rows: {rows}" aria-label="Grid, top row first, row 0 at the bottom"></table>
-    <p id="state-line"><span id="status-text"></span>; Start <span id="start-text"></span>;
-      cells filled <span id="filled-text"></span>; cards discarded <span id="discarded-text"></span></p>
-    <table id="hands">
-      <thead><tr><th>Seat</th><th>Hand</th><th>Pile (top first)</th><th class="count">Cards</th></tr></thead>
-      <tbody id="hands-body"></tbody>
-    </table>
+    <div id="table-area">
+      <div id="grid-box">
+        <table id="grid" style="--cols: {cols}; --rows: {rows}" aria-label="Grid, top row first, row 0 at the bottom"></table>
+        <p id="state-line"><span id="status-text"></span>; Start <span id="start-text"></span>;
+          cells filled <span id="filled-text"></span>; cards discarded <span id="discarded-text"></span></p>
+      </div>
+      <div id="seats">
+        <table id="hands">
+          <thead><tr><th class="seat">Seat</th><th class="hand">Hand</th><th class="pile">Pile (top first)</th>
+            <th class="count">Cards</th></tr></thead>
+          <tbody id="hands-body"></tbody>
+        </table>
+      </div>
+    </div>
+    <p class="help">Left / right arrow keys step through the line; add <code>#step=N</code> to the address to open at step N.
+      Every card is face up: each pile is shown top first.</p>
     <noscript><p>This replay needs JavaScript to draw the positions.</p></noscript>
   </section>
   <aside id="turns-panel">

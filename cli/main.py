@@ -33,6 +33,7 @@ from .options import (
     game_file_argument,
     input_error,
     json_option,
+    objective_option,
     output_options,
     playable,
     position_option,
@@ -44,6 +45,7 @@ from .options import (
 )
 from .progress import activity, progress_bar
 from .render import (
+    HANDS,
     dump_json,
     make_console,
     notation_text,
@@ -53,6 +55,7 @@ from .render import (
     render_bench,
     render_deal,
     render_explanation,
+    render_moves,
     render_rules,
     render_show,
     render_solve,
@@ -123,6 +126,18 @@ def write_out(path: str, data, force: bool) -> None:
         write_json(path, data, force=force)
     except INPUT_ERRORS as exc:
         raise input_error(path, exc) from None
+
+
+def deliver(data: dict, out: str | None, force: bool, as_json: bool, draw: Callable[[], None]) -> None:
+    """A command's answer: ``data`` written to --out when asked (said on stderr), then
+    printed as JSON with --json, else drawn as text by ``draw``."""
+    if out is not None:
+        write_out(out, data, force)
+        click.echo(f"wrote {out}", err=True)
+    if as_json:
+        click.echo(dump_json(data))
+    else:
+        draw()
 
 
 def run_with_status(
@@ -360,8 +375,8 @@ Examples:
   printf 'deal 1 4\\n19@8 4@1 14@5 29@13\\n' > game.tq
   tranquility show game.tq --position --json > position.json
   tranquility solve position.json --out win.json
-  tranquility solve --seed 3 --players 2 --rule order=grid --method cpsat --reproducible
-  tranquility solve --seed 1 --players 3 --objective spare --time-limit 120
+  tranquility solve --seed 6 --players 1 --rule order=grid --method cpsat --reproducible
+  tranquility solve --seed 1 --players 3 --objective spare --time-limit 120   # about 30 s
 \b
 Methods (what decided, in the output): refute (a cheap necessary condition
 fails), greedy (a randomised greedy playout won), exhaustive (the complete
@@ -381,13 +396,9 @@ unknown (or the win found so far) and exit 0. docs/solving.md.
     show_default=True,
     help="auto = refutations, greedy, complete search, then CP-SAT; search or cpsat alone.",
 )
-@click.option(
-    "--objective",
-    type=click.Choice(OBJECTIVES),
-    default=Objective.ANY.value,
-    show_default=True,
-    help="any = the first win found; spare = most cards left in hands and piles at the win; "
-    "turns = fewest turns; cost = fewest cards paid as costs. Says whether the value is proven optimal.",
+@objective_option(
+    "any = the first win found; spare = most cards left in hands and piles at the win; "
+    "turns = fewest turns; cost = fewest cards paid as costs. Says whether the value is proven optimal."
 )
 @proof_option
 @output_options("Write the winning line here (tranquility-line/1); nothing is written without a win.")
@@ -441,12 +452,12 @@ def solve(
 @main.command(
     epilog=f"""\b
 Examples:
-  tranquility explain --seed 1 --players 3
-  tranquility explain --seed 6 --players 1
+  tranquility explain --seed 1 --players 3                # about 1 min
+  tranquility explain --seed 6 --players 1                # about 30 s
   printf 'deal 1 4\\n19@8 4@1 14@5 29@13\\n' > game.tq
   tranquility explain game.tq --objective turns --every-turn
-  tranquility explain --seed 2 --players 4 --time-limit 40 --json > explained.json
-  tranquility explain --seed 1 --players 3 --html replay.html
+  tranquility explain --seed 2 --players 4 --time-limit 40 --json > explained.json   # about 30 s
+  tranquility explain --seed 1 --players 3 --html replay.html                        # about 1 min
 \b
 Critical moves: for each turn, every other choice (an action without its
 payment) is re-solved within the --critical-time budget: "only move" means
@@ -457,12 +468,8 @@ docs/explain.md.
 )
 @deal_source
 @game_file_argument
-@click.option(
-    "--objective",
-    type=click.Choice(OBJECTIVES),
-    default=Objective.SPARE.value,
-    show_default=True,
-    help="Which line is best: spare = most cards left at the win; turns; cost; any = the first win.",
+@objective_option(
+    "Which line is best: spare = most cards left at the win; turns; cost; any = the first win.", Objective.SPARE
 )
 @solver_options(
     "the whole command: the line (found, then improved), then --critical-time of it for the "
@@ -480,6 +487,13 @@ docs/explain.md.
     help="Seconds of --time-limit for the critical-move checks [default: a third of --time-limit; 30 with --reproducible].",
 )
 @click.option("--every-turn", is_flag=True, help="Draw the grid after every turn, not only when it matters.")
+@click.option(
+    "--hands",
+    type=click.Choice(HANDS),
+    default=HANDS[0],
+    show_default=True,
+    help="Show the mover's hand before the move on the critical turns (only moves and one of a few), every turn, or none.",
+)
 @proof_option
 @output_options(
     "Write the explanation here, as --json prints it.",
@@ -494,6 +508,7 @@ def explain(
     limits: Limits,
     critical_time: float | None,
     every_turn: bool,
+    hands: str,
     proof: Proof,
     out: str | None,
     html_out: str | None,
@@ -548,7 +563,7 @@ def explain(
     if as_json:
         click.echo(dump_json(data))
     else:
-        render_explanation(make_console(), explained, every_turn, limits.reproducible)
+        render_explanation(make_console(), explained, every_turn, limits.reproducible, hands)
 
 
 @main.command(
@@ -586,13 +601,64 @@ def analyze(file: str | None, position_text: str | None, limits: Limits, out: st
     line = as_line(game)
     budget = limits.budget()
     analysis = run_with_status("analysing", file, lambda progress: run_analyze(line, budget, progress=progress), quiet=as_json)
-    if out is not None:
-        write_out(out, analysis.to_json(), force)
-        click.echo(f"wrote {out}", err=True)
-    if as_json:
-        click.echo(dump_json(analysis.to_json()))
-    else:
-        render_analysis(make_console(), analysis)
+    deliver(analysis.to_json(), out, force, as_json, lambda: render_analysis(make_console(), analysis))
+
+
+@main.command(
+    epilog=f"""\b
+Examples:
+  tranquility moves --seed 1 --players 4 --time-limit 3
+  printf 'deal 4 2\\n73@32 1@0 32@14 43@19 24@10 28@12 60@26 69@30 78@34\\n' > tight.tq
+  printf '18@7 48@21 65@28 40@16 35@15-9,27,75 56@24 22@9-31,54 55@23-34 x16,61\\n' >> tight.tq
+  tranquility moves tight.tq --time-limit 2
+  tranquility moves tight.tq --time-limit 2 --json
+  tranquility moves tight.tq --objective spare --time-limit 5
+  tranquility moves --position "$(tranquility show tight.tq --position --json)" --reproducible
+\b
+A move is an entry of the board's list (tranquility play): an island at a
+cell, the Start, a Finish, a Sea Monster's cell, discard two. Each payment
+worth trying (junk first) is solved; a win keeps the payment that leaves the
+most cards. Wins come first (most spare cards, then fewest turns), then
+unknown, then no-win. Ctrl-C prints what was decided, then exits 130.
+docs/cli.md.
+
+{exit_line("it ran (whatever the verdicts)")}"""
+)
+@deal_source
+@game_file_argument
+@solver_options(
+    "the whole command, shared over the moves: a first look at each, then the rest on the undecided",
+    default=10.0,
+    reproducible="The same verdicts on every run and machine: each payment gets an equal share of "
+    "solve --reproducible's fixed budgets, in place of --time-limit and --workers.",
+)
+@objective_option(
+    "any = the verdicts only; spare, turns or cost = also improve each winning move's line "
+    "for it and say whether its value is proven optimal (as in tranquility solve)."
+)
+@output_options("Write the moves here, as --json prints it.")
+@json_option
+def moves(
+    source: DealSource, file: str | None, limits: Limits, objective: str, out: str | None, force: bool, as_json: bool
+) -> None:
+    """Every move at a position (a deal, a line, a position) with its verdict after it: win
+    (with the line the rules engine replayed, and the cards it keeps), no-win (with the
+    proof) or unknown, best first."""
+    from tranquility.solver.analysis.ranking import rank_moves
+
+    game, file = game_of(source, file)
+    budget = limits.budget()
+    ranking = run_with_status(
+        "moves",
+        file,
+        lambda progress: rank_moves(game, budget, Objective(objective), progress),
+        quiet=as_json,
+        total=None if budget.reproducible else budget.seconds,
+    )
+    deliver(ranking.to_json(), out, force, as_json, lambda: render_moves(make_console(), ranking, limits.reproducible))
+    if ranking.interrupted:
+        click.echo("Interrupted: the moves not decided by then are unknown.", err=True)
+        raise click.exceptions.Exit(INTERRUPTED)
 
 
 # -- bench --------------------------------------------------------------------------------
@@ -602,11 +668,11 @@ def analyze(file: str | None, position_text: str | None, limits: Limits, out: st
     epilog=f"""\b
 Examples:
   tranquility bench --suite official --deals 20
-  tranquility bench --suite positions --time-limit 10 --json --out bench.json
+  tranquility bench --suite positions --time-limit 10 --json --out bench.json   # about 20 s
   tranquility bench --suite official --deals 5 --reproducible --markdown
-  tranquility bench --suite explain --deals 3 --time-limit 120
-  tranquility bench --suite optimal --deals 3 --time-limit 30
-  tranquility bench --suite puzzles --deals 20
+  tranquility bench --suite explain --deals 3 --time-limit 120   # about 10 min
+  tranquility bench --suite optimal --deals 3 --time-limit 30     # about 6 min
+  tranquility bench --suite puzzles --deals 20                   # about 30 s
 \b
 --suite puzzles grades with the grader's fixed budgets: it takes no --time-limit,
 --workers or --reproducible. --suite explain takes --time-limit (each explain's
@@ -702,7 +768,7 @@ def bench(
     elif markdown:
         click.echo(markdown_table(report))
     else:
-        render_bench(make_console(min_width=132), report)
+        render_bench(make_console(), report)
     _stopped_by_ctrl_c(report.interrupted)
 
 
@@ -801,7 +867,7 @@ def _report(report, markdown_text, render, out: str | None, force: bool, markdow
     elif markdown:
         click.echo(markdown_text())
     else:
-        render(make_console(min_width=132), report)
+        render(make_console(), report)
     _stopped_by_ctrl_c(report.interrupted)
 
 
@@ -960,14 +1026,14 @@ def grade(source: DealSource, file: str | None, limits: Limits, out: str | None,
     playable(game, file)
     proof = limits.budget(PROOF_BUDGET)
     grading = run_with_status("grading", file, lambda progress: run_grade(game, proof=proof), quiet=as_json)
-    if out is not None:
-        write_out(out, grading.to_json(game), force)
-        click.echo(f"wrote {out}", err=True)
-    if as_json:
-        click.echo(dump_json(grading.to_json(game)))
-    else:
-        seeded = game if isinstance(game, Deal) and game.seed is not None else None
-        render_grading(make_console(), grading, game, None if seeded is None else puzzle_id(seeded))
+    seeded = game if isinstance(game, Deal) and game.seed is not None else None
+    deliver(
+        grading.to_json(game),
+        out,
+        force,
+        as_json,
+        lambda: render_grading(make_console(), grading, game, None if seeded is None else puzzle_id(seeded)),
+    )
     if grading.grade is None:
         raise SystemExit(1)
 
@@ -1084,14 +1150,16 @@ Examples:
   tranquility play --puzzle tq1-1p-8cf48077-2
   tranquility simulate --seed 3 --players 4 --out line.json
   tranquility play line.json --hint-time 5
+  tranquility play --puzzle tq1-1p-8cf48077-2 --web --port 8080
 \b
 FILE is a deal, line, puzzle or notation file (not -: standard input is the
 keyboard here); play goes on where its line stops. Type moves in the notation
 (docs/notation.md) or pick them from the list; type help on the board for its
-commands and keys. docs/play.md.
+commands and keys. With --web the same board is a web page, a game of its own
+for each browser connection, until Ctrl-C. docs/play.md.
 
 {exit_line("the board was closed")}
-2 also without a terminal to draw on."""
+2 also without a terminal to draw on (except with --web)."""
 )
 @deal_source
 @game_file_argument
@@ -1102,21 +1170,54 @@ commands and keys. docs/play.md.
     default=2.0,
     show_default=True,
     metavar="SECONDS",
-    help="Seconds for each hint's solve (and for each position of the post-game analysis).",
+    help="Seconds for each hint's solve (and each solve of the check after a move, and each position of the post-game analysis).",
 )
 @click.option(
     "--objective",
     type=click.Choice(OBJECTIVES),
-    default=Objective.ANY.value,
-    show_default=True,
-    help="Which win a hint's best next move heads for (as in tranquility solve).",
+    default=None,
+    help="Which win a hint's best next move heads for (as in tranquility solve) [default: spare in a puzzle, else any].",
 )
-def play(source: DealSource, file: str | None, puzzle_id: str | None, hint_time: float, objective: str) -> None:
+@click.option(
+    "--no-check",
+    "no_check",
+    is_flag=True,
+    help="Do not solve after every move whether it threw the win away (ctrl+n on the board turns the check on and off).",
+)
+@click.option(
+    "--web",
+    is_flag=True,
+    help="Serve the board as a web page instead, a game for each browser connection, until Ctrl-C "
+    "(needs textual-serve: pip install 'tranquility-solver[web]').",
+)
+@click.option("--host", default="127.0.0.1", show_default=True, help="With --web: the address to serve on.")
+@click.option(
+    "--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="With --web: the port (0: a free one)."
+)
+@click.pass_context
+def play(
+    ctx: click.Context,
+    source: DealSource,
+    file: str | None,
+    puzzle_id: str | None,
+    hint_time: float,
+    objective: str | None,
+    no_check: bool,
+    web: bool,
+    host: str,
+    port: int,
+) -> None:
     """Play a game on an interactive board: every card face up, the legal moves and their
     costs, undo and redo, save and load, hints from the solver, the post-game analysis."""
+    if web:
+        from .web import serve_play
+
+        serve_play(source, file, puzzle_id, host, port)
+        return
+    reject(ctx, {"host": "--host", "port": "--port"}, "only taken with --web")
     from .play import run_play
 
-    run_play(source, file, puzzle_id, hint_time, objective)
+    run_play(source, file, puzzle_id, hint_time, objective, check=not no_check)
 
 
 @main.command(
@@ -1190,8 +1291,8 @@ ODDS_SOLVING = {
     epilog=f"""\b
 Examples:
   tranquility odds --players 4 --deals 20 --reproducible
-  tranquility odds --players 1-5 --deals 10000 --policies --db odds.sqlite
-  tranquility odds --players 1-5 --deals 10000 --retry-unknown --time-limit 600
+  tranquility odds --players 1-5 --deals 10000 --policies --db odds.sqlite        # hours
+  tranquility odds --players 1-5 --deals 10000 --retry-unknown --time-limit 600   # hours
   tranquility odds --players 2-4 --deals 500 --scheduler tcp://10.0.0.5:8786
   tranquility odds --db odds.sqlite --report --plot odds.png
   tranquility odds --db odds.sqlite --report --markdown
@@ -1437,4 +1538,4 @@ def _odds_output(summary, run, as_json: bool, markdown: bool, plot: str | None) 
     elif markdown:
         click.echo(odds_markdown(summary))
     else:
-        render_odds(make_console(min_width=132), summary, run)
+        render_odds(make_console(), summary, run)

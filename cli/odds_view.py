@@ -3,7 +3,7 @@ and the JSON are the library's (``tranquility.solver.odds``); this module only s
 
 from __future__ import annotations
 
-from rich.console import Console
+from rich.console import Console, Group, RenderableType
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -16,8 +16,10 @@ from rich.progress import (
 )
 from rich.table import Table
 from rich.text import Text
-from tranquility.solver.batch.odds_summary import shown_bracket, shown_interval, shown_percent, shown_share
+from tranquility.solver.batch.odds_summary import shown_bracket, shown_percent
 from tranquility.solver.formats.rules_text import rules_name
+
+from .render import fitting
 
 
 class RateColumn(ProgressColumn):
@@ -59,58 +61,96 @@ def _seconds(value: float | None) -> str:
     return "-" if value is None else f"{value:.3f}"
 
 
-def _render_policies(console: Console, summary) -> None:
-    """Each policy's silent-table win rate (95% Wilson interval) beside perfect play."""
-    policies = summary.policies
-    if not policies:
-        return
-    table = Table(title="Silent-table policies beside perfect play: won (95% Wilson interval)")
-    table.add_column("rules", no_wrap=True)
-    table.add_column("players", justify="right")
-    for name in ("perfect play", *policies):
-        table.add_column(name, justify="right")
+# The columns of the perfect-play table after the rule set, and the words said above it.
+_COLUMNS = ("players", "deals", "win", "no-win", "unknown", "winnable", "95% interval", "median s", "p90 s")
+_WINNABILITY = "Winnability (95% Wilson interval: unknowns as losses at the low end, as wins at the high end)"
+_POLICIES = "Deals won by each silent-table policy beside perfect play (95% Wilson interval)"
+
+
+def _winnability_cells(group) -> list[str]:
+    return [
+        str(group.players),
+        str(group.deals),
+        str(group.win),
+        str(group.no_win),
+        str(group.unknown),
+        shown_percent(group.winnability),
+        shown_bracket(group.ci95),
+        _seconds(group.median_s),
+        _seconds(group.p90_s),
+    ]
+
+
+def _winnability(summary) -> tuple[RenderableType, RenderableType]:
+    """One row per rule set and player count; and, for a console too narrow for that, one
+    table per rule set, under its name."""
+    wide = Table(title=_WINNABILITY)
+    wide.add_column("rules", no_wrap=True)
+    for name in _COLUMNS:
+        wide.add_column(name, justify="right")
+    by_rules: dict[str, list] = {}
     for group in summary.groups:
+        by_rules.setdefault(group.rules_hash, []).append(group)
+        wide.add_row(rules_name(group.rules), *_winnability_cells(group))
+    stacked: list[RenderableType] = [Text(_WINNABILITY)]
+    for groups in by_rules.values():
+        table = _narrow_table(_COLUMNS)
+        for group in groups:
+            table.add_row(*_winnability_cells(group))
+        stacked += [Text(rules_name(groups[0].rules), style="bold"), table]
+    return wide, Group(*stacked)
+
+
+def _narrow_table(columns: tuple[str, ...], left: int = 0) -> Table:
+    """A table without borders, its first ``left`` columns left-aligned, the rest right."""
+    table = Table(box=None, pad_edge=False, header_style="bold")
+    for i, name in enumerate(columns):
+        table.add_column(name, justify="left" if i < left else "right")
+    return table
+
+
+def _policies(summary) -> tuple[RenderableType, RenderableType]:
+    """Each policy's silent-table win rate (95% Wilson interval) beside perfect play: one
+    row per rule set and player count; and, for a console too narrow for that, one row per
+    policy."""
+    policies = summary.policies
+    wide = Table(title=_POLICIES)
+    wide.add_column("rules", no_wrap=True)
+    wide.add_column("players", justify="right")
+    for name in ("perfect play", *policies):
+        wide.add_column(name, justify="right")
+    long = _narrow_table(("rules", "players", "policy", "won", "95% interval"), left=3)  # no word not above
+    for group in (g for g in summary.groups if g.policies):
         rates = {p.policy: p for p in group.policies}
-        cells = [rules_name(group.rules), str(group.players), _rate(group.winnability, group.ci95)]
-        for policy in policies:
-            rate = rates.get(policy)
-            cells.append("-" if rate is None else _rate(rate.rate, rate.ci95))
-        table.add_row(*cells)
-    console.print(table)
-
-
-def _rate(value: float | None, ci: tuple[float, float]) -> str:
-    if value is None:
-        return "-"
-    low, high = shown_interval(ci, 0)
-    return f"{shown_share(value, 0)}% ({low}-{high})"
+        cells = [shown_percent(group.winnability, group.ci95)]
+        cells += [shown_percent(rates[p].rate, rates[p].ci95) if p in rates else "-" for p in policies]
+        wide.add_row(rules_name(group.rules), str(group.players), *cells)
+        played = [("perfect play", group.winnability, group.ci95)]
+        played += [(p, rates[p].rate, rates[p].ci95) for p in policies if p in rates]
+        for i, (name, rate, ci) in enumerate(played):
+            first = i == 0
+            long.add_row(
+                rules_name(group.rules) if first else "",
+                str(group.players) if first else "",
+                name,
+                shown_percent(rate),
+                shown_bracket(ci),
+                end_section=i == len(played) - 1,
+            )
+    return wide, Group(Text(_POLICIES), long)
 
 
 def render_odds(console: Console, summary, report=None) -> None:
     """The summary table (one row per rule set and player count); with policies, a second
     one of their win rates beside perfect play; then the throughput: of the run
-    (``report``, a ``RunReport``), or, for --report, of the runs recorded."""
+    (``report``, a ``RunReport``), or, for --report, of the runs recorded. A table wider
+    than the console is stacked (``fitting``), so that no cell is wrapped mid-number."""
     if not summary.groups:
         console.print("Nothing stored for these deals yet.")
     else:
-        table = Table(title="Winnability (95% Wilson interval: unknowns as losses at the low end, as wins at the high end)")
-        for name in ("rules", "players", "deals", "win", "no-win", "unknown", "winnable", "95% interval", "median s", "p90 s"):
-            table.add_column(name, justify="left" if name == "rules" else "right", no_wrap=name == "rules")
-        for group in summary.groups:
-            table.add_row(
-                rules_name(group.rules),
-                str(group.players),
-                str(group.deals),
-                str(group.win),
-                str(group.no_win),
-                str(group.unknown),
-                shown_percent(group.winnability),
-                shown_bracket(group.ci95),
-                _seconds(group.median_s),
-                _seconds(group.p90_s),
-            )
-        console.print(table)
-        _render_policies(console, summary)
+        console.print(fitting(console, *_winnability(summary)))
+        if summary.policies:
+            console.print(fitting(console, *_policies(summary)))
     rate = summary.deals_per_s
     if report is not None:
         said = f"{report.done} of {report.total} deal(s) left done in {report.seconds:.1f} s"

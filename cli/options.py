@@ -264,6 +264,14 @@ def solver_options(
     return decorate
 
 
+def objective_option(help: str, default: Objective = Objective.ANY) -> Callable[[Callable], Callable]:
+    """``--objective any|spare|turns|cost`` (the library's list); ``help`` says what it does
+    for the command."""
+    return click.option(
+        "--objective", type=click.Choice([o.value for o in Objective]), default=default.value, show_default=True, help=help
+    )
+
+
 PROOF_HELP = (
     "How the ladder proves the bound of --objective spare or turns: whole = one CP-SAT run per "
     "step; start-slot = each step case by case on the turn the Start is played; both = the two "

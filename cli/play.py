@@ -1,52 +1,72 @@
 """``tranquility play``: an interactive board in the terminal (Textual), docs/play.md.
 
 It draws a ``solver.board.Board`` and hands it what was typed or picked; every rule, the
-undo stack, the hints' verdicts and the puzzle comparison are the library's. Solves (hints,
-the post-game analysis) run in worker threads so that the board stays responsive.
+undo stack, the hints' verdicts, the check's proofs and the puzzle comparison are the
+library's. Solves (hints, the check after each move, the post-game analysis) run in worker
+threads so that the board stays responsive. Every drawing is made for the size it is shown
+at, again after each resize.
 """
 
 from __future__ import annotations
 
 import io
+import os
 import sys
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
+from typing import Any
 
-from rich.console import Console
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.geometry import Size
+from textual.screen import Screen
+from textual.widget import Widget
 from textual.widgets import Footer, Header, Input, OptionList, Static
 from textual.widgets.option_list import Option
 from tranquility.solver.analysis.analyze import Analysis, analyze
-from tranquility.solver.analysis.board import Board, FileExists, Goal, Hint
+from tranquility.solver.analysis.board import Board, FileExists, Goal, Hint, MoveRefused, Proofs
+from tranquility.solver.analysis.ranking import Ranking, rank_moves
 from tranquility.solver.analysis.results import Step
 from tranquility.solver.engine.deal import Deal
-from tranquility.solver.engine.line import Line
+from tranquility.solver.engine.line import Line, as_line
 from tranquility.solver.errors import BadInput
 from tranquility.solver.formats.notation import format_action
 from tranquility.solver.formats.reading import read_game_file
+from tranquility.solver.formats.rules_text import rules_name
 from tranquility.solver.search.budget import Budget
-from tranquility.solver.verdicts import Objective
+from tranquility.solver.verdicts import Objective, Verdict
 
 from .exits import InputError
-from .options import INPUT_ERRORS, STDIN, DealSource, input_error, playable, read_game, usage_error
-from .render import cards_text, render_analysis, render_position, rules_line
+from .options import INPUT_ERRORS, STDIN, DealSource, GameFile, input_error, playable, read_game, usage_error
+from .render import cards_text, last_cell, render_analysis, render_position, rules_line, short_cards
 
-COMMANDS = "undo, redo, hint, save PATH (save! PATH overwrites), load PATH, analyze, help, quit"
+COMMANDS = (
+    "undo, redo, back, hint, moves (the best three), check, save PATH (save! PATH overwrites), "
+    "load PATH, analyze, help, quit"
+)
+KEYS = (
+    "ctrl+z undo, ctrl+y redo, ctrl+g back (to the last position proven winnable), ctrl+t hint, "
+    "ctrl+b best moves, ctrl+n check on/off, ctrl+s save, ctrl+o load, ctrl+r analysis, Tab the move list, ctrl+q quit"
+)
 HELP = (
     "Type a move in the notation (41@20-3,77, x12,F, S/2,5, F; several at once, in turn) or pick one "
-    f"from the list (it fills this line; Enter plays it). Commands: {COMMANDS}. Keys: ctrl+z undo, "
-    "ctrl+y redo, ctrl+t hint, ctrl+s save, ctrl+o load, ctrl+r analysis, ctrl+q quit."
+    f"from the list (Tab, then arrows and Enter: it fills the input line; Enter plays it).\n\nCommands: {COMMANDS}."
+    f"\n\nKeys: {KEYS}."
 )
-# The drawing's width before the pane has been laid out.
-DRAW_WIDTH = 80
+BEST_MOVES = 3  # the moves the board's ranking shows; `tranquility moves` lists them all
+GREETING = "Type a move (41@20) or pick one from the list (Tab); help lists the commands."
+# Below this many rows the title bar is left out: at 80x24 the board needs the row.
+TITLE_ROWS = 30
+# The moves a message names when a line of moves is played; more are counted.
+SAID_MOVES = 6
 
 
-def drawn(draw: Callable[[Console], None], width: int = DRAW_WIDTH) -> Text:
+def drawn(draw: Callable[[Console], None], width: int) -> Text:
     """What ``draw`` prints on a console of ``width`` columns, styles kept, as one Text."""
     console = Console(width=width, file=io.StringIO(), record=True, highlight=False, markup=False, force_terminal=True)
     draw(console)
@@ -78,23 +98,26 @@ def load_board(path: str) -> Board:
     game, header = read.game, read.puzzle()
     try:
         playable(game, path)
+        start = as_line(game).start
         goal = None
-        if header is not None and isinstance(game, Deal):
-            goal = Goal.of(header.id, header.grade, _solution_of(path, header.id, game), game)
+        if header is not None and isinstance(start, Deal):  # a puzzle, or a game saved from one
+            goal = Goal.of(header.id, header.grade, _solution_of(read, header.id, start), start)
         return Board.open(game, goal, source=path)
     except INPUT_ERRORS as exc:
         raise input_error(path, exc) from None
 
 
-def _solution_of(path: str, puzzle_id: str, game: Deal) -> Line | None:
-    """A puzzle's solution: ``<id>.solution.json`` beside its file (as ``generate
-    --with-solutions`` writes it), else the catalogue's when it ships that puzzle."""
+def _solution_of(read: GameFile, puzzle_id: str, game: Deal) -> Line | None:
+    """A puzzle's solution: ``<id>.solution.json`` beside the file, or beside the deal file
+    its notation names (``generate --with-solutions`` writes it beside the puzzle), else the
+    catalogue's when it ships that puzzle."""
     from tranquility.puzzles import shipped
 
-    beside = Path(path).with_name(f"{puzzle_id}.solution.json")
-    if beside.exists():
-        found = read_game_file(beside)
-        return found if isinstance(found, Line) else None
+    for folder in dict.fromkeys(Path(p).parent for p in (read.name, read.deal_file())):
+        beside = folder / f"{puzzle_id}.solution.json"
+        if beside.exists():
+            found = read_game_file(beside)
+            return found if isinstance(found, Line) else None
     try:
         ships = shipped.puzzle(puzzle_id) == game
     except shipped.UnknownPuzzle:
@@ -116,118 +139,259 @@ def _catalogue_board(puzzle_id: str) -> Board:
 # -- the app -------------------------------------------------------------------------------
 
 
+class Drawing:
+    """A Rich renderable that ``draw`` prints at whatever width it is given: a widget showing
+    it draws it again, to fit, after every resize."""
+
+    def __init__(self, draw: Callable[[Console], None]) -> None:
+        self.draw = draw
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        yield drawn(self.draw, options.max_width)
+
+
+class BoardView(Widget):
+    """The board's drawing, made for the width the view has and the height of its pane (again
+    after every resize): every card of every pile when that fits, else the compact layout
+    (each pile on one line, shortened), which fits 80x24 with five seats."""
+
+    DEFAULT_CSS = "BoardView { height: auto; text-wrap: nowrap; }"
+
+    def __init__(self, draw: Callable[[Console, bool], None], **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.draw = draw
+        self.version = 0  # bumped by changed(): the drawings kept are of an older board
+        self.room = 0  # the pane's height, as the layout last gave it
+        self._kept: tuple[tuple[int, int, int], Text] | None = None
+
+    def changed(self) -> None:
+        self.version += 1
+        self.refresh(layout=True)
+
+    def drawing(self, width: int, room: int) -> Text:
+        """The drawing for ``width`` columns, compact when the whole one is over ``room`` lines."""
+        key = (self.version, width, room)
+        if width < 1:  # not laid out yet
+            return Text()
+        if self._kept is None or self._kept[0] != key:
+            whole = drawn(lambda console: self.draw(console, False), width)
+            if len(whole.plain.splitlines()) > room:
+                whole = drawn(lambda console: self.draw(console, True), width)
+            self._kept = (key, whole)
+        return self._kept[1]
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        self.room = container.height
+        return len(self.drawing(width, self.room).plain.splitlines())
+
+    def render(self) -> Text:
+        return self.drawing(self.content_size.width, self.room or self.container_size.height)
+
+
+class MoveList(OptionList):
+    """The legal moves. A move is always highlighted, and the title under the list says
+    whether the list has the focus, so that the focus shows without colours too."""
+
+    def on_focus(self) -> None:
+        if self.highlighted is None and self.option_count:
+            self.highlighted = 0
+        self.border_subtitle = "arrows, Enter picks; Tab: back"
+
+    def on_blur(self) -> None:
+        self.border_subtitle = "Tab: pick from here"
+
+
+class AnalysisScreen(Screen[None]):
+    """The post-game analysis on a screen of its own, its verdict first; Escape goes back."""
+
+    BINDINGS = [Binding("escape", "app.pop_screen", "Back to the board")]  # noqa: RUF012  # Textual reads bindings from the class
+
+    def __init__(self, shown: Drawing | str) -> None:
+        super().__init__()
+        self.shown = shown
+
+    def compose(self) -> ComposeResult:
+        yield Header()
+        with VerticalScroll():
+            yield Static(self.shown, id="analysis")
+        yield Footer()
+
+    def show(self, shown: Drawing | str) -> None:
+        self.shown = shown
+        for static in self.query("#analysis").results(Static):  # none until composed
+            static.update(shown)
+
+
 class PlayApp(App):
     """The board: the position, the legal moves, the history, and a line to type into."""
 
     TITLE = "tranquility play"
+    ENABLE_COMMAND_PALETTE = False  # the footer's room is the board's keys'
     CSS = """
     #top { height: 1fr; }
-    #table { width: 3fr; }
-    #side { width: 2fr; }
-    #position { height: auto; }
-    #moves { height: 2fr; }
+    #table { width: 3fr; padding-right: 1; scrollbar-size-vertical: 1; }
+    #side { width: 2fr; min-width: 30; }
+    #moves { height: 2fr; min-height: 4; text-wrap: nowrap; text-overflow: ellipsis; }
+    #report-box { height: auto; max-height: 50%; border-top: solid $primary; display: none; }
+    #report-box.-shown { display: block; }
     #history-box { height: 1fr; border-top: solid $primary; }
-    #report-box { height: auto; max-height: 14; border-top: solid $primary; }
-    #message { height: auto; color: $warning; }
+    #history { text-wrap: nowrap; text-overflow: ellipsis; }
+    #message { height: auto; max-height: 3; color: $warning; }
     """
     BINDINGS = [  # noqa: RUF012  # Textual reads bindings from the class
         Binding("ctrl+z", "undo", "Undo", priority=True),
         Binding("ctrl+y", "redo", "Redo", priority=True),
+        Binding("ctrl+g", "back_to_win", "Back", priority=True),
         Binding("ctrl+t", "hint", "Hint", priority=True),
+        Binding("ctrl+b", "best_moves", "Moves", priority=True),
+        Binding("ctrl+n", "toggle_check", "Check", priority=True),
         Binding("ctrl+s", "prompt('save ')", "Save", priority=True),
         Binding("ctrl+o", "prompt('load ')", "Load", priority=True),
         Binding("ctrl+r", "analyze", "Analysis", priority=True),
     ]
 
-    def __init__(self, board: Board, hint_time: float = 2.0, objective: Objective = Objective.ANY) -> None:
+    def __init__(self, board: Board, hint_time: float = 2.0, objective: Objective | None = None, check: bool = True) -> None:
         super().__init__()
         self.board = board
         self.budget = Budget(seconds=hint_time)
         self.hint_time = hint_time
-        self.objective = objective
-        self.analysis: Analysis | None = None  # the last post-game analysis, once shown
+        self.objective = objective  # None: the board's own (the most spare cards in a puzzle)
+        self.analysis: Analysis | None = None  # the last post-game analysis, once made
         self.last_hint: Hint | None = None
         self.said = ""  # the last message, as shown under the board
-        self.reported = ""  # the hint or analysis shown last, as plain text
+        self.reported = ""  # the hint (or help) shown, as plain text; empty when none is
+        # The check after each move: what it has proven, the board it judged last, whether
+        # one is running (one at a time: it then judges every move played meanwhile).
+        self.checking = check
+        self.proofs = Proofs()
+        self.checked_board: Board | None = None
+        self.check_busy = False
 
     def compose(self) -> ComposeResult:
         yield Header()
         with Horizontal(id="top"):
             with VerticalScroll(id="table"):
-                yield Static(id="position")
-                yield Static(id="goal")
+                yield BoardView(self.draw_board, id="board")
             with Vertical(id="side"):
-                yield OptionList(id="moves")
+                yield MoveList(id="moves")
+                with VerticalScroll(id="report-box"):
+                    yield Static(id="report")
                 with VerticalScroll(id="history-box"):
                     yield Static(id="history")
-        with VerticalScroll(id="report-box"):
-            yield Static(id="report")
         yield Static(id="message")
         yield Input(placeholder="a move (41@20-3,77) or a command (hint, undo, save game.json, help)", id="command")
         yield Footer()
 
     def on_mount(self) -> None:
+        for scroll in self.home.query(VerticalScroll):
+            scroll.can_focus = False  # Tab goes between the input line and the move list only
+        self.home.query_one("#history-box").border_title = "History"
+        self.home.query_one(MoveList).on_blur()
+        self.retitle()
+        self.redraw()
+        self.say(GREETING)
+        self.home.query_one("#command", Input).focus()
+        self.start_check()
+
+    @property
+    def home(self) -> Screen:
+        """The board's screen: its parts are found there even while the analysis covers it."""
+        return self.screen_stack[0]
+
+    def on_resize(self) -> None:
+        self.home.query_one(Header).display = self.size.height >= TITLE_ROWS
+
+    def retitle(self) -> None:
         goal = self.board.goal
         self.sub_title = self.board.source or (f"puzzle {goal.id}" if goal is not None else "")
-        self.redraw()
-        self.say(HELP)
-        self.query_one("#command", Input).focus()
 
     # -- drawing --------------------------------------------------------------------------
 
-    def redraw(self) -> None:
+    def draw_board(self, console: Console, compact: bool) -> None:
+        """The left pane: the rules, whose turn it is, what the check found, the grid, each
+        seat's hand and pile, the discards and the puzzle; ``compact`` for a small screen."""
         board, state = self.board, self.board.state
-        head = Text(f"Turn {board.turn + 1}: seat {state.seat} to move", style="bold")
-        if state.won:
-            head = Text(f"Won after {board.turn} turn(s).", style="bold green")
-        elif board.over:
-            head = Text(f"Lost after {board.turn} turn(s): seat {state.seat} has no legal action.", style="bold red")
-        elif state.must_play_start():
-            head.append(" (it holds the Start card and must play it)")
-
-        def position(console: Console) -> None:
-            console.print(f"Rules: {rules_line(state.rules)}", style="dim", soft_wrap=True)
-            console.print(head)
-            render_position(console, state, piles=True)
-            console.print(Text("Discarded: ") + cards_text(state.discarded, empty="none"), soft_wrap=True)
-            if state.gone:
-                console.print(Text("Out of the game: ") + cards_text(state.gone), soft_wrap=True)
-
-        width = self.query_one("#table", VerticalScroll).content_size.width
-        self.query_one("#position", Static).update(drawn(position, width or DRAW_WIDTH))
+        head = _turn_words(board)
+        if compact:
+            head.append(f" ({rules_name(state.rules)})", style="dim")
+        else:
+            console.print(f"Rules: {rules_line(state.rules)}", style="dim")
+        console.print(head)
+        thrown = self.thrown_words()
+        if thrown:
+            console.print(Text(thrown, style="bold red"))
+        last = last_cell(board.actions[-1]) if board.actions else None
+        render_position(console, state, piles=True, last=last, compact=compact)
+        for title, cards in (("Discarded", state.discarded), ("Out of the game", state.gone)):
+            if cards or title == "Discarded":
+                shown = short_cards(cards, console.width - len(title) - 2) if compact else cards_text(cards)
+                console.print(Text(f"{title}: ") + (shown if cards else Text("none", style="dim")))
         goal = board.goal_words()
-        self.query_one("#goal", Static).update(Text("\n".join(goal), style="bold cyan") if goal else "")
-        moves = self.query_one("#moves", OptionList)
-        moves.clear_options()
-        moves.add_options(
-            Option(f"{m.token:<14} cost {m.cost}  {m.choice}", id=str(i)) for i, m in enumerate(board.moves)
-        )
-        moves.border_title = f"Legal moves ({len(board.moves)}): cost = cards paid"
-        lines = [f"{turn:>3}. {token:<14} {words}" for turn, token, words in board.history()]
-        lines += [f"  (undone: {len(board.undone)}; ctrl+y or redo plays them again)"] if board.undone else []
-        self.query_one("#history", Static).update(Text("\n".join(lines) or "(no turn played yet)"))
-        self.query_one("#history-box", VerticalScroll).border_title = "History"
-        self.query_one("#history-box", VerticalScroll).scroll_end(animate=False)
+        if goal:
+            console.print(Text("\n".join(goal), style="bold cyan"))
 
-    def on_resize(self) -> None:
-        self.call_after_refresh(self.redraw)  # the drawing is as wide as its pane, once laid out
+    def thrown_words(self) -> str | None:
+        """What the check proved about a move of this game that threw the win away, if any."""
+        board = self.board
+        turn = self.proofs.thrown_at(board) if self.checking else None
+        if turn is None:
+            return None
+        back = self.proofs.last_winnable(board)
+        assert back is not None  # the position before the throw is a proven win
+        token = format_action(board.actions[turn - 1])
+        return (
+            f"Turn {turn} ({token}) threw the win away: a proven win before it, a proven loss after it. "
+            f"ctrl+g: back to turn {back + 1}."
+        )
+
+    def redraw(self) -> None:
+        board = self.board
+        self.home.query_one(BoardView).changed()
+        moves = self.home.query_one(MoveList)
+        moves.clear_options()
+        wide = max((len(m.token) for m in board.moves), default=0)
+        moves.add_options(
+            Option(Text(f"cost {m.cost}  {m.token:<{wide}}  {m.words}"), id=str(i)) for i, m in enumerate(board.moves)
+        )
+        moves.highlighted = 0 if board.moves else None
+        moves.border_title = f"Legal moves ({len(board.moves)})"
+        played = list(board.history())
+        wide = max((len(token) for _, token, _ in played), default=0)
+        lines = [f"{turn:>3}. {token:<{wide}}  {words}" for turn, token, words in played]
+        lines += [f"  (undone: {len(board.undone)}; ctrl+y or redo plays them again)"] if board.undone else []
+        self.home.query_one("#history", Static).update(Text("\n".join(lines) or "(no turn played yet)"))
+        self.history_to_end()
+
+    def history_to_end(self) -> None:
+        """Show the last turns, once the side column is laid out (a hint shown or gone
+        changes the history's height)."""
+        box = self.home.query_one("#history-box", VerticalScroll)
+        self.call_after_refresh(box.scroll_end, animate=False)
 
     def say(self, message: str) -> None:
         self.said = message
-        self.query_one("#message", Static).update(Text(message))
+        self.home.query_one("#message", Static).update(Text(message))
 
     def report(self, text: Text | str, title: str) -> None:
+        """Show a hint (or the help) beside the board; an empty text hides the box."""
         self.reported = text.plain if isinstance(text, Text) else text
-        self.query_one("#report", Static).update(text)
-        self.query_one("#report-box", VerticalScroll).border_title = title
+        self.home.query_one("#report", Static).update(text)
+        box = self.home.query_one("#report-box", VerticalScroll)
+        box.border_title = title
+        box.set_class(bool(self.reported), "-shown")
+        self.history_to_end()
 
     def moved(self, board: Board, said: str) -> None:
+        """The board changed (a move, undo, redo, back, load): what was said about the
+        position before (a hint) goes, the check judges the new one."""
         self.board = board
+        self.report("", "")
         self.redraw()
         if board.over:
             outcome = "won" if board.state.won else "lost"
             said += f" Game over: {outcome}. Type analyze (or press ctrl+r) for the post-game analysis."
         self.say(said)
+        self.start_check()
 
     # -- input ----------------------------------------------------------------------------
 
@@ -245,9 +409,12 @@ class PlayApp(App):
         actions: dict[str, Callable[[], None]] = {
             "undo": self.action_undo,
             "redo": self.action_redo,
+            "back": self.action_back_to_win,
             "hint": self.action_hint,
+            "moves": self.action_best_moves,
+            "check": self.action_toggle_check,
             "analyze": self.action_analyze,
-            "help": partial(self.say, HELP),
+            "help": partial(self.report, HELP, "Help"),
             "quit": self.exit,
             "save": partial(self.save, rest, False),
             "save!": partial(self.save, rest, True),
@@ -258,26 +425,34 @@ class PlayApp(App):
             return
         try:
             board = self.board.play(text)
+        except MoveRefused as exc:
+            self.say(f"refused: {exc}")
+            self.retype(text, exc.column - 1)
+            return
         except BadInput as exc:
             self.say(f"refused: {exc}")
             return
-        played = " ".join(format_action(a) for a in board.actions[self.board.turn :])
-        self.moved(board, f"played {played}.")
+        played = [format_action(a) for a in board.actions[self.board.turn :]]
+        if len(played) > SAID_MOVES:  # the message line stays a line or two
+            played = [f"{len(played)} moves:", *played[:2], "...", played[-1]]
+        self.moved(board, f"played {' '.join(played)}.")
+
+    def retype(self, text: str, at: int) -> None:
+        """Put ``text`` back on the input line, the cursor at ``at``: a refused line is
+        mended, not typed again."""
+        field = self.home.query_one("#command", Input)
+        field.value = text
+        field.cursor_position = at
+        field.focus()
 
     @on(OptionList.OptionSelected, "#moves")
     def picked(self, event: OptionList.OptionSelected) -> None:
         move = self.board.moves[int(event.option.id or 0)]
-        field = self.query_one("#command", Input)
-        field.value = move.token
-        field.cursor_position = len(move.token)
-        field.focus()
-        self.say(f"{move.choice}, cost {move.cost}: Enter plays {move.token} (edit the payment after '-' first if you like).")
+        self.retype(move.token, len(move.token))
+        self.say(f"{move.words}, cost {move.cost}: Enter plays {move.token} (edit the payment after '-' first if you like).")
 
     def action_prompt(self, text: str) -> None:
-        field = self.query_one("#command", Input)
-        field.value = text
-        field.cursor_position = len(text)
-        field.focus()
+        self.retype(text, len(text))
 
     def action_undo(self) -> None:
         self.step(self.board.undo, "undone")
@@ -292,6 +467,20 @@ class PlayApp(App):
             self.say(str(exc))
             return
         self.moved(board, f"{what}: now at turn {board.turn + 1}.")
+
+    def action_back_to_win(self) -> None:
+        """Undo to the latest position the check (or a hint) proved winnable."""
+        turn = self.proofs.last_winnable(self.board)
+        if turn is None:
+            self.say("no position of this game is proven winnable yet (the check solves each after a move)")
+        elif turn == self.board.turn:
+            self.say("this position is a proven win already")
+        else:
+            undone = self.board.turn - turn
+            self.moved(
+                self.board.back_to(turn),
+                f"back to turn {turn + 1}, a proven win: {undone} move(s) undone (ctrl+y plays them again).",
+            )
 
     def save(self, path: str, force: bool) -> None:
         if not path:
@@ -313,15 +502,54 @@ class PlayApp(App):
         except InputError as exc:
             self.say(f"not loaded: {exc.message}")
             return
-        self.sub_title = path
         self.analysis = None
         self.moved(board, f"loaded {path}: {board.turn} action(s).")
+        self.retitle()
+
+    # -- the check after each move ------------------------------------------------------------
+
+    def action_toggle_check(self) -> None:
+        self.checking = not self.checking
+        self.home.query_one(BoardView).changed()
+        if self.checking:
+            self.say(f"check on: after every move the board solves whether it threw the win away ({self.hint_time:g} s a solve)")
+            self.start_check()
+        else:
+            self.say("check off: moves are no longer checked (ctrl+n turns it on)")
+
+    def start_check(self) -> None:
+        """Judge the moves played since the board last checked, in a worker thread; one
+        check at a time (the next starts when it ends)."""
+        board, last = self.board, self.checked_board
+        if not self.checking or self.check_busy or (last is not None and _same_game(last, board)):
+            return
+        self.check_busy = True
+        self.check(board, _common_turns(last, board), self.proofs)
+
+    @work(thread=True, group="check")
+    def check(self, board: Board, since: int, proofs: Proofs) -> None:
+        try:
+            found = proofs.check(board, self.budget, since)
+        except BadInput:
+            found = proofs  # a position the solver refuses proves nothing
+        self.call_from_thread(self.checked, board, found)
+
+    def checked(self, board: Board, found: Proofs) -> None:
+        thrown = self.proofs.thrown_at(self.board)
+        self.proofs = self.proofs.merged(found)
+        self.check_busy = False
+        self.checked_board = board
+        self.home.query_one(BoardView).changed()
+        if self.checking and thrown is None and self.thrown_words():
+            self.say(self.thrown_words() or "")
+        self.start_check()  # the board may have moved meanwhile
 
     # -- solving in worker threads ----------------------------------------------------------
 
     def action_hint(self) -> None:
-        self.report(f"solving the position after turn {self.board.turn} ({self.hint_time:g} s at most)...", "Hint")
-        self.hint(self.board)
+        board = self.board
+        self.report(f"solving ({self.hint_time:g} s at most)...", _hint_title(board))
+        self.hint(board)
 
     @work(thread=True, exclusive=True, group="solve")
     def hint(self, board: Board) -> None:
@@ -332,45 +560,140 @@ class PlayApp(App):
         self.call_from_thread(self.hinted, board, found)
 
     def hinted(self, board: Board, found: Hint | str) -> None:
+        if not _same_game(board, self.board):
+            self.say(f"the hint for turn {board.turn + 1} came after the board changed; ctrl+t asks again")
+            return
         if isinstance(found, str):
-            self.report(found, "Hint")
+            self.report(found, _hint_title(board))
             return
         self.last_hint = found
-        words = found.words()
-        if board.actions != self.board.actions:
-            words.insert(0, f"(for the position after turn {board.turn}; the board has moved since)")
-        self.report(Text("\n".join(words)), f"Hint after turn {board.turn}")
+        self.proofs = self.proofs.proven(board.line, found.verdict)
+        self.report(Text("\n".join(found.words())), _hint_title(board))
 
-    def action_analyze(self) -> None:
-        if not self.board.over:
-            self.say("the post-game analysis is for a game that is over (won or lost); hint judges the game so far")
-            return
-        self.report(f"analysing the {self.board.turn} turn(s) played ({self.hint_time:g} s a position at most)...", "Analysis")
-        self.analyse(self.board)
+    def action_best_moves(self) -> None:
+        board = self.board
+        self.report(f"ranking every move ({self.hint_time:g} s in all)...", _moves_title(board))
+        self.rank(board)
 
     @work(thread=True, exclusive=True, group="solve")
+    def rank(self, board: Board) -> None:
+        try:
+            found: Ranking | str = rank_moves(board.line, self.budget, self.objective or board.objective)
+        except BadInput as exc:
+            found = f"no ranking: {exc}"
+        self.call_from_thread(self.ranked, board, found)
+
+    def ranked(self, board: Board, found: Ranking | str) -> None:
+        if not _same_game(board, self.board):
+            self.say(f"the moves for turn {board.turn + 1} came after the board changed; ctrl+b asks again")
+            return
+        self.report(found if isinstance(found, str) else Text("\n".join(_best_moves_words(found))), _moves_title(board))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        # The board's keys do nothing while the analysis covers it.
+        return not isinstance(self.screen, AnalysisScreen) or action in ("quit", "pop_screen")
+
+    def action_analyze(self) -> None:
+        board = self.board
+        if not board.over:
+            self.say("the post-game analysis is for a game that is over (won or lost); hint judges the game so far")
+            return
+        if self.analysis is not None and self.analysis.line == board.line:
+            self.push_screen(AnalysisScreen(_analysis_drawing(self.analysis)))
+            return
+        self.push_screen(
+            AnalysisScreen(f"analysing the {board.turn} turn(s) played ({self.hint_time:g} s a position at most)...")
+        )
+        self.analyse(board)
+
+    @work(thread=True, exclusive=True, group="analysis")
     def analyse(self, board: Board) -> None:
         def progress(step: Step) -> None:
-            self.call_from_thread(self.report, f"analysing: {step}", "Analysis")
+            self.call_from_thread(self.analysed, board, f"analysing: {step}")
 
         try:
             found: Analysis | str = analyze(board.line, self.budget, progress)
         except BadInput as exc:
             found = f"no analysis: {exc}"
-        self.call_from_thread(self.analysed, found)
+        self.call_from_thread(self.analysed, board, found)
 
-    def analysed(self, found: Analysis | str) -> None:
-        if isinstance(found, str):
-            self.report(found, "Analysis")
-            return
-        self.analysis = found
-        self.report(drawn(partial(render_analysis, analysis=found)), "Post-game analysis")
+    def analysed(self, board: Board, found: Analysis | str) -> None:
+        if board.origin != self.board.origin:
+            return  # of the game played before the one loaded since
+        if isinstance(found, Analysis):
+            self.analysis = found
+        if isinstance(self.screen, AnalysisScreen):  # else Escape was pressed: ctrl+r shows it
+            self.screen.show(found if isinstance(found, str) else _analysis_drawing(found))
 
 
-def run_play(source: DealSource, file: str | None, puzzle_id: str | None, hint_time: float, objective: str) -> None:
+def _turn_words(board: Board) -> Text:
+    """Whose turn it is (the turns counted from 1, as the history and the hints count them),
+    or how the game ended."""
+    state = board.state
+    if state.won:
+        return Text(f"Won after {board.turn} turn(s).", style="bold green")
+    if board.over:
+        return Text(f"Lost after {board.turn} turn(s): seat {state.seat} has no legal action.", style="bold red")
+    head = Text(f"Turn {board.turn + 1}: seat {state.seat} to move", style="bold")
+    if state.must_play_start():
+        head.append(" (it holds the Start card and must play it)")
+    return head
+
+
+def _hint_title(board: Board) -> str:
+    """Numbered as the board's head is: the turn to play."""
+    return "Hint: the game is over" if board.over else f"Hint: turn {board.turn + 1}, seat {board.state.seat} to move"
+
+
+def _moves_title(board: Board) -> str:
+    return "Moves: the game is over" if board.over else f"Moves: turn {board.turn + 1}, seat {board.state.seat} to move"
+
+
+def _best_moves_words(ranking: Ranking) -> list[str]:
+    """The best ``BEST_MOVES`` moves of ``ranking``, one line each, and how many there are."""
+    moves = ranking.moves
+    if not moves:
+        return ["no move: the game is over"]
+    said = [f"{len(moves)} move(s) ranked in {ranking.seconds:.1f} s; the best:"]
+    for rank, move in enumerate(moves[:BEST_MOVES], start=1):
+        if move.verdict == Verdict.WIN:
+            value = " (proven)" if move.proven and ranking.objective != Objective.ANY else ""
+            said.append(f"{rank}. {move.notation} wins: {move.spare} spare, {move.turns} turns{value}")
+        elif move.verdict == Verdict.NO_WIN:
+            said.append(f"{rank}. {move.notation} loses: {move.reason}")
+        else:
+            said.append(f"{rank}. {move.notation} unknown in the time (a longer --hint-time may decide it)")
+    return said
+
+
+def _analysis_drawing(analysis: Analysis) -> Drawing:
+    return Drawing(partial(render_analysis, analysis=analysis, verdict_first=True))
+
+
+def _same_game(one: Board, other: Board) -> bool:
+    return one.origin == other.origin and one.actions == other.actions
+
+
+def _common_turns(last: Board | None, board: Board) -> int:
+    """The turns ``board`` shares with the board checked ``last``: the moves after them are
+    the ones to judge (none after an undo; all of them for another game)."""
+    if last is None or last.origin != board.origin:
+        return board.turn
+    shared = 0
+    for mine, theirs in zip(board.actions, last.actions, strict=False):
+        if mine != theirs:
+            break
+        shared += 1
+    return shared
+
+
+def run_play(
+    source: DealSource, file: str | None, puzzle_id: str | None, hint_time: float, objective: str | None, check: bool = True
+) -> None:
     """``tranquility play``: open the board (bad input is exit 2 before the screen opens)."""
     board = open_board(source, file, puzzle_id)
-    if not (sys.stdin.isatty() and sys.stdout.isatty()):
+    # Under a driver named in TEXTUAL_DRIVER (the web driver, for play --web) the board draws
+    # through that driver, not on a terminal.
+    if "TEXTUAL_DRIVER" not in os.environ and not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise InputError("tranquility play draws an interactive board: it needs a terminal (stdin and stdout)")
-    PlayApp(board, hint_time, Objective(objective)).run()
-
+    PlayApp(board, hint_time, None if objective is None else Objective(objective), check).run()

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import statistics
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from rich.console import Console
+from rich.cells import cell_len
+from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from tranquility.solver.engine.cards import FINISH, MONSTER, START, Card, sorted_cards
@@ -28,19 +30,14 @@ LEGEND = "S = Start, F = Finish, M = Sea Monster"
 UNWRAPPED = 10_000
 
 
-def make_console(stderr: bool = False, min_width: int | None = None) -> Console:
+def make_console(stderr: bool = False) -> Console:
     """A console for this run: as wide as the terminal (or COLUMNS); when stdout is not a
     terminal and COLUMNS is not set, lines are not wrapped at all, so piped text is one
-    line per line; at least ``min_width`` for wide tables. No markup: file names and
-    engine messages are printed exactly as they are."""
+    line per line. No markup: file names and engine messages are printed exactly as they
+    are. A table wider than the terminal is stacked (``fitting``), never wider than it."""
     console = _Console(stderr=stderr, highlight=False, markup=False)
-    width = None
     if not stderr and not console.is_terminal and not os.environ.get("COLUMNS", "").isdigit():
-        width = UNWRAPPED
-    elif min_width is not None and console.width < min_width:
-        width = min_width
-    if width is not None:
-        console = _Console(stderr=stderr, highlight=False, markup=False, width=width)
+        console = _Console(stderr=stderr, highlight=False, markup=False, width=UNWRAPPED)
     return console
 
 
@@ -49,6 +46,37 @@ class _Console(Console):
         # rich would exit 1 ("the answer is no"); the command line's one handler makes it
         # the documented quiet 130 (exits.Group).
         raise BrokenPipeError
+
+
+# What a line never ends inside: a number with its unit ("0.55 s:", "1 min 09 s"), a change
+# ("17 -> 20)"), or a word.
+_WORD = re.compile(r"\S*\d (?:min \d+ )?(?:s|min)\b\S*|\S+ -> \S+|\S+")
+
+
+def fitted(text: Text, width: int, unit: re.Pattern = _WORD) -> Text:
+    """``text`` broken at spaces into lines of at most ``width`` cells, as rich would wrap
+    it, except that a number keeps its unit on its line (whatever ``unit`` matches stays
+    on one line; one wider than ``width`` is left to rich, which folds it)."""
+    breaks, start = [], 0
+    plain = text.plain
+    for word in unit.finditer(plain):
+        if word.start() > start and cell_len(plain[start : word.end()]) > width:
+            breaks.append(word.start())
+            start = word.start()
+    lines = text.divide(breaks)
+    for line in lines:
+        line.rstrip()
+    return Text("\n").join(lines)
+
+
+def fitting(console: Console, *layouts: RenderableType) -> RenderableType:
+    """The first of ``layouts`` (the widest first) whose every line fits on the console
+    without wrapping a cell; else the last, the narrowest."""
+    unbounded = console.options.update(max_width=UNWRAPPED)
+    for layout in layouts[:-1]:
+        if console.measure(layout, options=unbounded).maximum <= console.width:
+            return layout
+    return layouts[-1]
 
 
 def dump_json(data: Any) -> str:
@@ -66,6 +94,19 @@ def card_text(card: Card) -> Text:
 def cards_text(cards: Iterable[Card], empty: str = "-") -> Text:
     text = Text(" ").join(card_text(c) for c in cards)
     return text if text.plain else Text(empty, style="dim")
+
+
+def short_cards(cards: tuple[Card, ...], width: int) -> Text:
+    """``cards`` on one line of at most ``width`` cells: all of them if they fit, else the
+    first ones and how many more (``41 7 … (+12)``)."""
+    whole = cards_text(cards)
+    if whole.cell_len <= width:
+        return whole
+    shown = len(cards)
+    while shown and len(" ".join(map(str, cards[:shown]))) + len(f" … (+{len(cards) - shown})") > width:
+        shown -= 1
+    rest = Text(f"… (+{len(cards) - shown})", style="dim")
+    return Text(" ").join([cards_text(cards[:shown]), rest]) if shown else rest
 
 
 # -- rules ------------------------------------------------------------------------------
@@ -129,7 +170,7 @@ def render_deal(console: Console, deal: Deal, title: str = "Deal") -> None:
     seed = "none" if deal.seed is None else str(deal.seed)
     head = f"{title}: seed {seed}, {deal.players} player(s), dealer {deal.dealer or 'unknown'}"
     console.print(Text(head, style="bold"))
-    console.print(f"Rules: {rules_line(deal.rules)}", soft_wrap=True)
+    console.print(f"Rules: {rules_line(deal.rules)}")
     hand = deal.rules.hand
     table = Table(show_header=True, header_style="bold")
     table.add_column("Seat", justify="right", no_wrap=True)
@@ -148,45 +189,71 @@ def render_deal(console: Console, deal: Deal, title: str = "Deal") -> None:
 # -- positions and verdicts -------------------------------------------------------------
 
 
-def grid_table(state) -> Table:
-    """The grid as it lies on the table: top row first, row 0 at the bottom."""
+def grid_table(state, last: int | None = None) -> Table:
+    """The grid as it lies on the table: top row first, row 0 at the bottom. An empty cell
+    shows its index as a move names it (``.17``: ``24@17`` plays there); ``last``, the cell
+    the last move played on (``last_cell``), is marked ``*`` (``*66``), so that text
+    without styles still shows it."""
     rules = state.rules
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
-    table.add_column("row", justify="right", style="dim")
+    table.add_column("row", justify="right", style="dim", no_wrap=True)
     for col in range(rules.cols):
-        table.add_column(str(col), justify="right")
+        table.add_column(str(col), justify="right", no_wrap=True)
     for row in reversed(range(rules.rows)):
-        cells = state.grid[row * rules.cols : (row + 1) * rules.cols]
-        shown = [Text(".", style="dim") if v is None else Text(str(v)) for v in cells]
-        label = f"{row}"
-        if state.rocks_row == row:
-            label = f"rocks {row}"
-            shown = [Text("#", style="bold red") if v is None else t for v, t in zip(cells, shown, strict=True)]
-        table.add_row(label, *shown)
+        shown = []
+        for cell in range(row * rules.cols, (row + 1) * rules.cols):
+            value = state.grid[cell]
+            if value is not None:
+                text = Text(str(value))
+            elif state.rocks_row == row:
+                text = Text("#", style="bold red")
+            else:
+                text = Text(f".{cell}", style="dim")
+            if cell == last:
+                text = Text(f"*{text.plain}", style="bold reverse")
+            shown.append(text)
+        table.add_row(f"rocks {row}" if state.rocks_row == row else f"{row}", *shown)
     return table
 
 
-def render_position(console: Console, state, piles: bool = False) -> None:
-    """Grid, hands and what each seat still has to draw: with ``piles``, every card of
-    each pile, top first, and how many; else only how many."""
-    console.print(grid_table(state))
+def last_cell(action) -> int | None:
+    """The cell ``action`` played on (an island's, or the one a Sea Monster sank), None for
+    an action that plays on no cell: the cell ``grid_table`` marks."""
+    from tranquility.solver.engine.actions import choice_of
+
+    return None if action is None else choice_of(action).cell
+
+
+def render_position(console: Console, state, piles: bool = False, last: int | None = None, compact: bool = False) -> None:
+    """Grid (``last``: the cell the last move played on, marked), hands and what each seat
+    still has to draw: with ``piles``, every card of each pile, top first, and how many;
+    else only how many. ``compact`` (the play board on a small screen) keeps each pile to
+    one line, its top cards and how many more (``41 7 … (+12)``), and the legend short."""
+    console.print(grid_table(state, last))
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     table.add_column("Seat", justify="right", no_wrap=True)
-    table.add_column("Hand")
+    table.add_column("Hand", no_wrap=compact)
     if piles:
-        table.add_column("Pile (top first)")
+        table.add_column("Pile" if compact else "Pile (top first)", no_wrap=compact)
     table.add_column("Pile" if not piles else "Cards", justify="right", no_wrap=True)
-    for seat, hand in enumerate(state.hands):
-        marker = " <" if seat == state.seat and not state.won else ""
+    seats = [f"{seat}{' <' if seat == state.seat and not state.won else ''}" for seat in range(len(state.hands))]
+    hands = [cards_text(hand) for hand in state.hands]
+    # What a pile has left of a compact line: the other columns and the 2-cell gaps between the 4.
+    room = console.width - max(map(len, ["Seat", *seats])) - max(len("Hand"), *(h.cell_len for h in hands)) - len("Cards") - 6
+    for seat, hand in enumerate(hands):
         pile = state.pile(seat)
-        shown = [cards_text(pile)] if piles else []
-        table.add_row(f"{seat}{marker}", cards_text(hand), *shown, str(len(pile)))
+        shown = [short_cards(pile, room) if compact else cards_text(pile)] if piles else []
+        table.add_row(seats[seat], hand, *shown, str(len(pile)))
     console.print(table)
     start = "played" if state.start_played else "not yet played"
+    if compact:
+        console.print(f"Start {start}; {state.filled}/{state.rules.cells} cells filled.", style="dim")
+        return
     rocks = "; # = Jagged Rocks" if state.rocks_row is not None else ""
+    marked = "; * = the last move's cell" if last is not None else ""
     console.print(
         f"Start {start}; {state.filled}/{state.rules.cells} cells filled; "
-        f"{len(state.discarded)} card(s) discarded; < = seat to move{rocks}.",
+        f"{len(state.discarded)} card(s) discarded; .N = empty cell N; < = seat to move{marked}{rocks}.",
         style="dim",
     )
 
@@ -198,15 +265,16 @@ def render_verdict(console: Console, path: str, game: Game, verdict, puzzle=None
     if puzzle is not None:
         what = f"{what} on {puzzle_text(puzzle)}" if isinstance(game, Line) else puzzle_text(puzzle)
     console.print(Text(f"{path}: {what}, {deal.players} player(s)", style="bold"))
-    console.print(f"Rules: {rules_line(deal.rules)}", soft_wrap=True)
+    console.print(f"Rules: {rules_line(deal.rules)}")
     if verdict.legal:
         console.print(Text("legal", style="bold green") + Text(f": status {verdict.status} after {verdict.turns} turn(s)"))
     else:
-        console.print(Text("ILLEGAL", style="bold red") + Text(f": {verdict.error}"), soft_wrap=True)
+        console.print(Text("ILLEGAL", style="bold red") + Text(f": {verdict.error}"))
         console.print(f"Accepted before the error: {verdict.turns} turn(s); status {verdict.status}.")
     if verdict.state is not None and isinstance(game, Line) and game.actions:
         console.print(Text(f"Position after turn {verdict.turns}:", style="bold"))
-        render_position(console, verdict.state)
+        played = game.actions[verdict.turns - 1] if verdict.turns else None
+        render_position(console, verdict.state, last=last_cell(played))
 
 
 # -- notation -----------------------------------------------------------------------------
@@ -278,20 +346,20 @@ def render_show(console: Console, path: str, game: Game, state, turn: int, piles
     what = f"line of {total} action(s)" if isinstance(game, Line) else type(game).__name__.lower()
     if puzzle is not None:
         what = f"{what} on {puzzle_text(puzzle)}" if isinstance(game, Line) else puzzle_text(puzzle)
-    console.print(Text(f"{path}: {what}, {line.deal.players} player(s)", style="bold"), soft_wrap=True)
-    console.print(f"Rules: {rules_line(line.deal.rules)}", soft_wrap=True)
+    console.print(Text(f"{path}: {what}, {line.deal.players} player(s)", style="bold"))
+    console.print(f"Rules: {rules_line(line.deal.rules)}")
     if turn == 0:
         console.print(f"Starting position (turn 0 of {total})", style="bold")
     else:
         head = Text(f"After turn {turn} of {total}: ", style="bold") + Text(describe(line.actions[turn - 1]))
-        console.print(head, soft_wrap=True)
-    render_position(console, state, piles=piles)
-    console.print(Text("Discarded: ") + cards_text(state.discarded, empty="none"), soft_wrap=True)
+        console.print(head)
+    render_position(console, state, piles=piles, last=last_cell(line.actions[turn - 1] if turn else None))
+    console.print(Text("Discarded: ") + cards_text(state.discarded, empty="none"))
     if state.gone:
-        console.print(Text("Out of the game (monsters and sunk islands): ") + cards_text(state.gone), soft_wrap=True)
+        console.print(Text("Out of the game (monsters and sunk islands): ") + cards_text(state.gone))
     console.print(Text("Status: ") + _status_text(state))
     if turn < total:
-        console.print(f"Next in the line: turn {turn + 1}: {describe(line.actions[turn])}", soft_wrap=True)
+        console.print(f"Next in the line: turn {turn + 1}: {describe(line.actions[turn])}")
 
 
 # -- solving ----------------------------------------------------------------------------
@@ -338,17 +406,17 @@ def render_solve(console: Console, result, prefix_turns: int, verbose: bool = Fa
     solver's counters with ``verbose`` only."""
     from tranquility.solver.engine.actions import describe
 
-    console.print(verdict_head(result.verdict, result.method, result.seconds, result.phases), soft_wrap=True)
+    console.print(fitted(verdict_head(result.verdict, result.method, result.seconds, result.phases), console.width))
     if result.reason:
-        console.print(f"Proof: {result.reason}", soft_wrap=True)
+        console.print(f"Proof: {result.reason}")
     if result.best is not None:
-        console.print(f"Objective {result.best.objective}: {result.best.in_words}", soft_wrap=True)
+        console.print(f"Objective {result.best.objective}: {result.best.in_words}")
         if prefix_turns and result.line is not None:
-            console.print(counted_from(prefix_turns + 1, len(result.line.actions)), soft_wrap=True)
+            console.print(counted_from(prefix_turns + 1, len(result.line.actions)))
     if result.method == "interrupted":
         console.print("Interrupted before a win was found or ruled out.")
     elif result.verdict == "unknown":
-        console.print(out_of_time(reproducible), soft_wrap=True)
+        console.print(out_of_time(reproducible))
     if result.line is not None:
         actions = result.line.actions
         if result.method == "replay":
@@ -358,12 +426,12 @@ def render_solve(console: Console, result, prefix_turns: int, verbose: bool = Fa
         else:
             console.print("Winning line:", style="bold")
         for turn, action in enumerate(actions[prefix_turns:], start=prefix_turns + 1):
-            console.print(f"  {turn:>3}. {describe(action)}", soft_wrap=True)
+            console.print(f"  {turn:>3}. {describe(action)}")
         console.print(Text("Final grid:", style="bold"))
-        console.print(grid_table(result.end))
+        console.print(grid_table(result.end, last_cell(actions[-1] if actions else None)))
     counts = ", ".join(f"{k} {v}" for k, v in _flat_stats(result.stats).items())
     if counts and verbose:
-        console.print(f"Stats: {counts}", style="dim", soft_wrap=True)
+        console.print(f"Stats: {counts}", style="dim")
 
 
 def _flat_stats(stats: dict) -> dict[str, Any]:
@@ -375,45 +443,64 @@ def _flat_stats(stats: dict) -> dict[str, Any]:
     return flat
 
 
+_BENCH_COLUMNS = (
+    "group",
+    "players",
+    "cases",
+    "decided",
+    "win",
+    "no-win",
+    "unknown",
+    "decided by",
+    "median s",
+    "p90 s",
+    "max s",
+    "solve/replay",
+    "replay",
+)
+_BENCH_TEXT = ("group", "decided by")  # left-aligned, and wrapped at spaces in the halves
+
+
 def render_bench(console: Console, report) -> None:
+    """One row per group and player count; on a console too narrow for that, two tables,
+    the verdicts then the times, each led by the group and player count."""
     console.print(Text(f"Benchmark: suite {report.suite}, time limit {report.time_limit:g} s", style="bold"))
     console.print(f"Machine: {report.machine}", style="dim")
-    table = Table(show_header=True, header_style="bold")
-    columns = (
-        "group",
-        "players",
-        "cases",
-        "decided",
-        "win",
-        "no-win",
-        "unknown",
-        "decided by",
-        "median s",
-        "p90 s",
-        "max s",
-        "solve/replay",
-        "replay",
-    )
-    for name in columns:
-        table.add_column(name, justify="left" if name in ("group", "decided by") else "right", no_wrap=True)
+    rows = []
     for g in report.groups:
         methods = " ".join(f"{k}:{v}" for k, v in sorted(g.methods.items()))
-        table.add_row(
-            g.group,
-            str(g.players),
-            str(g.count),
-            f"{100 * g.decided:.1f}%",
-            str(g.verdicts["win"]),
-            str(g.verdicts["no-win"]),
-            str(g.verdicts["unknown"]),
-            methods,
-            f"{g.median:.3f}",
-            f"{g.p90:.3f}",
-            f"{g.max:.3f}",
-            "-" if g.solve_per_replay is None else f"{g.solve_per_replay:.1f}",
-            "ok" if g.replay_ok else "FAILED",
+        rows.append(
+            (
+                g.group,
+                str(g.players),
+                str(g.count),
+                f"{100 * g.decided:.1f}%",
+                str(g.verdicts["win"]),
+                str(g.verdicts["no-win"]),
+                str(g.verdicts["unknown"]),
+                methods,
+                f"{g.median:.3f}",
+                f"{g.p90:.3f}",
+                f"{g.max:.3f}",
+                "-" if g.solve_per_replay is None else f"{g.solve_per_replay:.1f}",
+                "ok" if g.replay_ok else "FAILED",
+            )
         )
-    console.print(table)
+    wide = Table(show_header=True, header_style="bold")
+    for name in _BENCH_COLUMNS:
+        wide.add_column(name, justify="left" if name in _BENCH_TEXT else "right", no_wrap=True)
+    for row in rows:
+        wide.add_row(*row)
+    halves = []
+    for part in (range(0, 8), (0, 1, *range(8, 13))):
+        half = Table(box=None, pad_edge=False, header_style="bold")
+        for i in part:
+            name = _BENCH_COLUMNS[i]
+            half.add_column(name, justify="left" if name in _BENCH_TEXT else "right", no_wrap=name not in _BENCH_TEXT)
+        for row in rows:
+            half.add_row(*(row[i] for i in part))
+        halves.append(half)
+    console.print(fitting(console, wide, Group(*halves)))
 
 
 # -- simulation -------------------------------------------------------------------------
@@ -428,16 +515,17 @@ def render_simulation(console: Console, result, prefix_turns: int = 0) -> None:
     console.print(
         Text(f"Policy {result.policy} (sim seed {result.sim_seed}) on deal seed {seed}, {deal.players} player(s)", style="bold")
     )
-    console.print(f"Rules: {rules_line(deal.rules)}", soft_wrap=True)
+    console.print(f"Rules: {rules_line(deal.rules)}")
     head = Text("WON" if result.won else "LOST", style="bold green" if result.won else "bold red")
     head.append(f" after {result.turns} turn(s); {result.cells_filled}/{deal.rules.cells} cells filled")
     console.print(head)
     if prefix_turns:
         console.print(f"Turns 1-{prefix_turns} come from the line file; the policy played from turn {prefix_turns + 1}.")
     for turn, action in enumerate(result.line.actions, start=1):
-        console.print(f"  {turn:>3}. {describe(action)}", soft_wrap=True)
+        console.print(f"  {turn:>3}. {describe(action)}")
     console.print(Text("Final position:", style="bold"))
-    render_position(console, result.line.end_state())
+    actions = result.line.actions
+    render_position(console, result.line.end_state(), last=last_cell(actions[-1] if actions else None))
 
 
 def render_win_rate(console: Console, stats) -> None:
@@ -447,7 +535,7 @@ def render_win_rate(console: Console, stats) -> None:
             style="bold",
         )
     )
-    console.print(f"Rules: {rules_line(stats.rules)}", soft_wrap=True)
+    console.print(f"Rules: {rules_line(stats.rules)}")
     console.print(
         Text(f"won {stats.wins} of {stats.deals} ({100 * stats.win_rate:.1f}%)", style="bold")
         + Text(f"; mean cells filled {stats.mean_cells_filled:.1f} of {stats.rules.cells}; mean turns {stats.mean_turns:.1f}")
@@ -464,47 +552,61 @@ CRITICAL_LABELS = {
     "forced": "forced",
 }
 
+# explain --hands: on which turns the mover's hand before the move is shown; critical =
+# the turns where the choice mattered (an only move, or one of a few).
+HANDS = ("critical", "all", "none")
+
+
+def _turn_line(turn, c, hands: str) -> Text:
+    """One turn of the line: what was played (from which hand, as ``hands`` asks), the
+    cards drawn, the critical label."""
+    line = Text(f"{turn.number:>3}. ", style="bold")
+    line.append(turn.text)
+    if hands == "all" or (hands == "critical" and c is not None and c.kind in ("only", "few")):
+        line.append(f", from hand {' '.join(map(str, turn.hand))}", style="cyan")
+    if turn.drawn:
+        line.append(f"; draws {' '.join(map(str, turn.drawn))}", style="dim")
+    if c is not None and c.kind not in ("many", "forced"):
+        line.append(f"  [{CRITICAL_LABELS[c.kind]}]", style="bold red" if c.kind == "only" else "yellow")
+    return line
+
 
 # Over 60 lines: the explanation's sections in the order they are printed, one block each.
-def render_explanation(console: Console, e, every_turn: bool = False, reproducible: bool = False) -> None:
-    """The best line turn by turn, the grid where it matters, critical moves, a summary;
-    or, for an unwinnable position, how far the team gets and what binds."""
+def render_explanation(
+    console: Console, e, every_turn: bool = False, reproducible: bool = False, hands: str = "critical"
+) -> None:
+    """The best line turn by turn (with the mover's hand before the move on the turns
+    ``hands`` names, one of ``HANDS``), the grid where it matters, critical moves, a
+    summary; or, for an unwinnable position, how far the team gets and what binds."""
     result = e.result
-    console.print(verdict_head(result.verdict, result.method, e.seconds or result.seconds, e.phases), soft_wrap=True)
+    console.print(fitted(verdict_head(result.verdict, result.method, e.seconds or result.seconds, e.phases), console.width))
     if e.already_won:
         console.print(
             f"Already won: the line given won at turn {len(e.turns)}; here it is as played, with its critical moves.",
-            soft_wrap=True,
         )
     if result.best is not None:
-        console.print(f"Best line by {result.best.objective}: {result.best.in_words}", soft_wrap=True)
+        console.print(f"Best line by {result.best.objective}: {result.best.in_words}")
     if e.turns and e.turns[0].number > 1:
-        console.print(counted_from(e.turns[0].number, e.turns[-1].number), soft_wrap=True)
+        console.print(counted_from(e.turns[0].number, e.turns[-1].number))
     if e.interrupted and result.verdict != "unknown":
         left_out = "the turns not reached are not checked"
         if result.verdict == "no-win":
             left_out = "the reach and what binds are left out"
-        console.print(f"Interrupted: what was found so far is shown; {left_out}.", style="yellow", soft_wrap=True)
+        console.print(f"Interrupted: what was found so far is shown; {left_out}.", style="yellow")
     if result.verdict == "no-win":
-        console.print(f"Proof: {result.reason}", soft_wrap=True)
+        console.print(f"Proof: {result.reason}")
         _render_reach(console, e.reach, reproducible)
         return
     if result.method == "interrupted":
         console.print("Interrupted before a win was found or ruled out.")
         return
     if result.verdict == "unknown":
-        console.print(out_of_time(reproducible), soft_wrap=True)
+        console.print(out_of_time(reproducible))
         return
     critical = {c.number: c for c in e.critical}
     for turn in e.turns:
         c = critical.get(turn.number)
-        line = Text(f"{turn.number:>3}. ", style="bold")
-        line.append(turn.text)
-        if turn.drawn:
-            line.append(f"; draws {' '.join(map(str, turn.drawn))}", style="dim")
-        if c is not None and c.kind not in ("many", "forced"):
-            line.append(f"  [{CRITICAL_LABELS[c.kind]}]", style="bold red" if c.kind == "only" else "yellow")
-        console.print(line, soft_wrap=True)
+        console.print(_turn_line(turn, c, hands))
         if c is not None and c.kind == "only" and c.proven:
             console.print(f"     Only move: {c.choice} (anything else loses the win)", style="bold red")
         elif c is not None and c.kind == "few":
@@ -521,13 +623,12 @@ def render_explanation(console: Console, e, every_turn: bool = False, reproducib
             ]
             label = ", ".join(said) or f"after turn {turn.number}"
             console.print(Text(f"     Grid {label}:", style="bold"))
-            console.print(grid_table(turn.state))
+            console.print(grid_table(turn.state, last_cell(turn.action)))
             console.print(f"     {counts}", style="dim")
     s = e.summary
     console.print(
         f"Summary: {s['turns']} turns; costs paid {s['costs_paid']}; discard-two {s['discard_two_cards']} cards; "
         f"Start event {s['start_discards']} cards; {s['spare_cards']} cards left in hands and piles at the win.",
-        soft_wrap=True,
     )
     kinds = {k: sum(1 for c in e.critical if c.kind == k) for k in CRITICAL_LABELS}
     unproven = sum(1 for c in e.critical if c.kind == "only" and not c.proven)
@@ -536,7 +637,6 @@ def render_explanation(console: Console, e, every_turn: bool = False, reproducib
         f"{kinds['many']} one of many (4+), {kinds['forced']} forced, {kinds['not checked']} not checked"
         + (f" ({unproven} only-move claims not fully proven)" if unproven else "")
         + ".",
-        soft_wrap=True,
     )
 
 
@@ -580,19 +680,20 @@ def _render_binding(console: Console, binding, reproducible: bool) -> None:
     else:
         how = "sufficient; not every group was shown necessary in the time limit"
     said = f" (rule groups of the CP-SAT model that together rule out a win; {how}):"
-    console.print(Text("What binds", style="bold") + Text(said), soft_wrap=True)
+    console.print(Text("What binds", style="bold") + Text(said))
     for group, fact in zip(binding.groups, binding.facts, strict=False):
-        console.print(f"  * {RULE_GROUPS[group]}. {fact}", soft_wrap=True)
+        console.print(f"  * {RULE_GROUPS[group]}. {fact}")
 
 
-def render_analysis(console: Console, analysis) -> None:
+def render_analysis(console: Console, analysis, verdict_first: bool = False) -> None:
     """Per position: the verdict; then the action that lost the win, what kept it and why
-    the position after it is lost."""
+    the position after it is lost (before the table with ``verdict_first``, as the board
+    shows it: the table may be taller than the screen)."""
     from tranquility.solver.engine.actions import describe
 
-    from .progress import METHOD_WORDS
-
     console.print(Text(f"Deal: {analysis.deal_verdict.upper()}", style=VERDICT_STYLES[analysis.deal_verdict]))
+    if verdict_first:
+        _analysis_verdict(console, analysis)
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
     for name in ("before turn", "verdict", "by", "s", "action played"):
         table.add_column(name)
@@ -607,19 +708,29 @@ def render_analysis(console: Console, analysis) -> None:
             played,
         )
     console.print(table)
+    if not verdict_first:
+        _analysis_verdict(console, analysis)
+
+
+def _analysis_verdict(console: Console, analysis) -> None:
+    """Where the win was lost, what would have kept it and why; or that it never was."""
+    from tranquility.solver.engine.actions import describe
+
+    from .progress import METHOD_WORDS
+
+    actions = analysis.line.actions
     if analysis.lost_at is not None:
         lost = actions[analysis.lost_at - 1]
-        console.print(Text(f"Lost the win at turn {analysis.lost_at}: {describe(lost)}.", style="bold red"), soft_wrap=True)
+        console.print(Text(f"Lost the win at turn {analysis.lost_at}: {describe(lost)}.", style="bold red"))
         if analysis.kept_by() is not None:
             console.print(
                 f"This would have kept it: {analysis.kept_by()} (the first action of a winning line from before turn "
                 f"{analysis.lost_at}).",
-                soft_wrap=True,
             )
         after = analysis.after_loss()
         if after is not None and after.reason:
             how = METHOD_WORDS.get(after.method, after.method)
-            console.print(f"Why the position after it is lost (proven by {how}): {after.reason}.", soft_wrap=True)
+            console.print(f"Why the position after it is lost (proven by {how}): {after.reason}.")
     elif analysis.lost_between is not None:
         a, b = analysis.lost_between
         console.print(f"The win was lost between turns {a} and {b} (the positions in between were not decided).")
@@ -630,6 +741,68 @@ def render_analysis(console: Console, analysis) -> None:
         console.print(f"Interrupted while solving the position before turn {stopped}: the later ones were not solved.")
 
 
+# -- moves --------------------------------------------------------------------------------
+
+
+def render_moves(console: Console, ranking, reproducible: bool = False) -> None:
+    """Every move at the position, best first, one row each: rank, move (its notation: the
+    winning payment, else the board's), verdict, spare cards and turns of a win, and whether
+    its value is proven (with an objective) or why it loses."""
+    from .progress import seconds_text
+
+    state, moves = ranking.state, ranking.moves
+    played = len(ranking.line.actions)
+    where = f"after {played} action(s) of the game given" if played else "where the game given starts"
+    if not moves:
+        console.print(Text("No moves ", style="bold") + Text(f"{where}: the game is ") + _status_text(state))
+        return
+    counts = {v: sum(m.verdict == v for m in moves) for v in VERDICT_STYLES}
+    console.print(f"Seat {state.seat} to move, {where}.")
+    head = Text(f"{len(moves)} move(s) in {seconds_text(ranking.seconds)}: ")
+    console.print(head + Text(", ").join(Text(f"{n} {v}", style=VERDICT_STYLES[v]) for v, n in counts.items() if n))
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    table.add_column("#", justify="right", no_wrap=True)
+    table.add_column("move", no_wrap=True)
+    table.add_column("verdict", no_wrap=True)
+    table.add_column("spare", justify="right", no_wrap=True)
+    table.add_column("turns", justify="right", no_wrap=True)
+    table.add_column("why" if ranking.objective == "any" else "proven / why", overflow="fold")
+    for rank, move in enumerate(moves, start=1):
+        table.add_row(
+            str(rank),
+            move.notation,
+            Text(move.verdict, style=VERDICT_STYLES[move.verdict]),
+            "" if move.spare is None else str(move.spare),
+            "" if move.turns is None else str(move.turns),
+            _move_note(move, ranking),
+        )
+    console.print(table)
+    if ranking.objective != "any":
+        console.print(
+            f"Objective {ranking.objective}: each winning move's line improved for it; "
+            "proven yes = its value is optimal over every payment."
+        )
+    if ranking.interrupted:
+        console.print("Interrupted: the moves not decided by then are unknown.")
+    elif counts["unknown"]:
+        console.print(out_of_time(reproducible))
+    if counts["win"]:
+        console.print(
+            "spare = cards left in hands and piles at the win; turns = the win's, counted from where "
+            "the game given starts; --json gives each win's line."
+        )
+
+
+def _move_note(move, ranking) -> str:
+    """The last column: for a win, whether its value is proven (with an objective); for a
+    no-win, the proof; for an unknown, what stopped it."""
+    if move.verdict == "win":
+        return "" if ranking.objective == "any" else ("yes" if move.proven else "no")
+    if move.verdict == "unknown":
+        return "not decided before Ctrl-C" if ranking.interrupted else "not decided in the time"
+    return move.reason or ""
+
+
 # -- puzzles ------------------------------------------------------------------------------
 
 
@@ -638,10 +811,10 @@ def render_grading(console: Console, grading, game, puzzle_id: str | None) -> No
     from tranquility.puzzles.grade import PLAYOUTS, meaning, score_range
 
     title = puzzle_id or f"{game.players}-player deal"
-    console.print(Text(f"{title}  ({rules_line(game.rules)})", style="bold"), soft_wrap=True)
+    console.print(Text(f"{title}  ({rules_line(game.rules)})", style="bold"))
     if grading.grade is None:
         console.print(Text(f"Not graded: {grading.verdict.upper()}", style=VERDICT_STYLES[grading.verdict]))
-        console.print(f"Why: {grading.reason}. Only a deal proven winnable gets a grade.", soft_wrap=True)
+        console.print(f"Why: {grading.reason}. Only a deal proven winnable gets a grade.")
         _render_not_reproducible(console, grading)
         return
     m, parts = grading.metrics, grading.metrics.components
@@ -650,14 +823,14 @@ def render_grading(console: Console, grading, game, puzzle_id: str | None) -> No
     band = " and ".join(x for x in (low is not None and f">= {low:.3f}", high is not None and f"< {high:.3f}") if x)
     means = meaning(grading.grade, game.players, grading.calibration)
     said = f"Grade {grading.grade} at {game.players} player(s): score {band}; {means}."
-    console.print(said, soft_wrap=True)
+    console.print(said)
     if not grading.calibrated:
         console.print(
             f"These rules have no calibration of their own: graded against the {grading.calibration} one "
             f"(thresholds fitted on {grading.calibration} deals).",
             style="yellow",
         )
-    console.print(f"Proven winnable: {grading.reason}; the solution line replays as a win.", soft_wrap=True)
+    console.print(f"Proven winnable: {grading.reason}; the solution line replays as a win.")
     _render_not_reproducible(console, grading)
     table = Table(title=None, show_edge=False)
     for column in ("metric", "measured", "difficulty (0-1)"):
@@ -674,7 +847,6 @@ def render_grading(console: Console, grading, game, puzzle_id: str | None) -> No
         console.print(
             f"Silent table (beside the grade): {fixed}; wavering won {s.wavering_wins} of {s.wavering_plays}; "
             f"{s.win_rate:.0%} of silent plays win.",
-            soft_wrap=True,
         )
 
 
@@ -684,7 +856,6 @@ def _render_not_reproducible(console: Console, grading) -> None:
             "Not reproducible: a --time-limit proving solve decided this verdict; without --time-limit "
             "the grade is the same on every run and machine.",
             style="yellow",
-            soft_wrap=True,
         )
 
 
@@ -720,27 +891,45 @@ def render_explain_bench(console: Console, report) -> None:
     console.print("Best spare per deal (value found, bound; * = proven optimal):")
     for r in report.rows:
         cells = [f"seed {seed}: {value}{'*' if opt else ''} (bound {bound})" for seed, value, bound, opt in r.spare]
-        console.print(f"  {r.players} players: " + ", ".join(cells), soft_wrap=True)
+        console.print(fitted(Text(f"  {r.players} players: " + ", ".join(cells)), console.width, _SEED_SPARE))
+
+
+# One deal's best spare in bench --suite explain, kept on one line.
+_SEED_SPARE = re.compile(r"seed \d+: \S+ \(bound \S+\),?|\S+")
 
 
 def render_puzzle_bench(console: Console, report) -> None:
-    """``bench --suite puzzles``: per player count and grade, deals graded and seconds."""
+    """``bench --suite puzzles``: per player count and grade, deals graded and seconds; on
+    a console too narrow for one row per player count, a block each, one row per measure."""
     from tranquility.puzzles.grade import GRADES
 
     console.print(Text("Benchmark: suite puzzles (grading has fixed budgets)", style="bold"))
-    table = Table(show_header=True, header_style="bold")
-    table.add_column("players", justify="right")
-    table.add_column("deals", justify="right")
+    wide = Table(show_header=True, header_style="bold")
+    wide.add_column("players", justify="right")
+    wide.add_column("deals", justify="right")
     for g in GRADES:
-        table.add_column(f"grade {g}: deals, median grade s, generate s", justify="right")
-    table.add_column("not graded", justify="right")
-    table.add_column("silent table s", justify="right")
+        wide.add_column(f"grade {g}: deals, median grade s, generate s", justify="right")
+    wide.add_column("not graded", justify="right")
+    wide.add_column("silent table s", justify="right")
+    blocks: list[RenderableType] = []
     for r in report.rows:
-        cells = []
+        graded, medians, per = [], [], []
         for g in GRADES:
-            per = r.per_puzzle(g)
             times = r.grade_seconds[g]
-            median = f"{statistics.median(times):.2f}" if times else "-"
-            cells.append(f"{r.graded[g]}, {median}, {per:.1f}" if per is not None else "0, -, -")
-        table.add_row(str(r.players), str(r.deals), *cells, str(r.graded[0]), f"{r.silent_seconds:.2f}")
-    console.print(table)
+            seconds = r.per_puzzle(g)
+            graded.append(str(r.graded[g]))
+            medians.append(f"{statistics.median(times):.2f}" if times and seconds is not None else "-")
+            per.append("-" if seconds is None else f"{seconds:.1f}")
+        cells = [", ".join(measures) for measures in zip(graded, medians, per, strict=True)]
+        wide.add_row(str(r.players), str(r.deals), *cells, str(r.graded[0]), f"{r.silent_seconds:.2f}")
+        block = Table(box=None, pad_edge=False, header_style="bold")
+        block.add_column("", no_wrap=True)
+        for g in GRADES:
+            block.add_column(f"grade {g}", justify="right", no_wrap=True)
+        block.add_column("not graded", justify="right")
+        block.add_column("silent table s", justify="right")
+        block.add_row("deals", *graded, str(r.graded[0]), f"{r.silent_seconds:.2f}")
+        block.add_row("median grade s", *medians)
+        block.add_row("generate s", *per)
+        blocks += [Text(f"players {r.players}, deals {r.deals}", style="bold"), block]
+    console.print(fitting(console, wide, Group(*blocks)))

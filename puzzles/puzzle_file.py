@@ -10,9 +10,10 @@ from typing import Any
 
 from tranquility.solver.engine.deal import Deal
 from tranquility.solver.errors import BadInput
-from tranquility.solver.formats.codecs import DEAL_FORMAT
+from tranquility.solver.formats.codecs import DEAL_FORMAT, LINE_FORMAT
 from tranquility.solver.formats.json_values import FormatError, parse_json, read_text
-from tranquility.solver.formats.notation import looks_like_notation, notation_deal_file
+from tranquility.solver.formats.notation import looks_like_notation, notation_deal_file, notation_puzzle
+from tranquility.solver.formats.puzzle_tag import puzzle_tag_from_json
 
 
 def puzzle_id(game: Deal) -> str:
@@ -38,17 +39,11 @@ def puzzle_header(data: Any, where: str = "deal") -> PuzzleHeader | None:
     if not isinstance(data, dict) or "puzzle" not in data:
         return None
     block = data["puzzle"]
-    if not isinstance(block, dict):
-        raise FormatError(f"{where}.puzzle: must be a JSON object")
-    ident, grade = block.get("id"), block.get("grade")
-    if not isinstance(ident, str) or not ident:
-        raise FormatError(f"{where}.puzzle.id: must be a non-empty string, got {ident!r}")
-    if not isinstance(grade, int) or isinstance(grade, bool) or not 1 <= grade <= 5:
-        raise FormatError(f"{where}.puzzle.grade: must be an integer 1..5, got {grade!r}")
+    tag = puzzle_tag_from_json(block, f"{where}.puzzle")
     score, grader = block.get("score"), block.get("grader")
     return PuzzleHeader(
-        id=ident,
-        grade=grade,
+        id=tag.id,
+        grade=tag.grade,
         score=float(score) if isinstance(score, (int, float)) and not isinstance(score, bool) else None,
         grader=grader if isinstance(grader, str) else None,
     )
@@ -60,16 +55,24 @@ def read_puzzle_header(path: str | Path) -> PuzzleHeader | None:
 
 
 def puzzle_header_from_text(text: str, path: str | Path) -> PuzzleHeader | None:
-    """The puzzle block of a game file's text: of a JSON deal file, or of the deal file a
-    notation file names (``deal-file PATH``, relative to ``path``'s folder as the game's
-    reading takes it); None for any other game file. Errors name the file."""
+    """The puzzle block of a game file's text: of a JSON deal file, or of a line file's deal
+    (a game saved from a puzzle); of a notation file, its ``puzzle ID grade G`` line, else
+    the block of the deal file it names (``deal-file PATH``, relative to ``path``'s folder
+    as the game's reading takes it); None for any other game file. Errors name the file."""
     if looks_like_notation(text):
+        tag = notation_puzzle(text)
+        if tag is not None:
+            return PuzzleHeader(tag.id, tag.grade)
         deal_file = notation_deal_file(text, path)
         return None if deal_file is None else read_puzzle_header(deal_file)
     data = parse_json(text, path)
-    if not isinstance(data, dict) or data.get("format") != DEAL_FORMAT:
+    if not isinstance(data, dict):
         return None
     try:
-        return puzzle_header(data)
+        if data.get("format") == DEAL_FORMAT:
+            return puzzle_header(data)
+        if data.get("format") == LINE_FORMAT:
+            return puzzle_header(data.get("deal"), "line.deal")
     except FormatError as exc:
         raise FormatError(f"{path}: {exc}") from None
+    return None

@@ -9,7 +9,7 @@ The names are loaded on first use, so that importing the package stays light (th
 imports it before it knows whether a command needs the solver). The layers below, each a
 subpackage that imports only those under it (docs/architecture.md): ``engine`` (the rules)
 <- ``formats`` (files and text) <- ``search`` (bounds, greedy, complete search, policies)
-<- ``cpsat`` (the CP-SAT model) <- ``analysis`` (solve, explain, analyze, the board) <-
+<- ``cpsat`` (the CP-SAT model) <- ``analysis`` (solve, explain, analyze, the moves, the board) <-
 ``batch`` (odds, bench); ``errors`` and ``verdicts`` sit under them all.
 """
 
@@ -81,6 +81,9 @@ _API: dict[str, str] = {
     "Explanation": "analysis.explain",
     "analyze": "analysis.analyze",
     "Analysis": "analysis.analyze",
+    "rank_moves": "analysis.ranking",
+    "Ranking": "analysis.ranking",
+    "RankedMove": "analysis.ranking",
     # many deals
     "OddsStore": "batch.odds_store",
     "run_odds": "batch.odds_runner",
@@ -116,6 +119,7 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # the same names, for type checkers
     from .analysis.analyze import Analysis, analyze
     from .analysis.explain import Explanation, explain
+    from .analysis.ranking import RankedMove, Ranking, rank_moves
     from .analysis.results import Result
     from .analysis.solve import solve
     from .batch.odds_runner import run_odds

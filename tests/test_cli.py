@@ -459,6 +459,7 @@ def test_every_command_help_ends_with_the_exit_table_line():
         "explain",
         "generate",
         "grade",
+        "moves",
         "odds",
         "play",
         "puzzles",
@@ -574,6 +575,7 @@ BOUNDS = {
     "solve": "Seconds for the whole command",
     "explain": "Seconds for the whole command",
     "analyze": "Seconds for each position",
+    "moves": "Seconds for the whole command, shared over the moves",
     "grade": "Seconds for the proving solve",
     "bench": "Seconds for each case",
 }
@@ -597,6 +599,7 @@ WRITERS = {
     "generate": "--out DIR",
     "explain": "--out PATH",
     "analyze": "--out PATH",
+    "moves": "--out PATH",
     "grade": "--out PATH",
 }
 
@@ -628,6 +631,7 @@ WORK: dict[str, tuple[list[object], str]] = {
     "solve": (["solve", "--seed", 1, "--players", 2], "tranquility.solver.analysis.solve.solve"),
     "explain": (["explain", "--seed", 1, "--players", 2], "tranquility.solver.analysis.explain.explain"),
     "analyze": (["analyze", "LINE"], "tranquility.solver.analysis.analyze.analyze"),
+    "moves": (["moves", "LINE"], "tranquility.solver.analysis.ranking.rank_moves"),
     "grade": (["grade", "--seed", 1, "--players", 2], "tranquility.puzzles.grade.grade"),
     "simulate": (["simulate", "--seed", 1, "--players", 2], "tranquility.solver.search.policies.simulate"),
     "bench": (["bench", "--deals", 1], "tranquility.solver.batch.bench.run"),
@@ -997,7 +1001,7 @@ def test_bench_puzzles_honours_markdown(monkeypatch):
     assert data == {"suite": "puzzles", "interrupted": False, "rows": [rows[0].to_json()]}
 
 
-@pytest.mark.parametrize("command", ["solve", "explain", "analyze", "grade", "simulate", "show"])
+@pytest.mark.parametrize("command", ["solve", "explain", "analyze", "moves", "grade", "simulate", "show"])
 def test_a_deal_that_breaks_a_rule_is_unusable_input(tmp_path, command):
     """Every command but verify (whose question it is) exits 2 on an impossible deal, in
     verify's words: the file, "deal:", the card."""
@@ -1025,6 +1029,7 @@ GAME_WORK = {
     "solve": "tranquility.solver.analysis.solve.solve",
     "explain": "tranquility.solver.analysis.explain.explain",
     "analyze": "tranquility.solver.analysis.analyze.analyze",
+    "moves": "tranquility.solver.analysis.ranking.rank_moves",
     "simulate": "tranquility.solver.search.policies.simulate",
     "grade": "tranquility.puzzles.grade.grade",
 }
@@ -1160,7 +1165,7 @@ def test_a_usage_error_is_one_line_naming_the_help(argv, says):
     assert (result.exit_code, result.stderr, result.stdout) == (2, says + "\n", "")
 
 
-@pytest.mark.parametrize("command", ["verify", "show", "solve", "analyze", "simulate", "grade", "explain", "play"])
+@pytest.mark.parametrize("command", ["verify", "show", "solve", "analyze", "moves", "simulate", "grade", "explain", "play"])
 def test_an_empty_file_argument_is_named_not_read_as_the_current_folder(command):
     result = CliRunner().invoke(main_group, [command, ""])
     assert (result.exit_code, result.stderr) == (2, "Error: FILE is empty: give a file's path, or - for standard input\n")

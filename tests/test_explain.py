@@ -214,3 +214,65 @@ def test_analyze_text_gives_the_whole_action_that_kept_the_win_and_why_the_loss(
     assert f"This would have kept it: {describe(kept)}" in text.stdout
     how = {"refute": "a refutation", "exhaustive": "the complete search", "cpsat": "CP-SAT"}[after.method]
     assert f"Why the position after it is lost (proven by {how}): {after.reason}." in text.stdout
+
+
+# -- the mover's hand ------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def played():
+    """An official 4-player line the thrifty policy won, explained as played (its critical
+    moves not checked), with an only move at turn 5 and one of a few at turn 9."""
+    from dataclasses import replace
+
+    from tranquility.solver.search.policies import simulate
+
+    line = simulate(deal(OFFICIAL, 4, 3), "thrifty", 3).line
+    e = explain(line, critical_budget=0.0)
+    assert e.already_won and all(c.kind == Critical.UNCHECKED for c in e.critical)
+    kinds = {5: Critical.ONLY, 9: Critical.FEW}
+    e.critical = [replace(c, kind=kinds.get(c.number, c.kind), example="seat 0 plays 1 at cell 0") for c in e.critical]
+    return line, e
+
+
+def test_each_turn_carries_the_movers_hand_before_the_move(played):
+    line, e = played
+    data = e.to_json()
+    for turn, shown in zip(e.turns, data["turns"], strict=True):
+        before = position_after(line.with_actions(line.actions[: turn.number - 1]))
+        assert turn.hand == before.hands[turn.seat] and shown["hand"] == list(turn.hand)
+        assert turn.action.seat == turn.seat
+
+
+@pytest.mark.parametrize("hands, shown", [("critical", {5, 9}), ("all", None), ("none", set())])
+def test_explain_shows_the_hand_on_the_turns_asked(played, hands, shown):
+    import io
+
+    from rich.console import Console
+    from tranquility.cli.render import render_explanation
+
+    _, e = played
+    out = io.StringIO()
+    render_explanation(Console(file=out, width=10_000, no_color=True), e, hands=hands)
+    lines = {t.number: next(row for row in out.getvalue().splitlines() if row.startswith(f"{t.number:>3}. ")) for t in e.turns}
+    with_hand = {n for n, row in lines.items() if ", from hand " in row}
+    assert with_hand == (set(lines) if shown is None else shown)
+    for turn in e.turns:
+        if turn.number in with_hand:
+            assert f"{turn.text}, from hand {' '.join(map(str, turn.hand))}" in lines[turn.number]
+
+
+@pytest.mark.slow
+def test_explain_hands_option(tmp_path, played):
+    line, _ = played
+    path = tmp_path / "played.json"
+    path.write_text(json.dumps(line_to_json(line)))
+    runner = CliRunner(env={"COLUMNS": None})
+    args = ["explain", str(path), "--time-limit", "3", "--critical-time", "1"]
+    every = runner.invoke(main, [*args, "--hands", "all"])
+    assert every.exit_code == 0, every.output
+    assert sum(", from hand " in row for row in every.stdout.splitlines()) == len(line.actions)
+    none = runner.invoke(main, [*args, "--hands", "none"])
+    assert none.exit_code == 0 and ", from hand " not in none.stdout
+    bad = runner.invoke(main, [*args, "--hands", "some"])
+    assert bad.exit_code == 2 and "--hands" in bad.stderr

@@ -8,12 +8,8 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import re
-import select
-import shutil
 import subprocess
-import time
 from collections import Counter
 from html.parser import HTMLParser
 from pathlib import Path
@@ -30,6 +26,7 @@ from tranquility.solver.engine.state import State
 from tranquility.solver.search.budget import Budget
 from tranquility.solver.verdicts import DecidedBy, Verdict
 
+from .browser import DevTools, chromium_args, needs_browser
 from .helpers import run
 
 # A 2x4 grid, islands 1..12, two seats: seed 1 is a win in 10 turns, seed 2 is no-win.
@@ -287,27 +284,10 @@ def test_cli_writes_the_page(tmp_path):
 
 # -- the page, in a real browser ---------------------------------------------------------------
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-needs_browser = pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary installed")
-
-
 def browse(path: Path, tmp_path: Path, fragment: str = "", screenshot: Path | None = None) -> str:
     """The DOM after the page's script ran, as headless chromium serialises it."""
     profile = tmp_path / f"profile{len(list(tmp_path.glob('profile*')))}"
-    args: list[str] = [
-        str(CHROMIUM),
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--disable-dev-shm-usage",
-        f"--user-data-dir={profile}",
-        "--window-size=1200,900",
-    ]
+    args = chromium_args(profile)
     args += [f"--screenshot={screenshot}"] if screenshot else ["--dump-dom"]
     args.append(path.resolve().as_uri() + fragment)
     done = subprocess.run(args, capture_output=True, text=True, timeout=20)
@@ -370,102 +350,14 @@ def test_browser_opens_the_step_in_the_fragment(won, page_file, tmp_path):
     assert re.search(r'<li id="turn-5" class="current"', dom_text)
 
 
-class DevTools:
-    """Headless chromium driven over ``--remote-debugging-pipe`` (the DevTools protocol on
-    file descriptors 3 and 4, messages ending in NUL): real key presses and clicks with the
-    standard library only. Records every network request the page makes."""
+class Replay(DevTools):
+    """The replay page in the browser, once its script has drawn it."""
 
-    def __init__(self, url: str, profile: Path) -> None:
-        to_browser, self._commands = os.pipe()
-        self._replies, from_browser = os.pipe()
-
-        def wire() -> None:  # in the child: the browser reads fd 3 and writes fd 4
-            os.dup2(to_browser, 3)
-            os.dup2(from_browser, 4)
-
-        args: list[str] = [str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"]
-        args += ["--disable-background-networking", "--disable-component-update", "--disable-sync"]
-        args += ["--disable-dev-shm-usage", f"--user-data-dir={profile}", "--window-size=1200,900"]
-        args += ["--remote-debugging-pipe", "about:blank"]
-        self.proc = subprocess.Popen(
-            args, preexec_fn=wire, pass_fds=(3, 4), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-        )
-        os.close(to_browser)
-        os.close(from_browser)
-        self._buffer, self._id = b"", 0
-        self.events: list[dict] = []
-        self.deadline = time.monotonic() + 20
-        try:
-            page = next(t for t in self.call("Target.getTargets")["targetInfos"] if t["type"] == "page")
-            self.session = self.call("Target.attachToTarget", {"targetId": page["targetId"], "flatten": True})["sessionId"]
-            self.call("Network.enable", session=True)
-            self.call("Page.enable", session=True)
-            self.call("Page.navigate", {"url": url}, session=True)
-            self.wait_for("document.readyState === 'complete' && document.body.dataset.ready === '1'")
-        except BaseException:
-            self.close()
-            raise
-
-    def call(self, method: str, params: dict | None = None, session: bool = False) -> dict:
-        self._id += 1
-        message = {"id": self._id, "method": method, "params": params or {}}
-        if session:
-            message["sessionId"] = self.session
-        os.write(self._commands, json.dumps(message).encode() + b"\0")
-        while True:
-            while b"\0" in self._buffer:
-                raw, self._buffer = self._buffer.split(b"\0", 1)
-                reply = json.loads(raw)
-                if reply.get("id") == self._id:
-                    assert "error" not in reply, reply["error"]
-                    return reply["result"]
-                if "method" in reply:
-                    self.events.append(reply)
-            left = self.deadline - time.monotonic()
-            assert left > 0 and select.select([self._replies], [], [], left)[0], f"browser timed out on {method}"
-            chunk = os.read(self._replies, 1 << 16)
-            assert chunk, "the browser closed the pipe"
-            self._buffer += chunk
-
-    def js(self, expression: str):
-        result = self.call("Runtime.evaluate", {"expression": expression, "returnByValue": True}, session=True)
-        assert "exceptionDetails" not in result, result["exceptionDetails"]
-        return result["result"].get("value")
-
-    def wait_for(self, condition: str) -> None:
-        while not self.js(f"!!({condition})"):
-            assert time.monotonic() < self.deadline, f"never true: {condition}"
-            time.sleep(0.05)
-
-    def key(self, key: str, code: int) -> None:
-        for kind in ("keyDown", "keyUp"):
-            self.call("Input.dispatchKeyEvent", {"type": kind, "key": key, "code": key, "windowsVirtualKeyCode": code}, True)
-
-    def click(self, selector: str) -> None:
-        """A real mouse click in the middle of the element, scrolled into view first."""
-        box = self.js(
-            f"(function(e){{e.scrollIntoView({{block: 'center'}}); var r = e.getBoundingClientRect();"
-            f"return [r.left + r.width / 2, r.top + r.height / 2]}})(document.querySelector({json.dumps(selector)}))"
-        )
-        for kind in ("mousePressed", "mouseReleased"):
-            event = {"type": kind, "x": box[0], "y": box[1], "button": "left", "clickCount": 1}
-            self.call("Input.dispatchMouseEvent", event, True)
+    def __init__(self, page_file: Path, profile: Path) -> None:
+        super().__init__(page_file.resolve().as_uri(), profile, ready="document.body.dataset.ready === '1'")
 
     def label(self) -> str:
         return self.js("document.getElementById('step-label').textContent")
-
-    def close(self) -> None:
-        try:
-            self.call("Browser.close")
-            self.proc.wait(timeout=5)
-        except Exception:
-            pass
-        finally:
-            if self.proc.poll() is None:
-                self.proc.kill()
-                self.proc.wait()
-            os.close(self._commands)
-            os.close(self._replies)
 
 
 @pytest.mark.slow
@@ -473,7 +365,7 @@ class DevTools:
 def test_browser_steps_with_keys_buttons_and_slider(won, page_file, tmp_path):
     line, data, _ = won
     last = len(line.actions)
-    browser = DevTools(page_file.resolve().as_uri(), tmp_path / "profile")
+    browser = Replay(page_file, tmp_path / "profile")
     try:
         assert browser.label() == f"Step 0 of {last}: the starting position"
         assert browser.js("document.getElementById('prev').disabled") is True
@@ -537,8 +429,8 @@ def test_browser_marks_the_cards_paid_and_drawn(won, page_file, tmp_path):
 @needs_browser
 def test_browser_gives_the_grid_most_of_the_board(page_file, tmp_path):
     """In a 1200 x 900 window each cell of the 2 x 4 grid is over 100 px wide (it was 54 px)
-    and the grid spans more than a third of the window; the hands stay below it."""
-    browser = DevTools(page_file.resolve().as_uri(), tmp_path / "profile")
+    and the grid spans more than a third of the window; the hands stay in view."""
+    browser = Replay(page_file, tmp_path / "profile")
     try:
         cell = browser.js("document.getElementById('cell-0').getBoundingClientRect().width")
         grid = browser.js("document.getElementById('grid').getBoundingClientRect().width")
@@ -546,5 +438,69 @@ def test_browser_gives_the_grid_most_of_the_board(page_file, tmp_path):
         assert cell > 100 and grid > window / 3, (cell, grid, window)
         hands_top = browser.js("document.getElementById('hands').getBoundingClientRect().top")
         assert hands_top < browser.js("window.innerHeight"), "the hands are still in view"
+    finally:
+        browser.close()
+
+
+# -- the page fits the window -----------------------------------------------------------------------
+
+BOXES = """(function () {
+  function box(e) { var r = e.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; }
+  var panel = document.getElementById('turns-panel'), seats = document.querySelectorAll('#hands-body tr');
+  return {window: [0, 0, innerWidth, innerHeight], page: document.documentElement.scrollHeight,
+          grid: box(document.getElementById('grid')), seats: Array.prototype.map.call(seats, box),
+          panel: box(panel), scrolls: panel.scrollHeight > panel.clientHeight,
+          current: box(document.querySelector('#turn-list li.current'))};
+})()"""
+
+
+def inside(box: list[float], outer: list[float]) -> bool:
+    return outer[0] <= box[0] and outer[1] <= box[1] and box[2] <= outer[2] and box[3] <= outer[3]
+
+
+@pytest.fixture(scope="module", params=[3, 5], ids=lambda p: f"{p} players")
+def official_page(request, tmp_path_factory):
+    """The replay of an official game the thrifty policy won (6 x 6 grid, the longest piles
+    at 3 players), explained as played."""
+    from tranquility.solver.engine.rules import OFFICIAL
+    from tranquility.solver.search.policies import simulate
+
+    line = next(p.line for p in (simulate(deal(OFFICIAL, request.param, s), "thrifty", s) for s in range(20)) if p.won)
+    e = explain(line, critical_budget=0.0)
+    path = tmp_path_factory.mktemp("official") / "replay.html"
+    path.write_text(replay_html(line, e.to_json()), encoding="utf-8")
+    return path, request.param, len(line.actions)
+
+
+@pytest.mark.slow
+@needs_browser
+def test_browser_fits_the_grid_every_seat_and_the_moves_in_the_window(official_page, tmp_path):
+    """At 1400 x 1000 the 6 x 6 grid, every seat and the list of moves are in view without
+    scrolling (the seats beside the grid); at 900 x 700 the list of moves stays in view and
+    scrolls on its own, its current step shown."""
+    path, players, turns = official_page
+    step = turns // 2
+    url = path.resolve().as_uri() + f"#step={step}"
+    browser = DevTools(url, tmp_path / "profile", ready="document.body.dataset.ready === '1'")
+    try:
+        for width, height in ((1400, 1000), (900, 700)):
+            metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False}
+            browser.call("Emulation.setDeviceMetricsOverride", metrics, session=True)
+            for k in (0, step):  # the longest piles, then a grid half filled
+                browser.js(f"location.hash = '#step={k}'")
+                browser.wait_for(f"document.getElementById('step-label').textContent.indexOf('Step {k} ') === 0")
+                boxes = browser.js(BOXES)
+                window = boxes["window"]
+                assert boxes["page"] <= height, (width, k, boxes["page"])  # the page itself never scrolls
+                assert inside(boxes["panel"], window) and boxes["panel"][3] - boxes["panel"][1] > 300, (width, boxes)
+                assert boxes["scrolls"] and inside(boxes["current"], boxes["panel"]), (width, k, boxes)
+                if width == 1400:
+                    assert inside(boxes["grid"], window), (k, boxes["grid"])
+                    assert len(boxes["seats"]) == players
+                    for seat, box in enumerate(boxes["seats"]):
+                        assert inside(box, window), (k, seat, box)
+                    assert boxes["seats"][0][0] > boxes["grid"][2]  # beside the grid
+                else:
+                    assert boxes["grid"][1] < height, (k, boxes["grid"])
     finally:
         browser.close()

@@ -13,6 +13,7 @@ import concurrent.futures as cf
 import json
 import math
 import os
+import re
 import signal
 import sqlite3
 import subprocess
@@ -20,6 +21,7 @@ import sys
 import threading
 import time
 import xml.etree.ElementTree as ET
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -333,16 +335,107 @@ def test_plot_writes_a_png_and_an_svg(tmp_path):
     data = png.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n"
     width, height = int.from_bytes(data[16:20], "big"), int.from_bytes(data[20:24], "big")
-    assert (width, height) == (1000, 500)
+    assert (width, height) == (1200, 600)
     from matplotlib.image import imread
 
-    assert imread(png).shape[:2] == (500, 1000)
+    assert imread(png).shape[:2] == (600, 1200)
     root = ET.parse(svg).getroot()
     assert root.tag in ("svg", "{http://www.w3.org/2000/svg}svg")
     from tranquility.solver.errors import BadInput
 
     with pytest.raises(BadInput):
         plot(summary, tmp_path / "odds.jpg")
+
+
+def made_summary(policies: bool = True):
+    """A summary without a store: official 1, 2 and 4 players (20 deals each, one unknown at
+    1 player), thrifty and random beside them; the hungarian preset at 1 and 2 players."""
+    from tranquility.solver.batch.odds_summary import OddsGroup, OddsSummary, PolicyRate
+
+    official, hungarian = OFFICIAL, PRESETS["hungarian"]
+
+    def played(thrifty: int, random: int) -> tuple:
+        return PolicyRate("thrifty", 20, thrifty), PolicyRate("random", 20, random)
+
+    groups = [
+        OddsGroup(official, official.digest(), 1, 15, 4, 1, 0.01, 0.02, played(9, 0)),
+        OddsGroup(official, official.digest(), 2, 20, 0, 0, 0.01, 0.02, played(13, 0)),
+        OddsGroup(official, official.digest(), 4, 20, 0, 0, 0.01, 0.02, played(17, 1)),
+        OddsGroup(hungarian, hungarian.digest(), 1, 4, 6, 0, 0.01, 0.02),
+        OddsGroup(hungarian, hungarian.digest(), 2, 10, 0, 0, 0.01, 0.02),
+    ]
+    if not policies:
+        groups = [replace(g, policies=()) for g in groups]
+    return OddsSummary(tuple(groups))
+
+
+@pytest.mark.slow
+def test_the_plot_has_a_panel_per_family_points_on_their_ticks_and_the_deals_behind_each():
+    from tranquility.solver.batch.odds_plot import DODGE, figure
+
+    drawn = figure(made_summary())
+    perfect, silent = drawn.axes[:2]
+    assert (perfect.get_title(), silent.get_title()) == ("Perfect play", "Silent table (each policy plays each deal once)")
+    assert [t.get_text() for t in perfect.get_legend().get_texts()] == [
+        "official (n = 20 deals per point)", "hungarian (n = 10 deals per point)"
+    ]
+    assert [t.get_text() for t in silent.get_legend().get_texts()] == [
+        "official: thrifty (n = 20 deals per point)", "official: random (n = 20 deals per point)"
+    ]
+    for axes in (perfect, silent):
+        assert list(axes.get_xticks()) == [1, 2, 4] and "at most 0.12 off" in axes.get_xlabel()
+        for container in axes.containers:
+            xs = container.lines[0].get_xdata()
+            assert all(abs(x - round(x)) <= DODGE + 1e-9 for x in xs), xs
+            assert len({round(x) for x in xs}) == len(xs)  # one point per player count
+    # The points at 90% and above (every 2- and 4-player perfect play) again, zoomed to
+    # their intervals (the lowest end: hungarian's 10 wins of 10).
+    (inset,) = perfect.child_axes
+    low, high = inset.get_ylim()
+    assert 0.65 < low < wilson(10, 10)[0] and 1 < high < 1.05
+    assert sorted(len(c.lines[0].get_xdata()) for c in inset.containers) == [1, 2]
+    # Without plays, the one panel; points that stand on different deals each say how many.
+    alone = figure(made_summary(policies=False))
+    assert len([a for a in alone.axes if a not in alone.axes[0].child_axes]) == 1
+    uneven = made_summary(policies=False)
+    uneven = replace(uneven, groups=(*uneven.groups[:-1], replace(uneven.groups[-1], win=20)))
+    texts = [t.get_text() for t in figure(uneven).axes[0].texts]
+    assert texts == ["n=10", "n=20"] and "hungarian (n at each point)" in [
+        t.get_text() for t in figure(uneven).axes[0].get_legend().get_texts()
+    ]
+
+
+def test_every_table_rounds_a_share_and_its_interval_the_same_way():
+    """One decimal, an interval's ends rounded outward, in the main table, the policies'
+    table (on a wide or a narrow console) and their Markdown: a policy's 65.0% of 20 is
+    "65.0% [43.3, 81.9]" everywhere, never "65% (43-82)"."""
+    from io import StringIO
+
+    from rich.console import Console
+    from tranquility.cli.odds_view import render_odds
+    from tranquility.solver.batch.odds_summary import odds_markdown, shown_percent
+
+    summary = made_summary()
+    thrifty = summary.groups[1].policies[0]
+    assert (thrifty.policy, thrifty.won, thrifty.deals) == ("thrifty", 13, 20)
+    said = shown_percent(thrifty.rate, thrifty.ci95)
+    low, high = (f"{x:.1f}" for x in (math.floor(1000 * thrifty.ci95[0]) / 10, math.ceil(1000 * thrifty.ci95[1]) / 10))
+    assert said == f"65.0% [{low}, {high}]"
+    solo = summary.groups[0]
+    perfect = shown_percent(solo.winnability, solo.ci95)
+    assert perfect.startswith("75.0% [")
+    for width in (80, 240):
+        out = StringIO()
+        render_odds(Console(file=out, width=width, no_color=True), summary)
+        text = out.getvalue()
+        rows = text.splitlines()
+        if width == 240:  # a row per player count
+            assert any(said in row and "│       2 │" in row for row in rows) and any(perfect in row for row in rows)
+        else:  # a row per policy
+            assert any(row.split()[-4:] == ["thrifty", "65.0%", f"[{low},", f"{high}]"] for row in rows), text
+        assert re.search(r"\d%? \(\d+-\d+\)", text) is None
+        assert perfect.split(" ", 1)[1] in text  # the main table's interval, the same
+    assert f"| {said} |" in odds_markdown(summary)
 
 
 # -- the command --------------------------------------------------------------------------------------

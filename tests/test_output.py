@@ -10,6 +10,7 @@ import pkgutil
 import re
 import shutil
 import subprocess
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -90,7 +91,7 @@ def test_rules_command_names_the_preset_and_its_overrides():
 
 
 def test_deal_names_the_preset_and_its_overrides():
-    out = run("deal", "--seed", 7, "--players", 3, "--rules", "hungarian", "--rule", "monsters=4").stdout
+    out = piped("deal", "--seed", 7, "--players", 3, "--rules", "hungarian", "--rule", "monsters=4").stdout
     assert "Rules: hungarian + monsters=4: 6x6 grid, islands 1..80, 1 Finish, hand 5; order=grid adjacency=orthogonal\n" in out
 
 
@@ -154,7 +155,140 @@ def test_explain_from_a_line_says_its_turns_count_from_the_position(tmp_path):
     line.write_text(json.dumps(data))
     result = CliRunner().invoke(main, ["explain", str(line), "--objective", "turns", "--time-limit", "5"])
     assert result.exit_code == 0, result.output
-    assert re.search(
-        r"^Turns 1-8 are the position given; this line plays turns 9-\d+, and its objective counts turns", result.stdout, re.M
-    )
+    said = " ".join(result.stdout.split())  # the sentence wraps at spaces in 80 columns
+    assert re.search(r"Turns 1-8 are the position given; this line plays turns 9-\d+, and its objective counts turns", said)
     assert re.search(r"^\s+9\. seat 0 plays", result.stdout, re.M)
+
+
+# -- text that fits: no number or word split across lines, at any width from 80 up ------------------
+
+WIDTHS = range(80, 161)
+
+
+def _odds_summary():
+    """From the summary of docs/odds.json: official 1-5 players with five policies, and a
+    variant rule set's solo and 2-player rows."""
+    from tranquility.solver.batch.odds_summary import OddsGroup, OddsSummary, PolicyRate
+
+    data = json.loads((ROOT / "docs" / "odds.json").read_text(encoding="utf-8"))
+    groups = []
+    for g in [g for g in data["groups"] if g["rules_hash"] == OFFICIAL.digest()] + data["groups"][5:7]:
+        rates = tuple(PolicyRate(name, p["deals"], p["won"]) for name, p in g["policies"].items())
+        counts = (g["win"], g["no_win"], g["unknown"], g["median_s"], g["p90_s"])
+        groups.append(OddsGroup(Rules.from_dict(g["rules"]), g["rules_hash"], g["players"], *counts, rates))
+    return OddsSummary(tuple(groups), data["deals_per_s"])
+
+
+def _bench_reports():
+    from tranquility.puzzles.timing import PuzzleRow
+    from tranquility.solver.batch.bench import ExplainRow, GroupSummary, Report, SuiteReport
+
+    methods = {"cpsat": 3, "exhaustive": 10, "greedy": 30, "refute": 7}
+    groups = [
+        GroupSummary(name, players, 50, 0.98, {"win": 40, "no-win": 9, "unknown": 1}, methods, 0.012, 0.5, 12.345, True, 3.2)
+        for name in ("official", "silent play, 30 turns") for players in (2, 4)
+    ]
+    spare = tuple((seed, 20 + seed % 3, 23, seed % 2 == 0) for seed in range(12))
+    explain_rows = [ExplainRow(players, 50, 12.34, 0.96, 0.875, 20, 0.95, spare) for players in (2, 5)]
+    graded, seconds = {0: 3, 1: 12, 2: 10, 3: 0, 4: 8, 5: 8}, {g: [0.5, 1.25, 2.0] for g in range(6)}
+    puzzle_rows = [PuzzleRow(players, 50, graded, seconds, 0.42, 123.4) for players in (1, 4)]
+    return Report("all", 60.0, "2 cores, Linux", groups), SuiteReport("explain", explain_rows, 30.0), SuiteReport(
+        "puzzles", puzzle_rows
+    )
+
+
+@pytest.fixture(scope="module")
+def outputs():
+    """Each command's readable output, as a function of the console it prints on."""
+    from tranquility.cli import render
+    from tranquility.cli.odds_view import render_odds
+    from tranquility.solver.analysis.explain import Critical, explain
+    from tranquility.solver.analysis.results import Phase
+    from tranquility.solver.engine.state import replay
+    from tranquility.solver.engine.verify import verify
+    from tranquility.solver.search.policies import simulate
+
+    game = deal(OFFICIAL, 4, 3)
+    line = simulate(game, "thrifty", 3).line
+    assert line.end_state().won
+    explained = explain(line, critical_budget=0.0)  # the line as played; its critical moves said below
+    kinds = (Critical.ONLY, Critical.FEW, Critical.UNCHECKED)
+    example = "seat 2 plays 49 at cell 18, paying 39, Finish"
+    explained.critical = [replace(c, kind=kinds[c.number % 3], example=example) for c in explained.critical]
+    explained.phases = (
+        Phase("decide", "greedy", 0.04, "win"),
+        Phase("improve", "greedy", 2.35, "spare 17 -> 20"),
+        Phase("improve", "ladder", 3.66, "spare 20, no better line"),
+        Phase("improve", "lns", 61.2, "spare 20, no better line"),
+        *explained.phases,
+    )
+    bench, explain_bench, puzzle_bench = _bench_reports()
+
+    def show(console) -> None:
+        for turn in (0, 20, len(line.actions)):
+            render.render_show(console, "/tmp/played.json", line, replay(game, line.actions[:turn]), turn)
+
+    return {
+        "show": show,
+        "explain": lambda c: render.render_explanation(c, explained, hands="all"),
+        "verify": lambda c: render.render_verdict(c, "/tmp/played.json", line, verify(line)),
+        "deal": lambda c: render.render_deal(c, game),
+        "rules": lambda c: render.render_rules(c, OFFICIAL),
+        "odds": lambda c: render_odds(c, _odds_summary()),
+        "bench": lambda c: render.render_bench(c, bench),
+        "bench explain": lambda c: render.render_explain_bench(c, explain_bench),
+        "bench puzzles": lambda c: render.render_puzzle_bench(c, puzzle_bench),
+    }
+
+
+def printed(render, width: int) -> str:
+    from io import StringIO
+
+    from rich.console import Console
+
+    out = StringIO()
+    render(Console(file=out, width=width, highlight=False, markup=False, no_color=True, legacy_windows=False))
+    return out.getvalue()
+
+
+def words(text: str) -> set[str]:
+    """The whitespace-separated words of ``text``, without the punctuation around them
+    (a column may show ``12`` where a row shows ``12,``) and without table borders."""
+    found = {w.strip(",;:()[]") for w in text.split()}
+    return {w for w in found if w and not all("\u2500" <= ch <= "\u257f" for ch in w)}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize(
+    "name", ["show", "explain", "verify", "deal", "rules", "odds", "bench", "bench explain", "bench puzzles"]
+)
+def test_no_word_or_number_is_split_at_any_width(outputs, name):
+    """At every width from 80 to 160 columns: no line is wider than the console (a terminal
+    would fold it mid-number), nothing is cut short (…), and every word of the unwrapped
+    text (as piped) is whole somewhere: a number split across two lines would be missing."""
+    from rich.cells import cell_len
+    from tranquility.cli.render import UNWRAPPED
+
+    whole = printed(outputs[name], UNWRAPPED)
+    assert "\u2026" not in whole
+    for width in WIDTHS:
+        text = printed(outputs[name], width)
+        too_wide = [row for row in text.splitlines() if cell_len(row) > width]
+        assert not too_wide, (width, too_wide[:2])
+        assert "\u2026" not in text, width
+        assert words(text) == words(whole), (width, sorted(words(text) ^ words(whole))[:10])
+
+
+def test_a_time_keeps_its_unit_and_a_change_its_arrow():
+    """explain's first line wraps between phases' words, never between "0.55" and "s" or
+    around "17 -> 20"."""
+    from tranquility.cli.render import fitted, verdict_head
+    from tranquility.solver.analysis.results import Phase
+
+    phases = [Phase("decide", "greedy", 0.55, "win"), Phase("improve", "greedy", 2.35, "spare 17 -> 20")]
+    phases += [Phase("improve", "cpsat", 61.2, "spare 21, no better line"), Phase("critical moves", "re-solves", 9.5, "39 of 39")]
+    head = verdict_head("win", "greedy", 73.6, phases)
+    for width in range(40, 161):
+        text = printed(lambda c: c.print(fitted(head, c.width)), width)
+        assert not re.search(r"\d\n(s|min)\b|\n->|->\n", text), (width, text)
+        assert text.replace("\n", " ").split() == head.plain.split()

@@ -5,30 +5,39 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 
 import pytest
+from rich.cells import cell_len
+from textual.pilot import Pilot
 from textual.widgets import Input, OptionList
-from tranquility.cli.play import PlayApp, load_board
+from tranquility.cli.exits import InputError
+from tranquility.cli.options import DealSource
+from tranquility.cli.play import BoardView, MoveList, PlayApp, load_board, open_board
 from tranquility.puzzles.generate import Puzzle, puzzle_id
 from tranquility.puzzles.grade import grade
 from tranquility.puzzles.shipped import catalogue
-from tranquility.solver.analysis.board import Board, BoardError, FileExists, Goal, Judgement
+from tranquility.solver.analysis.board import Board, BoardError, FileExists, Goal, Judgement, MoveRefused, Proofs
 from tranquility.solver.analysis.solve import solve
 from tranquility.solver.engine.deal import deal
 from tranquility.solver.engine.line import Line
-from tranquility.solver.engine.rules import OFFICIAL
+from tranquility.solver.engine.rules import OFFICIAL, PRESETS
 from tranquility.solver.engine.state import IllegalAction, Status
 from tranquility.solver.engine.verify import verify
 from tranquility.solver.formats.codecs import line_from_json
 from tranquility.solver.formats.notation import NotationError, parse_notation
 from tranquility.solver.formats.reading import read_game_file
 from tranquility.solver.search.budget import Budget
-from tranquility.solver.verdicts import Verdict
+from tranquility.solver.verdicts import Objective, Verdict
 
 from .helpers import SMALL, WON, run
 
 HINT = Budget(seconds=2)
+# Few greedy playouts: a lost position goes to the complete search at once (a tenth of a second
+# on the small deal) instead of spending a share of the time on playouts that cannot win.
+QUICK = Budget(seconds=2, greedy_playouts=100)
 
 
 def small() -> Line:
@@ -66,14 +75,19 @@ def test_moves_are_every_legal_choice_with_its_cost_and_a_legal_action():
 
 def test_play_refuses_an_illegal_move_with_the_engines_reason_and_changes_nothing():
     board = Board.open(small())
-    with pytest.raises(IllegalAction) as refused:
+    with pytest.raises(MoveRefused) as refused:
         board.play("1@5")
+    assert isinstance(refused.value.reason, IllegalAction)
     assert str(refused.value) == board.state.explain_illegal(next(iter(parse_notation(f"deal 1 1 {SMALL}\n1@5\n").actions)))
     assert "island 1 is not in seat 0's hand" in str(refused.value)
-    with pytest.raises(NotationError, match=r"^column 4: '10@': expected a cell number"):
+    with pytest.raises(MoveRefused, match=r"^column 4: '10@': expected a cell number") as refused:
         board.play("10@")
-    with pytest.raises(IllegalAction, match="breaks the ascending order"):
-        board.play("10@4 7@2 1@5")  # the first two are legal: all or nothing
+    assert isinstance(refused.value.reason, NotationError)
+    with pytest.raises(MoveRefused, match=r"^move 3 of 3, 1@5 \(turn 3\): .*breaks the ascending order") as refused:
+        board.play("10@4 7@2  1@5")  # the first two are legal: all or nothing
+    assert refused.value.column == 11  # where 1@5 starts in the line typed
+    with pytest.raises(MoveRefused, match=r"^move 2 of 2, 7@ \(turn 2\): column 8: '7@': expected a cell number"):
+        board.play("10@4 7@")
     with pytest.raises(BoardError):
         board.play("   ")
     assert board.turn == 0 and board.state == Board.open(small()).state
@@ -183,6 +197,100 @@ def test_a_catalogue_puzzle_opens_with_its_grade_and_solution():
     assert board.goal.solution_spare is not None and board.turn == 0
 
 
+def test_a_moves_words_name_its_rocks_move():
+    board = Board.open(deal(PRESETS["rocks-manual"], 1, 1))
+    move = next(m for m in board.moves if m.token == "19@0>0")
+    assert move.words == "19 at cell 0; the rocks move to row 0"
+    assert Board.open(small()).moves[0].words == "2 at cell 0"
+
+
+def test_back_to_undoes_to_a_turn_and_redo_plays_the_moves_again():
+    board = Board.open(small()).play("10@4 7@2 1@0")
+    back = board.back_to(1)
+    assert back.turn == 1 and back.undone == board.actions[1:] and back.state == board.states[1]
+    assert back.redo().redo().state == board.state
+    with pytest.raises(BoardError, match=r"not one of this game's 0\.\.3"):
+        board.back_to(4)
+
+
+def test_the_check_proves_which_move_threw_the_win_away():
+    start = Board.open(small())
+    threw = start.play("5@4")  # proven lost by the complete search; the deal is a proven win
+    proofs = Proofs().check(start, QUICK).check(threw, QUICK)
+    assert (proofs.at(threw, 0), proofs.at(threw, 1)) == (Verdict.WIN, Verdict.NO_WIN)
+    assert proofs.judge(threw) == Judgement.THREW and proofs.thrown_at(threw) == 1 and proofs.last_winnable(threw) == 0
+    later = threw.play("2@0")
+    assert proofs.check(later, QUICK) == proofs  # after a proven loss nothing is solved: lost too
+    assert proofs.judge(later) == Judgement.ALREADY_LOST and proofs.thrown_at(later) == 1
+    kept = start.play("10@4")
+    assert Proofs().check(kept, QUICK).judge(kept) == Judgement.KEPT
+    # Several moves at once: the check walks back from the last to the one that threw the win.
+    several = start.play("10@4 2@1 1@0-5")
+    walked = Proofs().check(several, QUICK, since=0)
+    assert walked.thrown_at(several) == 2 and walked.last_winnable(several) == 1
+    assert walked.at(several, 0) is None  # the walk stops at the first proven win
+
+
+def test_a_saved_puzzle_game_stays_that_puzzle_in_both_forms(tmp_path):
+    board = open_board(DealSource(), None, "tq1-2p-8cf48077-5")
+    goal = board.goal
+    assert goal is not None and goal.solution_spare is not None
+    for _ in range(2):
+        board = board.play(board.moves[0].token)
+    assert "on puzzle tq1-2p-8cf48077-5" in board.save(tmp_path / "game.tq")
+    board.save(tmp_path / "game.json")
+    lines = (tmp_path / "game.tq").read_text().splitlines()
+    assert lines[:2] == ["deal 5 2", f"puzzle tq1-2p-8cf48077-5 grade {goal.grade}"]
+    data = json.loads((tmp_path / "game.json").read_text())
+    assert data["deal"]["puzzle"] == {"id": "tq1-2p-8cf48077-5", "grade": goal.grade}
+    for name in ("game.tq", "game.json"):
+        loaded = load_board(str(tmp_path / name))
+        assert loaded.goal == goal and loaded.actions == board.actions  # grade, solution and target
+        shown = " ".join(run("show", tmp_path / name).output.split())
+        assert f"{name}: line of 2 action(s) on puzzle tq1-2p-8cf48077-5, grade {goal.grade} of 5" in shown
+    data["deal"]["puzzle"]["grade"] = 9  # a block that is there must be right
+    (tmp_path / "bad.json").write_text(json.dumps(data))
+    with pytest.raises(InputError, match=r"bad\.json: line\.deal\.puzzle\.grade: must be an integer 1\.\.5, got 9"):
+        load_board(str(tmp_path / "bad.json"))
+
+
+def test_a_won_puzzle_game_saved_and_loaded_is_compared_with_the_solution(tmp_path):
+    won = load_board(str(small_puzzle(tmp_path))).play(WON)
+    for name in ("won.tq", "won.json"):  # beside the puzzle's solution
+        won.save(tmp_path / name)
+        assert load_board(str(tmp_path / name)).goal_words() == won.goal_words()
+    assert won.goal_words()[-1] == "you won with 1 spare card(s): as many as the puzzle's solution"
+
+
+def test_a_puzzle_line_of_the_notation_is_checked():
+    for line, error in (
+        ("puzzle", "expected 'puzzle ID grade G'"),
+        ("puzzle p1 grade 6", "expected a grade (1 to 5)"),
+        ("puzzle p1 level 2", "column 11: 'level': expected 'puzzle ID grade G'"),
+        ("puzzle p1 grade 2 extra", "'extra': expected 'puzzle ID grade G'"),
+    ):
+        with pytest.raises(NotationError, match=re.escape(error)):
+            parse_notation(f"deal 1 1 {SMALL}\n{line}\n10@4\n")
+    assert parse_notation(f"deal 1 1 {SMALL}\npuzzle p1 grade 2\n10@4\n") == Board.open(small()).play("10@4").line
+
+
+@pytest.mark.slow
+def test_in_a_puzzle_the_hints_head_for_the_most_spare_cards():
+    line = parse_notation(f"deal 7 1 {SMALL}\n")  # a deal whose first win found keeps no card
+    board = Board.open(line, Goal.of("p", 2, solve(line, QUICK, objective=Objective.SPARE).line, line.deal))
+    assert board.objective == Objective.SPARE and Board.open(line).objective == Objective.ANY
+
+    def follow(board: Board, objective: Objective | None) -> Board:
+        while not board.over:
+            best = board.hint(QUICK, objective).best
+            assert best is not None
+            board = board.play_action(best)
+        return board
+
+    assert board.goal is not None and follow(board, None).state.cards_left == board.goal.solution_spare == 1
+    assert follow(board, Objective.ANY).state.cards_left == 0  # any win: fewer spare cards
+
+
 # -- the app, driven by Textual's pilot ---------------------------------------------------------
 
 
@@ -200,16 +308,29 @@ async def _enter(pilot, text: str) -> None:
 
 
 async def _settle(app, pilot) -> None:
-    await app.workers.wait_for_complete()
+    """Wait for every solve (hint, check, analysis); a check that ends may start the next."""
     await pilot.pause()
+    while any(worker.is_running for worker in app.workers):
+        await app.workers.wait_for_complete()
+        await pilot.pause()
+
+
+def _screen(app) -> str:
+    """The screen as a player reads it: one line of text per row."""
+    return "\n".join(strip.text.rstrip() for strip in app.screen._compositor.render_strips())
 
 
 async def _play_a_whole_puzzle(folder: Path) -> None:
     app = PlayApp(load_board(str(small_puzzle(folder))), hint_time=2)
+    app.budget = QUICK
     async with app.run_test(size=(150, 50)) as pilot:
-        assert "Type a move in the notation" in app.said
+        assert app.said.startswith("Type a move (41@20)")
+        await _type(pilot, "help")
+        assert app.reported.startswith("Type a move in the notation") and "ctrl+g back" in app.reported
         await _type(pilot, "1@5")  # seat 0 holds 2, 5 and 10
         assert app.said == "refused: play: island 1 is not in seat 0's hand" and app.board.turn == 0
+        assert app.query_one("#command", Input).value == "1@5"  # kept, to be mended
+        app.query_one("#command", Input).value = ""
         await _type(pilot, "10@4")
         assert app.board.turn == 1 and app.said == "played 10@4."
         await pilot.press("ctrl+z")
@@ -220,6 +341,11 @@ async def _play_a_whole_puzzle(folder: Path) -> None:
         await _settle(app, pilot)
         assert app.last_hint is not None and app.last_hint.verdict == Verdict.WIN
         assert app.reported.startswith("still winnable") and "kept the win" in app.reported
+        await pilot.press("ctrl+b")  # the best three moves, ranked by their verdicts
+        await _settle(app, pilot)
+        ranked = app.reported.splitlines()
+        assert re.fullmatch(r"\d+ move\(s\) ranked in [\d.]+ s; the best:", ranked[0]), ranked
+        assert re.fullmatch(r"1\. \S+ wins: \d+ spare, \d+ turns( \(proven\))?", ranked[1]) and len(ranked) == 4, ranked
         # Pick 7@2 from the list of legal moves: it fills the input line, Enter plays it.
         moves = app.query_one("#moves", OptionList)
         moves.focus()
@@ -243,9 +369,20 @@ async def _play_a_whole_puzzle(folder: Path) -> None:
         await pilot.press("ctrl+r")
         await _settle(app, pilot)
         assert app.analysis is not None and app.analysis.deal_verdict == Verdict.WIN
-        assert "The win was never lost." in app.reported
+        shown = _screen(app).splitlines()
+        # The analysis has a screen of its own, its verdict first, above the table.
+        assert shown[1].startswith("Deal: WIN") and shown[2].startswith("The win was never lost.")
+        assert any(line.startswith("before turn") for line in shown[3:])
+        await pilot.press("ctrl+z")  # the board's keys wait while the analysis covers it
+        assert app.board.turn == 8
+        app.checked(app.board, app.proofs)  # a check, and a hint, that end meanwhile
+        app.hinted(app.board.undo(), "no hint: late")
+        assert app.said.startswith("the hint for turn 8 came after the board changed")
+        await pilot.press("escape")
         await _enter(pilot, f"load {folder / 'game.json'}")
         assert app.board.turn == 5 and app.said.startswith("loaded ")
+        # The game loaded is another: nothing of the last one's analysis is kept or shown.
+        assert app.analysis is None and "never lost" not in _screen(app)
         await _enter(pilot, "load nowhere.json")
         assert app.said.startswith("not loaded: ") and app.board.turn == 5
         await _enter(pilot, "analyze")
@@ -255,6 +392,178 @@ async def _play_a_whole_puzzle(folder: Path) -> None:
 @pytest.mark.slow
 def test_play_a_whole_puzzle_on_the_board(tmp_path):
     asyncio.run(_play_a_whole_puzzle(tmp_path))
+
+
+def _drive(board: Board, script: Callable[[PlayApp, Pilot], Awaitable[None]], size=(80, 24), check=False) -> None:
+    """Run ``script(app, pilot)`` on the board's app, headless at ``size``, its solves quick."""
+    app = PlayApp(board, check=check)
+    app.budget = QUICK
+
+    async def run() -> None:
+        async with app.run_test(size=size) as pilot:
+            await pilot.pause()
+            await script(app, pilot)
+
+    asyncio.run(run())
+
+
+def _rows_and_hands(state, last: int | None) -> tuple[list[str], list[str]]:
+    """Patterns of each grid row (top first: ``.N`` an empty cell, ``*N`` the last card) and
+    of each seat's line (its hand's cards in order)."""
+    cols, rows = state.rules.cols, []
+    for row in reversed(range(state.rules.rows)):
+        cells = [
+            ("*" if cell == last else "") + (f".{cell}" if state.grid[cell] is None else str(state.grid[cell]))
+            for cell in range(row * cols, (row + 1) * cols)
+        ]
+        rows.append(rf"^ *{row} +" + " +".join(re.escape(c) for c in cells) + r"( |$)")
+    hands = [rf"^ *{seat}( <)? +{' '.join(map(str, hand))} " for seat, hand in enumerate(state.hands)]
+    return rows, hands
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("size", [(80, 24), (160, 50)])
+def test_the_board_shows_the_grid_every_hand_and_the_moves(size):
+    board = Board.open(deal(OFFICIAL, 5, 1)).play("19@8 41@10")
+
+    async def script(app, pilot) -> None:
+        shown = _screen(app).splitlines()
+        rows, hands = _rows_and_hands(board.state, 10)
+        for pattern in rows + hands:
+            assert any(re.match(pattern, line) for line in shown), pattern
+        for move in board.moves[:4]:  # the list, one move a line
+            assert sum(line.count(f" {move.token} ") for line in shown) == 1
+        assert any("  1. 19@8 " in line for line in shown)  # the history
+        piles = [line for line in shown if any(re.match(h, line) for h in hands)]
+        if size == (80, 24):  # each pile on one line, shortened with a count
+            assert all(re.search(r"… \(\+\d+\) +1[23]( |$)", line) for line in piles[1:]), "\n".join(shown)
+        else:  # every card of every pile
+            for seat, line in enumerate(piles):
+                assert " ".join(map(str, board.state.pile(seat))) in line
+        assert app.said.startswith("Type a move") and len(app.said) < size[0]  # the help waits for help
+
+    _drive(board, script, size)
+
+
+def _board_lines(app) -> list[str]:
+    """The board's drawing, checked: no line wider than the board, and the seats' column
+    holds seat numbers only (a pile that wraps goes on under its own column)."""
+    view = app.query_one(BoardView)
+    lines = view.render().plain.splitlines()
+    assert max(map(cell_len, lines)) <= view.size.width <= app.size.width
+    seats = lines.index(next(line for line in lines if line.startswith("Seat")))
+    end = next(i for i, line in enumerate(lines) if line.startswith("Start "))
+    for line in lines[seats + 1 : end]:
+        assert re.fullmatch(r" {3}\d| \d <| {4}", line[:4]) and line[4:6] == "  ", line
+    return lines
+
+
+@pytest.mark.slow
+def test_the_board_is_drawn_again_for_each_size_it_is_resized_to():
+    board = Board.open(deal(OFFICIAL, 2, 1)).play("19@8 6@0")
+    fresh: dict[tuple[int, int], list[str]] = {}
+    for size in ((80, 24), (120, 40)):
+
+        async def started(app, pilot, size=size) -> None:
+            fresh[size] = _board_lines(app)
+
+        _drive(board, started, size)
+
+    async def resized(app, pilot) -> None:
+        for size in ((80, 24), (120, 40), (80, 24)):
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            assert _board_lines(app) == fresh[size]  # drawn for the new size, as if started there
+        assert max(map(len, fresh[120, 40])) > 60  # the piles use the room (not wrapped at 45)
+
+    _drive(board, resized)
+
+
+@pytest.mark.slow
+def test_the_board_checks_each_move_and_goes_back_to_the_last_proven_win():
+    async def script(app, pilot) -> None:
+        await _settle(app, pilot)  # the start, solved when the board opens: a proven win
+        await _type(pilot, "10@4")
+        await _settle(app, pilot)
+        assert "threw" not in _screen(app)
+        await _type(pilot, "2@1")  # proven lost by the complete search
+        await _settle(app, pilot)
+        flag = "Turn 2 (2@1) threw the win away: a proven win before it, a proven loss after it."
+        assert app.said.startswith(flag) and flag in " ".join(_screen(app).split())
+        await _type(pilot, "1@0-5")  # the flag stays while the move that threw the win is in the game
+        await _settle(app, pilot)
+        assert "Turn 2 (2@1) threw" in _screen(app)
+        await pilot.press("ctrl+g")  # back to the last position proven winnable
+        assert app.board.turn == 1 and app.said.startswith("back to turn 2, a proven win: 2 move(s) undone")
+        assert "threw" not in _screen(app)
+        await pilot.press("ctrl+n")
+        assert not app.checking and app.said.startswith("check off")
+        await _type(pilot, "7@1")  # lost too
+        await _settle(app, pilot)
+        assert app.proofs.at(app.board, 2) is None and "threw" not in _screen(app)  # nothing solved
+        await pilot.press("ctrl+n")
+        await _settle(app, pilot)
+        assert app.proofs.at(app.board, 2) == Verdict.NO_WIN and "Turn 2 (7@1) threw" in _screen(app)
+
+    _drive(Board.open(small()), script, check=True)
+
+
+@pytest.mark.slow
+def test_with_the_check_off_no_move_is_solved():
+    async def script(app, pilot) -> None:
+        await _type(pilot, "5@4")
+        assert not list(app.workers) and app.proofs == Proofs()
+        await pilot.press("ctrl+g")
+        assert app.board.turn == 1 and app.said.startswith("no position of this game is proven winnable yet")
+
+    _drive(Board.open(small()), script)
+
+
+@pytest.mark.slow
+def test_a_hint_is_numbered_as_the_board_and_goes_when_the_board_changes():
+    async def script(app, pilot) -> None:
+        field = app.query_one("#command", Input)
+        await _enter(pilot, "10@4 7@2  1@5")
+        assert app.said.startswith("refused: move 3 of 3, 1@5 (turn 3): ") and app.board.turn == 0
+        assert (field.value, field.cursor_position) == ("10@4 7@2  1@5", 10)  # kept, at the move refused
+        await _enter(pilot, "10@4")
+        await pilot.press("ctrl+t")
+        await _settle(app, pilot)
+        shown = _screen(app)
+        assert "Turn 2: seat 0 to move" in shown and "Hint: turn 2, seat 0 to move" in shown  # numbered alike
+        assert "best next move: " in app.reported
+        hint = app.last_hint
+        assert hint is not None
+        await pilot.press("ctrl+z")  # the hint was about another position: it goes
+        assert app.reported == "" and "best next move" not in _screen(app)
+        app.hinted(app.board.play("10@4"), hint)  # a hint that comes after the board changed
+        assert app.reported == "" and app.said.startswith("the hint for turn 2 came after the board changed")
+
+    _drive(Board.open(small()), script)
+
+
+@pytest.mark.slow
+def test_the_move_list_shows_when_it_has_the_focus():
+    async def script(app, pilot) -> None:
+        moves, field = app.query_one(MoveList), app.query_one("#command", Input)
+        assert "Tab: pick from here" in _screen(app) and moves.highlighted == 0
+        await pilot.press("tab")
+        assert app.focused is moves and "arrows, Enter picks" in _screen(app)
+        await pilot.press("down", "enter")
+        assert app.focused is field and field.value == "2@1"
+        assert "Tab: pick from here" in _screen(app)
+
+    _drive(Board.open(small()), script)
+
+
+@pytest.mark.slow
+def test_a_puzzles_hint_heads_for_its_spare_cards(tmp_path):
+    async def script(app, pilot) -> None:
+        await pilot.press("ctrl+t")
+        await _settle(app, pilot)
+        assert "that line's spare: 1 (proven optimal)" in app.reported
+
+    _drive(load_board(str(small_puzzle(tmp_path))), script)
 
 
 # -- the commands -------------------------------------------------------------------------------
@@ -268,6 +577,8 @@ def test_play_refuses_bad_input_before_the_board_opens(tmp_path):
     result = run("play", tmp_path / "missing.json")
     assert result.exit_code == 2 and "missing.json: no such file" in result.output
     result = run("play", "--seed", "1", "--players", "2")  # the test runner is no terminal
+    assert result.exit_code == 2 and "needs a terminal" in result.output
+    result = run("play", "--seed", "1", "--players", "2", "--no-check", "--objective", "spare")  # taken
     assert result.exit_code == 2 and "needs a terminal" in result.output
 
 
@@ -304,8 +615,6 @@ def test_a_position_file_plays_on_the_board_and_saves_as_a_line_from_it(tmp_path
 
 
 def test_play_opens_a_position_given_as_text():
-    from tranquility.cli.options import DealSource
-    from tranquility.cli.play import open_board
     from tranquility.solver.engine.position import Position
     from tranquility.solver.formats.position_forms import position_to_text
 

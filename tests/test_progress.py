@@ -212,7 +212,8 @@ def test_solve_prints_its_counters_only_with_verbose(small_deal):
 
 
 def test_explain_head_gives_each_phases_time(small_deal):
-    text = run("explain", small_deal, "--time-limit", 3)
+    # Piped (no COLUMNS): the head is one line however long.
+    text = CliRunner(env={**ENV, "COLUMNS": None}).invoke(main, ["explain", str(small_deal), "--time-limit", "3"])
     assert text.exit_code == 0, text.output
     head = text.stdout.splitlines()[0]
     assert head.startswith("WIN  in ") and "found by " in head and "critical moves for " in head

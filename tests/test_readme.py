@@ -1,9 +1,20 @@
-"""The README's Usage examples run as written: each line of its ``sh`` blocks, verbatim
-(``sh -c``), in order, in one empty folder, with the installed ``tranquility`` on PATH.
+"""The quick examples of the README and of docs/ run as written.
 
-An example exits 0 unless the README says otherwise with a trailing ``# exits N`` comment
-(an illegal game for ``verify``, say). The examples are short by design (about 10 s each,
-the whole block about a minute on 2 cores): long runs belong in docs/.
+**The marker.** A block whose fence opens with "```sh quick" (GitHub still renders it as sh)
+promises that every line of it runs in under 10 s on 2 cores, and this module runs it: each
+line that is not blank or a comment, verbatim (``sh -c``: one whole command a line, no loops
+or backslash continuations), with the installed ``tranquility`` on PATH. A file's quick
+blocks run in order, one after the other, in one empty folder made for that file: a quick
+block may read what an earlier quick block of the same file wrote, never a file of the
+repository or of a plain block. A quick line runs ``tranquility`` or ``printf`` (to make a
+file), nothing else. An example exits 0 unless a trailing ``# exits N`` comment says
+otherwise (an illegal game for ``verify``, say). A plain "```sh" block is not run; each of
+its lines that takes 10 s or more says how long in a comment (``# about 4 min on 2 cores``).
+docs/development.md ("The docs' examples") says the same for those who write the docs.
+
+The README's Usage section is one quick block (about 20 s in all on 2 cores: long runs belong
+in docs/); each of its examples is a test of its own, and a few outputs are checked against
+what its comments promise. Each docs/*.md file with quick blocks is one test.
 
 The examples of every ``--help`` are not run (some are long on purpose), but each file one
 of them reads is one that an example before it writes."""
@@ -27,8 +38,10 @@ from .helpers import run
 
 ROOT = Path(__file__).resolve().parent.parent
 README = ROOT / "README.md"
+DOCS = ROOT / "docs"
 EXITS = re.compile(r"#\s*exits (\d+)\b")
-PER_EXAMPLE = 30.0  # seconds: three times what an example is meant to take, for a loaded machine
+PER_EXAMPLE = 30.0  # seconds: three times what a quick example may take, for a loaded machine
+RUNS = ("tranquility", "printf")  # what a quick block may run
 
 
 def section(text: str, title: str) -> str:
@@ -39,12 +52,17 @@ def section(text: str, title: str) -> str:
 
 
 def sh_blocks(text: str) -> list[str]:
-    return re.findall(r"^```sh\n(.*?)^```", text, re.DOTALL | re.MULTILINE)
+    """Every ``sh`` block at the start of a line, quick or not."""
+    return re.findall(r"^```sh(?: quick)?\n(.*?)^```", text, re.DOTALL | re.MULTILINE)
 
 
-def commands(text: str) -> list[str]:
+def quick_blocks(text: str) -> list[str]:
+    return re.findall(r"^```sh quick\n(.*?)^```", text, re.DOTALL | re.MULTILINE)
+
+
+def commands(blocks: list[str]) -> list[str]:
     """Every command line of the blocks: not blank, not a comment."""
-    lines = [line for block in sh_blocks(text) for line in block.splitlines()]
+    lines = [line for block in blocks for line in block.splitlines()]
     return [line for line in lines if line.strip() and not line.lstrip().startswith("#")]
 
 
@@ -53,7 +71,13 @@ def expected_exit(line: str) -> int:
     return int(found.group(1)) if found else 0
 
 
-USAGE = commands(section(README.read_text(encoding="utf-8"), "Usage"))
+def read(path: Path) -> str:
+    return path.read_text(encoding="utf-8")
+
+
+USAGE = commands(quick_blocks(section(read(README), "Usage")))
+# The docs with quick examples, by name (their lines are read again in the test).
+QUICK_DOCS = sorted(p.name for p in DOCS.glob("*.md") if quick_blocks(read(p)))
 
 
 @dataclass
@@ -65,19 +89,34 @@ class Ran:
     seconds: float
 
 
-@pytest.fixture(scope="module")
-def ran(tmp_path_factory) -> list[Ran]:
-    """Every Usage example run once, in order, in one empty folder."""
+def run_examples(lines: list[str], folder: Path) -> list[Ran]:
+    """Each line run once, in order, in ``folder``, with the installed ``tranquility``."""
     if shutil.which("tranquility") is None:
         pytest.skip("the tranquility command is not installed (pip install -e .)")
-    folder = tmp_path_factory.mktemp("readme")
     env = {k: v for k, v in os.environ.items() if k not in ("FORCE_COLOR", "TTY_COMPATIBLE", "TTY_INTERACTIVE")}
     results = []
-    for line in USAGE:
+    for line in lines:
         begun = time.monotonic()
         code, out, err = run_line(line, folder, env)
         results.append(Ran(line, code, out, err, time.monotonic() - begun))
     return results
+
+
+def check(r: Ran, where: str) -> None:
+    """The example exited as its comment says, without a traceback, within PER_EXAMPLE."""
+    assert r.code == expected_exit(r.line), (
+        f"{where} example {r.line!r} exited {r.code}, expected {expected_exit(r.line)}:\n{r.stderr[-1500:]}"
+    )
+    assert "Traceback" not in r.stderr, r.stderr[-1500:]
+    assert r.seconds < PER_EXAMPLE, (
+        f"{where} example {r.line!r} took {r.seconds:.1f} s: make it quicker, or move it to a plain sh block with its time"
+    )
+
+
+@pytest.fixture(scope="module")
+def ran(tmp_path_factory) -> list[Ran]:
+    """Every Usage example run once, in order, in one empty folder."""
+    return run_examples(USAGE, tmp_path_factory.mktemp("readme"))
 
 
 def run_line(line: str, folder: Path, env: dict[str, str], timeout: float = 120) -> tuple[int, str, str]:
@@ -103,18 +142,15 @@ def run_line(line: str, folder: Path, env: dict[str, str], timeout: float = 120)
 
 def test_the_usage_has_examples():
     assert len(USAGE) >= 20
-    assert all(line.split()[0] in ("tranquility", "printf") for line in USAGE), "only the tool and printf (to make a file)"
+    assert all(line.split()[0] in RUNS for line in USAGE), "only the tool and printf (to make a file)"
+    usage = section(read(README), "Usage")
+    assert sh_blocks(usage) == quick_blocks(usage), "every sh block of the README's Usage is marked quick"
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("index", range(len(USAGE)), ids=[line.split("#")[0].strip()[:70] for line in USAGE])
 def test_each_example_runs(ran, index):
-    r = ran[index]
-    assert r.code == expected_exit(r.line), (
-        f"README example {r.line!r} exited {r.code}, expected {expected_exit(r.line)}:\n{r.stderr[-1500:]}"
-    )
-    assert "Traceback" not in r.stderr, r.stderr[-1500:]
-    assert r.seconds < PER_EXAMPLE, f"README example {r.line!r} took {r.seconds:.1f} s: make it shorter (long runs go to docs/)"
+    check(ran[index], "README")
 
 
 @pytest.mark.slow
@@ -147,6 +183,34 @@ def test_every_linked_doc_exists():
     text = README.read_text(encoding="utf-8")
     links = re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", text)
     assert links and all((ROOT / link).exists() for link in links), [link for link in links if not (ROOT / link).exists()]
+
+
+# -- the quick examples of docs/ ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize("path", [README, *sorted(DOCS.glob("*.md"))], ids=lambda p: p.name)
+def test_an_sh_fence_is_plain_or_quick_and_a_quick_line_one_command(path):
+    """A misspelt marker would leave a block unrun (or unrendered): ```sh is followed by
+    nothing or by " quick"; a quick line is one whole command of the tool or printf."""
+    text = read(path)
+    fences = re.findall(r"^ *```sh(.*)$", text, re.MULTILINE)
+    assert all(rest in ("", " quick") for rest in fences), fences
+    assert len(sh_blocks(text)) == len(re.findall(r"^```sh", text, re.MULTILINE)), "a quick block starts its line"
+    for line in commands(quick_blocks(text)):
+        assert line.split()[0] in RUNS, f"{path.name}: a quick line runs only {' or '.join(RUNS)}: {line!r}"
+        assert not line.rstrip().endswith("\\") and not line.lstrip().startswith(("for ", "do ", "done")), line
+
+
+def test_the_docs_have_quick_examples():
+    assert {"solving.md", "simulate.md", "puzzles.md", "odds.md"} <= set(QUICK_DOCS), QUICK_DOCS
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", QUICK_DOCS)
+def test_the_quick_examples_of_a_doc_run(name, tmp_path):
+    """One test per file: its quick blocks, in order, in one empty folder."""
+    for r in run_examples(commands(quick_blocks(read(DOCS / name))), tmp_path):
+        check(r, f"docs/{name}")
 
 
 # -- the examples in --help ---------------------------------------------------------------------

@@ -9,6 +9,7 @@ import pytest
 from click.testing import CliRunner
 from tranquility.cli.main import main
 from tranquility.puzzles.shipped import catalogue, catalogue_root
+from tranquility.solver.engine.actions import PlayIsland, PlayMonster
 from tranquility.solver.engine.cards import sorted_cards
 from tranquility.solver.engine.deal import deal
 from tranquility.solver.engine.line import Line
@@ -80,7 +81,7 @@ def test_json_values_along_the_won_line(won_game):
 
 
 def test_text_at_the_start_middle_and_end(won_game):
-    start = run("show", won_game, "--turn", 0)
+    start = piped("show", won_game, "--turn", 0)
     assert start.exit_code == 0, start.output
     out = start.stdout
     assert f"{won_game}: line of 8 action(s), 1 player(s)" in out
@@ -90,14 +91,15 @@ def test_text_at_the_start_middle_and_end(won_game):
     assert "Discarded: none" in out and "Status: open, seat 0 to move" in out
     assert "Next in the line: turn 1: seat 0 plays 10 at cell 4, paying nothing" in out
 
-    middle = run("show", won_game, "--turn", 3).stdout
+    middle = piped("show", won_game, "--turn", 3).stdout
     assert "After turn 3 of 8: seat 0 plays 1 at cell 0, paying nothing" in middle
     assert "(it holds the Start card and must play it)" in middle
     assert "Next in the line: turn 4: seat 0 plays the Start card" in middle
     grid = middle.split("After turn 3")[1]
-    assert "  1  .  10  ." in grid and "  0  1   .  7" in grid  # top row first
+    # Top row first; an empty cell shows its index, the last move's card is marked.
+    assert "  1  .3  10  .5\n" in grid and "  0  *1  .1   7\n" in grid
 
-    end = run("show", won_game).stdout
+    end = piped("show", won_game).stdout
     assert "After turn 8 of 8: seat 0 plays a Finish card" in end
     assert "Discarded: 2 3 4 5 9" in end and "Status: won" in end
     assert "Next in the line" not in end
@@ -110,7 +112,8 @@ def test_a_deal_file_is_its_starting_position(tmp_path):
     assert data == expected_json(Line(game), 0)
     assert data["piles"] == [list(p[5:]) for p in game.piles]
     text = run("show", path, "--turn", 0).stdout
-    assert f"{path}: deal, 4 player(s)" in text and "Starting position (turn 0 of 0)" in text
+    # A long temporary path wraps the header at a space in the test's 100 columns.
+    assert f"{path}: deal, 4 player(s)" in " ".join(text.split()) and "Starting position (turn 0 of 0)" in text
 
 
 def test_a_lost_position_with_monsters_and_rocks(tmp_path):
@@ -305,3 +308,62 @@ def test_verify_names_the_puzzle_too(tmp_path):
     assert json.loads(run("verify", path, "--json").stdout)["legal"] is True
     broken = write(tmp_path / "broken.json", {**json.loads(path.read_text()), "puzzle": {"id": 7, "grade": 1}})
     assert run("verify", broken).exit_code == 2
+
+
+# -- the grid: every empty cell's index, the last move's cell marked ------------------------------
+
+
+def grid_cells(text: str, rules: Rules) -> tuple[list[str], list[str]]:
+    """The (first) grid drawn in ``text``: each cell's word, cell 0 first, and its lines."""
+    lines = text.splitlines()
+    head = next(i for i, row in enumerate(lines) if row.split()[:1] == ["row"])
+    drawn = lines[head : head + 1 + rules.rows]
+    cells = [""] * rules.cells
+    for row in drawn[1:]:
+        words = row.split()
+        words = words[1:] if words[0] == "rocks" else words
+        first = int(words[0]) * rules.cols
+        cells[first : first + rules.cols] = words[1:]
+    return cells, drawn
+
+
+def expected_cells(state: State, last: int | None) -> list[str]:
+    """What each cell shows: its card, ``#`` for an empty cell the rocks block, else its
+    index after a dot; the cell the last move played on with a ``*`` before."""
+    shown = []
+    for cell, value in enumerate(state.grid):
+        if value is not None:
+            word = str(value)
+        elif state.rocks_row == cell // state.rules.cols:
+            word = "#"
+        else:
+            word = f".{cell}"
+        shown.append(f"*{word}" if cell == last else word)
+    return shown
+
+
+@pytest.mark.parametrize("case", ["won", "monsters and rocks"])
+def test_the_grid_shows_each_empty_cells_index_and_marks_the_last_move(tmp_path, case):
+    """Piped (no styles), at every turn: the index of each empty cell as a move names it
+    (``.17`` for ``24@17``), ``*`` on the card the last move placed (or the cell a Sea
+    Monster sank), and the columns still aligned."""
+    if case == "won":
+        line = parse_notation(f"deal 1 1 {SMALL}\n{WON}\n")
+    else:
+        rules = Rules(rows=3, cols=3, islands=18, finish=2, hand=3, start_discards=3, monsters=2, rocks=Rocks.MANUAL)
+        game = deal(rules, 2, 4)
+        _, actions = random_game(State.initial(game), random.Random(4))
+        line = Line(game, tuple(actions))
+        assert any(isinstance(a, PlayMonster) for a in actions)  # a sunk cell is marked too
+    path = write(tmp_path / "line.json", line_to_json(line))
+    marked = 0
+    for turn in range(len(line.actions) + 1):
+        text = piped("show", path, "--turn", turn).stdout
+        action = line.actions[turn - 1] if turn else None
+        last = action.cell if isinstance(action, (PlayIsland, PlayMonster)) else None
+        cells, drawn = grid_cells(text, line.deal.rules)
+        assert cells == expected_cells(replay(line.deal, line.actions[:turn]), last), turn
+        assert len({len(row) for row in drawn}) == 1, drawn  # every column right-aligned
+        assert ("* = the last move's cell" in text) == (last is not None)
+        marked += last is not None
+    assert marked >= 3

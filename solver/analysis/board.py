@@ -3,14 +3,15 @@ moves and what each costs, undo and redo, saving, and hints from the solver
 (docs/play.md). ``tranquility play`` only draws a ``Board`` and passes it what was typed.
 
 A ``Board`` is immutable: every move, undo or redo returns a new one. The rules are the
-engine's (``State.apply``); a hint is a ``solve`` and says no more than its verdict.
+engine's (``State.apply``); a hint is a ``solve`` and says no more than its verdict, and so
+are the ``Proofs`` the check after each move gathers (did the move throw the win away?).
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
-from dataclasses import dataclass, replace
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from functools import cached_property
 from itertools import chain
@@ -18,7 +19,7 @@ from pathlib import Path
 
 from tranquility.solver.analysis.results import Best, Result
 from tranquility.solver.analysis.solve import solve
-from tranquility.solver.engine.actions import Action, Choice, ChoiceKind, describe
+from tranquility.solver.engine.actions import Action, Choice, ChoiceKind, describe, describe_rocks
 from tranquility.solver.engine.deal import Deal
 from tranquility.solver.engine.line import Game, Line, as_line
 from tranquility.solver.engine.state import State, Status
@@ -27,7 +28,6 @@ from tranquility.solver.errors import BadInput, InternalError
 from tranquility.solver.formats.codecs import line_to_json
 from tranquility.solver.formats.json_values import write_json
 from tranquility.solver.formats.notation import (
-    NotationError,
     Token,
     format_action,
     parse_token,
@@ -35,6 +35,7 @@ from tranquility.solver.formats.notation import (
     tokens,
     write_notation,
 )
+from tranquility.solver.formats.puzzle_tag import PuzzleTag
 from tranquility.solver.search.bounds import live_islands
 from tranquility.solver.search.budget import Budget
 from tranquility.solver.search.moves import choice_actions
@@ -50,6 +51,18 @@ class FileExists(BoardError):
     """Saving would overwrite a file; the board never does unless asked (``force``)."""
 
 
+class MoveRefused(BoardError):
+    """A move of a typed line that the board refused, and why (``reason``: the notation's
+    NotationError or the engine's IllegalAction). Of several moves, the message names which
+    one and its turn; ``column`` is where its token starts in the line (from 1)."""
+
+    def __init__(self, reason: BadInput, token: Token, index: int, count: int, turn: int):
+        which = f"move {index} of {count}, {token.text} (turn {turn}): " if count > 1 else ""
+        # A typed line is line 1: the notation's "line 1, column 4: ..." says only the column.
+        super().__init__(f"{which}{str(reason).removeprefix('line 1, ')}")
+        self.reason, self.token, self.column = reason, token.text, token.column
+
+
 @dataclass(frozen=True)
 class Move:
     """A legal choice, what it costs (cards paid: by the seat, or the team for a Start)
@@ -62,6 +75,12 @@ class Move:
     @property
     def token(self) -> str:
         return format_action(self.action)
+
+    @property
+    def words(self) -> str:
+        """The choice in words, with the rocks move its action makes (manual Jagged Rocks)."""
+        rocks = self.action.rocks
+        return str(self.choice) if rocks is None else f"{self.choice}; {describe_rocks(rocks)}"
 
 
 @dataclass(frozen=True)
@@ -87,6 +106,11 @@ class Goal:
             why = replayed.error or f"it stops with the game {replayed.status}"
             raise BoardError(f"the solution of puzzle {puzzle_id} does not replay as a win: {why}")
         return cls(puzzle_id, grade, solution, replayed.state.cards_left)
+
+    @property
+    def tag(self) -> PuzzleTag:
+        """The puzzle's name, as a game saved from it records it."""
+        return PuzzleTag(self.id, self.grade)
 
 
 class Judgement(StrEnum):
@@ -177,7 +201,7 @@ class Board:
     @property
     def line(self) -> Line:
         """The game so far as a line (what ``save`` writes)."""
-        return replace(self.origin, actions=self.actions)
+        return self.line_at(self.turn)
 
     @property
     def turn(self) -> int:
@@ -203,18 +227,17 @@ class Board:
 
     def play(self, text: str) -> Board:
         """Play the tokens of ``text`` (docs/notation.md) in turn; all of them or none: a
-        token that is not notation is a NotationError, an illegal action the engine's
-        IllegalAction (naming the rule), and the board is left as it was."""
+        token that is not notation (the NotationError) or an illegal action (the engine's
+        IllegalAction, naming the rule) is MoveRefused, and the board is left as it was."""
         found = tokens(text)
         if not found:
             raise BoardError("type a move in the notation (as in 41@20-3,77), or pick one from the list")
         board = self
-        for token in found:
+        for index, token in enumerate(found, start=1):
             try:
-                action = parse_token(Token(token.text, 1, token.column), board.state.seat)
-            except NotationError as exc:
-                raise NotationError(str(exc).removeprefix("line 1, "), exc.line, exc.column, exc.token) from None
-            board = board.play_action(action)
+                board = board.play_action(parse_token(Token(token.text, 1, token.column), board.state.seat))
+            except BadInput as exc:
+                raise MoveRefused(exc, token, index, len(found), board.turn + 1) from None
         return board
 
     def play_action(self, action: Action) -> Board:
@@ -227,7 +250,19 @@ class Board:
     def undo(self) -> Board:
         if not self.actions:
             raise BoardError("nothing to undo: this is where the game began")
-        return replace(self, actions=self.actions[:-1], states=self.states[:-1], undone=(self.actions[-1], *self.undone))
+        return self.back_to(self.turn - 1)
+
+    def back_to(self, turn: int) -> Board:
+        """The board after the first ``turn`` actions, the later ones undone (redo plays them
+        again, first the earliest)."""
+        if not 0 <= turn <= self.turn:
+            raise BoardError(f"turn {turn} is not one of this game's 0..{self.turn}")
+        undone = self.actions[turn:] + self.undone
+        return replace(self, actions=self.actions[:turn], states=self.states[: turn + 1], undone=undone)
+
+    def line_at(self, turn: int) -> Line:
+        """The game up to the position after the first ``turn`` actions."""
+        return replace(self.origin, actions=self.actions[:turn])
 
     def redo(self) -> Board:
         if not self.undone:
@@ -244,14 +279,15 @@ class Board:
         path = Path(path)
         if path.exists() and not force:
             raise FileExists(f"{path} already exists")
+        puzzle = None if self.goal is None else self.goal.tag
         try:
             if path.suffix.lower() == ".json":
-                write_json(path, line_to_json(self.line), force=True)
-                return f"wrote {path} (a line file of {self.turn} action(s))"
-            path.write_text(write_notation(self.line, self._deal_file(path)), encoding="utf-8")
+                write_json(path, line_to_json(self.line, puzzle), force=True)
+                return f"wrote {path} (a line file of {self.turn} action(s){_of(puzzle)})"
+            path.write_text(write_notation(self.line, self._deal_file(path), puzzle), encoding="utf-8")
         except OSError as exc:
             raise BoardError(f"{path}: cannot be written ({exc.strerror or exc})") from None
-        return f"wrote {path} (the notation, {self.turn} action(s))"
+        return f"wrote {path} (the notation, {self.turn} action(s){_of(puzzle)})"
 
     def _deal_file(self, target: Path) -> str | None:
         """What a notation file at ``target`` names its deal by: the seeded header (None),
@@ -264,10 +300,20 @@ class Board:
 
     # -- hints ----------------------------------------------------------------------------
 
-    def hint(self, budget: Budget, objective: Objective = Objective.ANY) -> Hint:
-        """Solve the position (``budget``); after a move whose position is proven lost, solve
-        the one before it too, to tell a thrown-away win from a game lost earlier."""
-        now = solve(self.line, budget, objective=objective)
+    @property
+    def objective(self) -> Objective:
+        """What a hint heads for unless told otherwise: in a puzzle its objective, the most
+        spare cards (the puzzle's solution is compared by them); else any win."""
+        return Objective.ANY if self.goal is None else Objective.SPARE
+
+    def hint(self, budget: Budget, objective: Objective | None = None) -> Hint:
+        """Solve the position (``budget``) for ``objective`` (the board's own by default);
+        after a move whose position is proven lost, solve the one before it too, to tell a
+        thrown-away win from a game lost earlier."""
+        now = solve(self.line, budget, objective=objective or self.objective)
+        proofs = Proofs().proven(self.line, now.verdict)
+        if self.actions and now.verdict == Verdict.NO_WIN:
+            proofs = proofs.solved(self, self.turn - 1, budget)
         return Hint(
             now.verdict,
             now.method,
@@ -275,18 +321,10 @@ class Board:
             now.reason,
             _next_action(now, self.turn),
             now.best,
-            self._judge(now, budget) if self.actions else None,
+            proofs.judge(self),
             self.actions[-1] if self.actions else None,
             self.turn,
         )
-
-    def _judge(self, after: Result, budget: Budget) -> Judgement:
-        if after.verdict == Verdict.WIN:
-            return Judgement.KEPT
-        if after.verdict == Verdict.UNKNOWN:
-            return Judgement.UNKNOWN
-        before = solve(replace(self.origin, actions=self.actions[:-1]), budget)
-        return {Verdict.WIN: Judgement.THREW, Verdict.NO_WIN: Judgement.ALREADY_LOST}.get(before.verdict, Judgement.UNKNOWN)
 
     # -- puzzles --------------------------------------------------------------------------
 
@@ -306,6 +344,80 @@ class Board:
         elif self.over:
             said.append("lost: the seat to move has no legal action")
         return said
+
+
+@dataclass(frozen=True)
+class Proofs:
+    """Proven verdicts (win or no-win: an unknown proves nothing) of positions of games, each
+    keyed by the line that reaches it: what the check after each move has solved, and what
+    they tell about a board (the move that threw the win away, the last position proven
+    winnable). A position after a proven loss is lost too, so it is never solved."""
+
+    verdicts: Mapping[Line, Verdict] = field(default_factory=dict)
+
+    def at(self, board: Board, turn: int) -> Verdict | None:
+        """The proven verdict of the position after the board's first ``turn`` actions."""
+        return self.verdicts.get(board.line_at(turn)) if 0 <= turn <= board.turn else None
+
+    def proven(self, line: Line, verdict: Verdict) -> Proofs:
+        if verdict == Verdict.UNKNOWN:
+            return self
+        return Proofs({**self.verdicts, line: verdict})
+
+    def merged(self, other: Proofs) -> Proofs:
+        return Proofs({**self.verdicts, **other.verdicts})
+
+    def solved(self, board: Board, turn: int, budget: Budget) -> Proofs:
+        """With the position after ``turn`` actions solved (``budget``), unless known."""
+        if self.at(board, turn) is not None:
+            return self
+        return self.proven(board.line_at(turn), solve(board.line_at(turn), budget).verdict)
+
+    def check(self, board: Board, budget: Budget, since: int | None = None) -> Proofs:
+        """Solve what judging the board's moves after its first ``since`` actions takes (by
+        default its last move): the position after them and, while a position is a proven
+        loss, the one before it, down to the position after ``since`` actions; positions
+        known are not solved again, and nothing is when a position up to ``since`` is a
+        proven loss already."""
+        since = max(board.turn - 1, 0) if since is None else since
+        if any(self.at(board, turn) == Verdict.NO_WIN for turn in range(since + 1)):
+            return self
+        proofs = self
+        for turn in range(board.turn, since - 1, -1):
+            proofs = proofs.solved(board, turn, budget)
+            if proofs.at(board, turn) != Verdict.NO_WIN:
+                break
+        return proofs
+
+    def judge(self, board: Board) -> Judgement | None:
+        """What the board's last move did to the win, as far as these proofs go (None before
+        the first move)."""
+        if not board.actions:
+            return None
+        before, after = self.at(board, board.turn - 1), self.at(board, board.turn)
+        if after == Verdict.WIN:
+            return Judgement.KEPT
+        if before == Verdict.NO_WIN:
+            return Judgement.ALREADY_LOST
+        if before == Verdict.WIN and after == Verdict.NO_WIN:
+            return Judgement.THREW
+        return Judgement.UNKNOWN
+
+    def thrown_at(self, board: Board) -> int | None:
+        """The turn (from 1) of the board's move that threw the win away: the position before
+        it a proven win, the one after it a proven loss; None if no move is proven to."""
+        for turn in range(1, board.turn + 1):
+            if self.at(board, turn - 1) == Verdict.WIN and self.at(board, turn) == Verdict.NO_WIN:
+                return turn
+        return None
+
+    def last_winnable(self, board: Board) -> int | None:
+        """The turns played to reach the board's latest position proven winnable, if any."""
+        return next((t for t in range(board.turn, -1, -1) if self.at(board, t) == Verdict.WIN), None)
+
+
+def _of(puzzle: PuzzleTag | None) -> str:
+    return "" if puzzle is None else f", on puzzle {puzzle.id}"
 
 
 def _against(spare: int, best: int | None) -> str:

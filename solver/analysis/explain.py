@@ -50,6 +50,7 @@ class Turn:
     text: str
     cost: int  # cards paid as an island's placement cost (0 for every other action)
     drawn: tuple[Card, ...]  # cards the seat (every seat, after a Start) drew afterwards
+    hand: tuple[Card, ...]  # the mover's hand before the turn: what it chose from
     hands: tuple[int, ...]  # cards in each seat's hand after the turn
     piles: tuple[int, ...]  # cards left in each seat's pile after the turn
     moments: tuple[str, ...]  # why the grid is worth drawing here: start, row R (row R, 0 = the bottom row, is now complete), end
@@ -122,6 +123,7 @@ class Explanation:
                     "text": t.text,
                     "cost": t.cost,
                     "drawn": list(t.drawn),
+                    "hand": list(t.hand),
                     "hands": list(t.hands),
                     "piles": list(t.piles),
                     "moments": list(t.moments),
@@ -268,6 +270,7 @@ def narrate(line: Line, prefix: int = 0) -> list[Turn]:
                 text=describe(action),
                 cost=cost,
                 drawn=tuple(drawn),
+                hand=before.hands[action.seat],
                 hands=tuple(len(h) for h in state.hands),
                 piles=tuple(len(state.pile(s)) for s in range(state.players)),
                 moments=tuple(moments),

@@ -36,6 +36,7 @@ COMMIT_SECONDS = 1.0
 
 
 IN_FLIGHT = 2  # batches queued per slot (process or Dask thread) beyond the one running
+MANAGER_JOIN_SECONDS = 10.0  # a stopped pool's thread ends in milliseconds; never hang Ctrl-C on it
 
 
 def solve_batch(rules: dict[str, Any], work: Sequence[Work], budget: Budget) -> Batch:
@@ -260,9 +261,15 @@ def halt(executor: cf.Executor, pending: Iterable[cf.Future]) -> None:
         stop()
     elif isinstance(executor, cf.ProcessPoolExecutor):
         processes = getattr(executor, "_processes", None) or {}  # before 3.14: no public way
+        manager = getattr(executor, "_executor_manager_thread", None)
         for process in list(processes.values()):
             process.terminate()
         executor.shutdown(wait=False, cancel_futures=True)
+        # The pool's thread closes its wake-up pipe once it sees the workers gone; at exit
+        # Python writes to that pipe without the pool's lock, and a write racing the close
+        # fails with a traceback (EBADF). Waiting for the thread closes the race.
+        if manager is not None:
+            manager.join(timeout=MANAGER_JOIN_SECONDS)
     else:
         executor.shutdown(wait=False)
 

@@ -122,26 +122,30 @@ class OddsSummary:
         return {"groups": [g.to_json() for g in self.groups], "deals_per_s": _round(self.deals_per_s, 2)}
 
 
-def shown_share(value: float, digits: int, outward: Callable[[float], float] | None = None) -> str:
-    """A share as a percentage with ``digits`` decimals, for people. An interval's ends are
+DIGITS = 1  # every share is shown with one decimal of a percent, in every table
+
+
+def shown_share(value: float, outward: Callable[[float], float] | None = None) -> str:
+    """A share as a percentage with ``DIGITS`` decimals, for people. An interval's ends are
     rounded outward (``math.floor`` / ``math.ceil``), so 10,000 wins of 10,000 show [99.9,
     100.0], never a certain [100.0, 100.0]; a share short of all or above none never shows
     100 or 0."""
-    scaled = 100 * value * 10**digits
+    scale = 10**DIGITS
+    scaled = 100 * value * scale
     if outward is not None:
         shown = outward(scaled + (1e-9 if outward is math.floor else -1e-9))
     else:
         shown = round(scaled)
-        if shown == 100 * 10**digits and value < 1:
+        if shown == 100 * scale and value < 1:
             shown -= 1
         elif shown == 0 and value > 0:
             shown = 1
-    return f"{max(0, min(shown, 100 * 10**digits)) / 10**digits:.{digits}f}"
+    return f"{max(0, min(shown, 100 * scale)) / scale:.{DIGITS}f}"
 
 
-def shown_interval(ci: tuple[float, float], digits: int = 1) -> tuple[str, str]:
+def shown_interval(ci: tuple[float, float]) -> tuple[str, str]:
     """An interval's ends as percentages, rounded outward."""
-    return shown_share(ci[0], digits, math.floor), shown_share(ci[1], digits, math.ceil)
+    return shown_share(ci[0], math.floor), shown_share(ci[1], math.ceil)
 
 
 def shown_bracket(ci: tuple[float, float]) -> str:
@@ -151,12 +155,13 @@ def shown_bracket(ci: tuple[float, float]) -> str:
 
 
 def shown_percent(value: float | None, ci: tuple[float, float] | None = None) -> str:
-    """A share for people: ``81.2%``, or with its interval ``81.2% [80.3, 82.0]``; ``-`` for no deals."""
+    """A share for people: ``81.2%``, or with its interval ``81.2% [80.3, 82.0]``; ``-`` for
+    no deals. The one rule of every odds table, on the screen and in Markdown."""
     if value is None:
         return "-"
     if ci is None:
-        return f"{shown_share(value, 1)}%"
-    return f"{shown_share(value, 1)}% {shown_bracket(ci)}"
+        return f"{shown_share(value)}%"
+    return f"{shown_share(value)}% {shown_bracket(ci)}"
 
 
 def _md_row(cells: Iterable[str]) -> str:

@@ -167,8 +167,12 @@ def describe(action: Action) -> str:
         case _:
             assert_never(action)
     if action.rocks is not None:
-        if action.rocks.row is None:
-            text += f"; the rocks stay (paying {_paid(action.rocks.discard)})"
-        else:
-            text += f"; the rocks move to row {action.rocks.row}"
+        text += f"; {describe_rocks(action.rocks)}"
     return text
+
+
+def describe_rocks(rocks: RocksMove) -> str:
+    """A manual Jagged Rocks move in plain English."""
+    if rocks.row is None:
+        return f"the rocks stay (paying {_paid(rocks.discard)})"
+    return f"the rocks move to row {rocks.row}"

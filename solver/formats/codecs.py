@@ -24,6 +24,7 @@ from tranquility.solver.formats.json_values import (
     object_from_json,
 )
 from tranquility.solver.formats.position_forms import POSITION_FORMAT, position_from_json, position_to_json
+from tranquility.solver.formats.puzzle_tag import PuzzleTag
 
 DEAL_FORMAT = "tranquility-deal/1"
 
@@ -207,8 +208,12 @@ def line_from_json(data: Any, where: str = "line") -> Line:
     )
 
 
-def line_to_json(line: Line) -> dict[str, Any]:
+def line_to_json(line: Line, puzzle: PuzzleTag | None = None) -> dict[str, Any]:
+    """A line file; a game played on ``puzzle`` keeps its name in the deal's ``puzzle`` block,
+    as a puzzle file has it (a puzzle is a deal: a line from a position has no block)."""
     start = {"deal": deal_to_json(line.start)} if isinstance(line.start, Deal) else {"position": position_to_json(line.start)}
+    if puzzle is not None and "deal" in start:
+        start["deal"]["puzzle"] = puzzle.to_json()
     return {
         "format": LINE_FORMAT,
         **start,

@@ -8,8 +8,8 @@ a position: counted on from the seat to move).
 
 A notation file is a header line naming the deal (``deal SEED PLAYERS [rules PRESET]
 [rule KEY=VALUE ...]`` or ``deal-file PATH``) or a position (``position tq1 ...``, its text
-form: solver/position.py) and then the tokens; from a position, the first token is the
-seat to move's. Only the notation is
+form: solver/position.py), for a game played on a puzzle a ``puzzle ID grade G`` line, and
+then the tokens; from a position, the first token is the seat to move's. Only the notation is
 checked here; whether the actions obey the rules is the engine's job (``State.apply``).
 """
 
@@ -29,6 +29,7 @@ from tranquility.solver.engine.rules import MAX_PLAYERS, PRESETS, Rules, RulesEr
 from tranquility.solver.formats.codecs import game_from_json
 from tranquility.solver.formats.json_values import FormatError, parse_json, read_text
 from tranquility.solver.formats.position_forms import is_position_text, position_from_text, position_to_text
+from tranquility.solver.formats.puzzle_tag import GRADES, PuzzleTag
 from tranquility.solver.formats.rules_text import nearest_preset
 
 HEADER_HINT = (
@@ -274,8 +275,9 @@ def seeded_header(game: Deal) -> str | None:
     return " ".join(words)
 
 
-def write_notation(line: Game, deal_file: str | Path | None = None) -> str:
-    """A notation file for ``line``: the header, then the tokens, one round a line.
+def write_notation(line: Game, deal_file: str | Path | None = None, puzzle: PuzzleTag | None = None) -> str:
+    """A notation file for ``line``: the header, the ``puzzle`` line for a game played on
+    ``puzzle``, then the tokens, one round a line.
 
     The header is ``position TEXT`` for a line from a position, ``deal-file DEAL_FILE``
     when ``deal_file`` is given, else the seeded ``deal`` header; a deal no seed
@@ -289,6 +291,8 @@ def write_notation(line: Game, deal_file: str | Path | None = None) -> str:
         header = seeded_header(line.deal)
     if header is None:
         raise FormatError("the seeded dealer does not give this deal; name its file (deal-file PATH)")
+    if puzzle is not None:
+        header += f"\npuzzle {puzzle.id} grade {puzzle.grade}"
     players = line.deal.players
     body = format_actions(line.actions, per_line=players * max(1, 4 // players))
     return header + "\n" + (body + "\n" if body else "")
@@ -300,6 +304,23 @@ def _header_words(found: list[Token]) -> tuple[list[Token], list[Token]]:
         raise NotationError(f"line 1, column 1: no header: expected {HEADER_HINT}", 1, 1)
     header = [t for t in found if t.line == found[0].line]
     return header, found[len(header) :]
+
+
+def _puzzle_line(found: list[Token]) -> tuple[PuzzleTag | None, list[Token]]:
+    """``puzzle ID grade G``, if the line after the header is one, and the tokens after it."""
+    if not found or found[0].text != "puzzle":
+        return None, found
+    words = [t for t in found if t.line == found[0].line]
+    last = words[-1]
+    if len(words) < 4:
+        raise last.error("'puzzle ID grade G' (as in puzzle tq1-2p-8cf48077-5 grade 3)", len(last.text), "the end of the line")
+    if words[2].text != "grade" or len(words) > 4:
+        bad = words[2] if words[2].text != "grade" else words[4]
+        raise bad.error("'puzzle ID grade G' (as in puzzle tq1-2p-8cf48077-5 grade 3)", 0, "another word")
+    grade = _header_number(words[3], "a grade (1 to 5)")
+    if grade not in GRADES:
+        raise words[3].fail("expected a grade (1 to 5)")
+    return PuzzleTag(words[1].text, grade), found[len(words) :]
 
 
 def _seeded_deal(words: list[Token]) -> Deal:
@@ -380,6 +401,7 @@ def parse_notation(text: str, base: str | Path = ".") -> Line:
         game = _position_deal(header)
     else:
         raise header[0].error(HEADER_HINT, 0, "another word")
+    _, rest = _puzzle_line(rest)  # the puzzle's name only: the header says what is played
     first = game.seat if isinstance(game, Position) else 0
     return Line(game, _actions(rest, game.players, first))
 
@@ -411,6 +433,16 @@ def notation_from_text(text: str, path: str | Path) -> Line:
 
 def read_notation_file(path: str | Path) -> Line:
     return notation_from_text(read_text(path), path)
+
+
+def notation_puzzle(text: str) -> PuzzleTag | None:
+    """The puzzle a notation file's game was played on (its ``puzzle ID grade G`` line), or
+    None: a file without that line, or a text that is not notation."""
+    text = text.removeprefix(BOM)
+    if not looks_like_notation(text):
+        return None
+    _, rest = _header_words(tokens(text))
+    return _puzzle_line(rest)[0]
 
 
 def notation_deal_file(text: str, path: str | Path) -> Path | None:

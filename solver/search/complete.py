@@ -4,6 +4,8 @@ canonical states (junk written as one token)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from tranquility.solver.engine.actions import (
     Action,
     PlayFinish,
@@ -79,8 +81,13 @@ def _node(state: State, deadline: Deadline, stats: SearchStats) -> tuple[frozens
     return live, state_key(state, live)
 
 
-def _ordered(state: State, live: frozenset[int]) -> list[Action]:
-    """Candidate actions, cheapest island plays first (finds wins early)."""
+def _ordered(state: State, live: frozenset[int]) -> Iterable[Action]:
+    """Candidate actions, cheapest island plays first (finds wins early). A seat that must
+    play its Start has nothing else to play, and the team's ways to pay for it can number
+    hundreds of thousands: they are made one at a time as the search tries them, so that
+    the deadline is heard between them."""
+    if state.must_play_start():
+        return candidate_actions(state, live)
     actions = list(candidate_actions(state, live))
 
     def rank(a: Action) -> tuple[int, int]:

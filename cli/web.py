@@ -1,0 +1,179 @@
+"""``tranquility play --web``: the board served to a browser (docs/play.md, "In the browser").
+
+textual-serve does the serving: for each browser connection it starts one board process,
+``tranquility play`` with the options given here, which draws through Textual's web driver on
+its stdin and stdout (``TEXTUAL_DRIVER``), and relays it over a websocket to an xterm.js page.
+This module checks the input first (bad input is exit 2 before anything is served), serves
+that page without anything from outside the machine, and owns the event loop, so that Ctrl-C
+stops every board process and ends in exit 130 like any other command.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import os
+import re
+import shlex
+import signal
+import socket
+import sys
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from .exits import InputError
+from .options import DealSource, given, usage_error
+from .play import open_board
+
+if TYPE_CHECKING:
+    from aiohttp import web
+
+# The options of this process that its board processes do not take.
+SERVER_OPTIONS = ("web", "host", "port")
+# Seconds for the board processes to close once asked, and for the server to stop.
+STOP_SECONDS = 5.0
+# textual-serve's page links its font from a web font service; the same font ships in its
+# static folder, so the page gets it from there.
+_REMOTE_LINK = re.compile(r"<link\b[^>]*\bhref=\"https?://[^\"]*\"[^>]*>")
+_LOCAL_FONTS = """<link rel="preload" href="{{ config.static.url }}fonts/RobotoMono-VariableFont_wght.ttf" as="font"
+      type="font/ttf" crossorigin />
+    <style>
+      @font-face { font-family: "Roboto Mono"; font-style: normal; font-weight: 100 700;
+        src: url("{{ config.static.url }}fonts/RobotoMono-VariableFont_wght.ttf") format("truetype"); }
+      @font-face { font-family: "Roboto Mono"; font-style: italic; font-weight: 100 700;
+        src: url("{{ config.static.url }}fonts/RobotoMono-Italic-VariableFont_wght.ttf") format("truetype"); }
+    </style>"""
+
+
+def serve_play(source: DealSource, file: str | None, puzzle_id: str | None, host: str, port: int) -> None:
+    """``tranquility play --web``: serve the board until Ctrl-C (then exit 130)."""
+    if importlib.util.find_spec("textual_serve") is None:
+        raise InputError("play --web needs textual-serve: pip install 'tranquility-solver[web]'")
+    if not host.strip():
+        raise usage_error("--host: give an address or a name to serve on (127.0.0.1, 0.0.0.0, localhost)")
+    open_board(source, file, puzzle_id)  # the board processes open the same one: bad input stops here
+    args = same_options(click.get_current_context(), leave_out=SERVER_OPTIONS)
+    serve(shlex.join([sys.executable, "-m", "tranquility.cli", "play", *args]), host, port)
+
+
+def same_options(ctx: click.Context, leave_out: Iterable[str] = ()) -> list[str]:
+    """The arguments of ``ctx``'s command as they were given (on the command line or in the
+    environment), but for ``leave_out``: a copy of the command run with them does the same.
+    Options with a value (repeatable or not), on/off flags and arguments, after ``--``."""
+    args: list[str] = []
+    files: list[str] = []
+    for param in ctx.command.params:
+        name = param.name
+        if name is None or name in leave_out or not given(ctx, name):
+            continue
+        value = ctx.params[name]
+        if isinstance(param, click.Argument):
+            files.append(str(value))
+        elif isinstance(param, click.Option) and param.is_bool_flag:
+            on = param.flag_value if isinstance(param.flag_value, bool) else True  # click leaves True unset
+            args += [param.opts[0]] if value == on else param.secondary_opts[:1]
+        else:
+            args += [part for one in (value if param.multiple else [value]) for part in (param.opts[0], str(one))]
+    return args + ["--", *files] if files else args
+
+
+def serve(command: str, host: str, port: int) -> None:
+    """Serve ``command``'s app to browsers at HOST:PORT (0: a free port), one process per
+    connection, until SIGINT or SIGTERM: then every board process is stopped, and the
+    interrupt goes on as a KeyboardInterrupt (exit 130)."""
+    server = _server(command, host, port)
+    loop = asyncio.new_event_loop()
+    stopped = False
+
+    def stop() -> None:
+        nonlocal stopped
+        if not stopped:  # a second Ctrl-C while the boards close changes nothing
+            stopped = True
+            loop.stop()
+
+    previous = {signum: signal.getsignal(signum) for signum in (signal.SIGINT, signal.SIGTERM)}
+    runner = None
+    try:
+        runner = loop.run_until_complete(_start(server, host, port))  # Ctrl-C here: the program's handler
+        for signum in previous:
+            loop.add_signal_handler(signum, stop)
+        bound = runner.addresses[0][1]
+        click.echo(f"serving at http://{f'[{host}]' if ':' in host else host}:{bound}/")
+        loop.run_forever()  # until stop()
+    finally:
+        if runner is not None:
+            loop.run_until_complete(_stop(server, runner))
+        for signum, handler in previous.items():
+            loop.remove_signal_handler(signum)
+            signal.signal(signum, handler)
+        loop.close()
+    raise KeyboardInterrupt
+
+
+def _server(command: str, host: str, port: int) -> Any:
+    from textual_serve.server import Server
+
+    class BoardServer(Server):
+        """textual-serve's server, with the page kept to this machine and every
+        connection's task known, so that they can be stopped."""
+
+        def __init__(self) -> None:
+            super().__init__(command, host=host, port=port, title="tranquility play")
+            self.sessions: set[asyncio.Task] = set()
+
+        async def on_startup(self, app: web.Application) -> None:
+            """Nothing: textual-serve prints a banner on stdout, whose first line is ours."""
+
+        async def _make_app(self) -> web.Application:
+            import aiohttp_jinja2
+            import jinja2
+
+            app = await super()._make_app()
+            page = (self.templates_path / "app_index.html").read_text(encoding="utf-8")
+            aiohttp_jinja2.setup(app, loader=jinja2.DictLoader({"app_index.html": _REMOTE_LINK.sub(_LOCAL_FONTS, page)}))
+            return app
+
+        async def handle_index(self, request: web.Request) -> Any:
+            # The page names the server in its URLs: by the address the browser used, which
+            # works whatever --host was (0.0.0.0 serves on every address).
+            self.public_url = f"{request.scheme}://{request.host}"
+            return await super().handle_index(request)
+
+        async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+            task = asyncio.current_task()
+            assert task is not None
+            self.sessions.add(task)
+            try:
+                return await super().handle_websocket(request)
+            finally:
+                self.sessions.discard(task)
+
+    return BoardServer()
+
+
+async def _start(server: Any, host: str, port: int) -> web.AppRunner:
+    from aiohttp import web
+
+    runner = web.AppRunner(await server._make_app(), handle_signals=False, shutdown_timeout=STOP_SECONDS)
+    await runner.setup()
+    try:
+        await web.TCPSite(runner, host, port).start()
+    except OSError as exc:
+        await runner.cleanup()
+        # A bind error's strerror (asyncio's) repeats the address; a name lookup's is its own.
+        reason = os.strerror(exc.errno) if exc.errno and not isinstance(exc, socket.gaierror) else exc.strerror or str(exc)
+        raise InputError(f"--host {host} --port {port}: cannot serve there: {reason}") from None
+    return runner
+
+
+async def _stop(server: Any, runner: web.AppRunner) -> None:
+    """Close every connection: textual-serve then tells its board process to quit and
+    waits for it to end."""
+    sessions = set(server.sessions)
+    for task in sessions:
+        task.cancel()
+    if sessions:
+        await asyncio.wait(sessions, timeout=STOP_SECONDS)
+    await runner.cleanup()
