@@ -172,6 +172,28 @@ def test_a_cp_sat_solve_leaves_ctrl_c_to_python():
     assert (done.returncode, done.stdout) == (0, "interrupted\n"), done.stderr
 
 
+def test_ctrl_cs_in_a_row_never_end_the_wait_before_its_threads():
+    """Before Python 3.13 a Ctrl-C landing inside Thread.join marks the thread as ended while
+    it still runs: the wait returned under a running CP-SAT, and the process aborted at exit
+    ("terminate called without an active exception")."""
+    script = (
+        "import os, signal, threading, time\n"
+        "from tranquility.solver.cpsat.solving import run_stoppable\n"
+        "finished = []\n"
+        "def task():\n"
+        "    time.sleep(0.6); finished.append(True)\n"
+        "def ctrl_c():\n"
+        "    time.sleep(0.1)\n"  # the tasks are running
+        "    for _ in range(300):\n"
+        "        os.kill(os.getpid(), signal.SIGINT); time.sleep(0.001)\n"
+        "threading.Thread(target=ctrl_c).start()\n"
+        "print(run_stoppable([task, task], lambda: None), len(finished))\n"
+    )
+    for _ in range(3):
+        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+        assert (done.returncode, done.stdout) == (0, "True 2\n"), done.stderr
+
+
 def test_an_error_that_ctrl_c_caused_is_an_interrupt_not_a_bug(monkeypatch):
     """An extension module whose import Ctrl-C cut short raises ImportError from it: exit
     130, not "internal error (a bug)"."""

@@ -21,6 +21,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
+from functools import partial
 
 from ortools.sat.python import cp_model
 from tranquility.solver.cpsat.model import GameModel, build_model, horizon, no_cell_costs_more_than_one_beyond_the_slack
@@ -275,9 +276,9 @@ def _whole_and_split(
         if answer[0] != "unknown":
             race.stop()
 
-    sides = [threading.Thread(target=side, args=(decide,), name="cp-sat race") for decide in (whole, split)]
+    sides = [partial(side, decide) for decide in (whole, split)]
     # Stopped again while it runs: a run that was starting when the race ended has its solver now.
-    if run_stoppable(sides, race.stop, race.over.is_set):
+    if run_stoppable(sides, race.stop, race.over.is_set, name="cp-sat race"):
         raise KeyboardInterrupt
     if failed:
         raise failed[0]

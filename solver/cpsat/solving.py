@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 
 from ortools.sat.python import cp_model
@@ -60,34 +60,44 @@ def interruptible_solve(solver: cp_model.CpSolver, model: cp_model.CpModel) -> c
     waits until CP-SAT has returned, and is passed on as KeyboardInterrupt (the caller
     reports ``unknown``)."""
     outcome: dict = {}
-    worker = threading.Thread(target=lambda: outcome.update(status=solver.solve(model)), name="cp-sat")
-    if run_stoppable([worker], solver.stop_search):
+    if run_stoppable([lambda: outcome.update(status=solver.solve(model))], solver.stop_search, name="cp-sat"):
         raise KeyboardInterrupt
     return outcome["status"]
 
 
-def run_stoppable(threads: list[threading.Thread], stop: Callable[[], None], over: Callable[[], bool] = lambda: False) -> bool:
-    """Start ``threads`` (each running CP-SAT) and wait until every one has ended. From the
-    first Ctrl-C, or once ``over()`` holds, ``stop`` is called every 50 ms until then:
-    CP-SAT drops a stop that comes before its search has begun. Further Ctrl-Cs are taken
-    in too, so the caller never leaves (and the process never exits) while CP-SAT still
-    runs; exiting under its threads aborts the process. Returns whether Ctrl-C came."""
-    started: list[threading.Thread] = []
+def run_stoppable(
+    tasks: Sequence[Callable[[], None]], stop: Callable[[], None], over: Callable[[], bool] = lambda: False, name: str = "cp-sat"
+) -> bool:
+    """Run each of ``tasks`` (each running CP-SAT) in a thread of its own and wait until
+    every one has returned. From the first Ctrl-C, or once ``over()`` holds, ``stop`` is
+    called every 50 ms until then: CP-SAT drops a stop that comes before its search has
+    begun. Further Ctrl-Cs are taken in too, so the caller never leaves (and the process
+    never exits) while CP-SAT still runs; exiting under its threads aborts the process.
+    Returns whether Ctrl-C came."""
+    # Each task says itself that it has returned: before Python 3.13, a Ctrl-C that lands
+    # inside Thread.join marks the thread as ended while it still runs.
+    started: list[threading.Event] = []
+
+    def running(task: Callable[[], None], done: threading.Event) -> None:
+        try:
+            task()
+        finally:
+            done.set()
+
     interrupted = False
     try:
         with held():  # so that no thread can start unseen by the loop that stops it
-            for thread in threads:
-                thread.start()
-                started.append(thread)
+            for task in tasks:
+                done = threading.Event()
+                threading.Thread(target=running, args=(task, done), name=name).start()
+                started.append(done)
     except KeyboardInterrupt:
         interrupted = True
     while True:
         try:
             if interrupted or over():
                 stop()
-            for thread in started:
-                thread.join(0.05)
-            if not any(thread.is_alive() for thread in started):
+            if all(done.wait(0.05) for done in started):
                 return interrupted
         except KeyboardInterrupt:
             interrupted = True
