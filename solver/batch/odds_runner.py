@@ -182,11 +182,12 @@ def run_odds(
             run.collect()
     except KeyboardInterrupt:
         report.interrupted = True
-        halt(executor, run.pending)
-        if store.conn.in_transaction:  # Ctrl-C between a write and its COMMIT
-            store.conn.execute("ROLLBACK")
-        run.save()
-        report.counts = store.counts(scope)
+        with held():  # a second Ctrl-C comes after what came back is stored
+            halt(executor, run.pending)
+            if store.conn.in_transaction:  # Ctrl-C between a write and its COMMIT
+                store.conn.execute("ROLLBACK")
+            run.save()
+            report.counts = store.counts(scope)
     except BaseException:
         halt(executor, run.pending)
         run.save()
