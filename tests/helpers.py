@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import json
 import random
+import signal
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import replace
@@ -27,6 +28,14 @@ from tranquility.solver.engine.rules import Adjacency, OneCard, Order, Rocks, Ru
 from tranquility.solver.engine.state import State, Status
 from tranquility.solver.search.budget import Budget
 from tranquility.solver.verdicts import Method, Verdict
+
+
+def default_ctrl_c() -> None:
+    """For ``preexec_fn``: SIGINT at its default, as a user's shell starts a command. A
+    pytest-xdist worker, or a job a shell started in the background, ignores SIGINT, and
+    an ignored signal stays ignored in its children (Python then raises no KeyboardInterrupt)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
 
 # The smallest useful rule set: one row of four cells, eight islands, one Finish card.
 TINY = {"rows": 1, "cols": 4, "islands": 8, "finish": 1, "hand": 3, "start_discards": 2}

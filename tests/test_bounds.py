@@ -30,7 +30,7 @@ from tranquility.solver.search.objectives import (
 )
 from tranquility.solver.verdicts import Objective, Proof
 
-from .helpers import dense, small_deals
+from .helpers import default_ctrl_c, dense, small_deals
 from .oracles import exhaustive_best
 
 
@@ -304,7 +304,9 @@ except KeyboardInterrupt:
 @pytest.mark.slow
 def test_ctrl_c_stops_both_sides_of_a_raced_step():
     # In a process of its own: Ctrl-C reaches the main thread, which a test worker's may not be.
-    done = subprocess.run([sys.executable, "-c", RACE_INTERRUPTED], capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", RACE_INTERRUPTED], capture_output=True, text=True, timeout=120, preexec_fn=default_ctrl_c
+    )
     assert done.returncode == 0, done.stderr
     word, seconds, ended = done.stdout.split()
     assert word == "interrupted" and float(seconds) < 10 and ended == "True", done.stdout  # not the minute

@@ -26,6 +26,8 @@ import pytest
 from click.testing import CliRunner
 from tranquility.cli.main import main
 
+from .helpers import default_ctrl_c
+
 INTERRUPTS = 56
 SEED = 20261202
 PARALLEL = 3  # processes at once, beside one busy loop: the 2-core machine is overloaded on purpose
@@ -168,7 +170,7 @@ def test_a_cp_sat_solve_leaves_ctrl_c_to_python():
         "except KeyboardInterrupt:\n"
         "    print('interrupted')\n"
     )
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60, preexec_fn=default_ctrl_c)
     assert (done.returncode, done.stdout) == (0, "interrupted\n"), done.stderr
 
 
@@ -190,7 +192,9 @@ def test_ctrl_cs_in_a_row_never_end_the_wait_before_its_threads():
         "print(run_stoppable([task, task], lambda: None), len(finished))\n"
     )
     for _ in range(3):
-        done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+        done = subprocess.run(
+            [sys.executable, "-c", script], capture_output=True, text=True, timeout=60, preexec_fn=default_ctrl_c
+        )
         assert (done.returncode, done.stdout) == (0, "True 2\n"), done.stderr
 
 

@@ -33,7 +33,7 @@ from tranquility.solver.engine.rules import PRESETS
 from tranquility.solver.search.budget import Budget
 from tranquility.solver.version import __version__
 
-from .helpers import run
+from .helpers import default_ctrl_c, run
 
 OFFICIAL = PRESETS["official"]
 REPRODUCIBLE = Budget(reproducible=True, workers=1)
@@ -256,10 +256,7 @@ def test_ctrl_c_keeps_what_is_stored_and_prints_the_summary_so_far(tmp_path):
         stderr=subprocess.PIPE,
         text=True,
         start_new_session=True,
-        # A pytest-xdist worker ignores SIGINT, and an ignored signal stays ignored in its
-        # children (Python then installs no KeyboardInterrupt handler): give the run a
-        # terminal's default, as a user's shell does.
-        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+        preexec_fn=default_ctrl_c,
     )
     try:
         give_up = time.monotonic() + 60

@@ -29,7 +29,7 @@ from distributed.protocol.utils import pack_frames
 from tranquility.solver.batch.dask_check import NoAnswer, NotAScheduler, check_scheduler, scheduler_address
 from tranquility.solver.errors import BadInput
 
-from .helpers import run
+from .helpers import default_ctrl_c, run
 
 ODDS = ["odds", "--players", "4", "--deals", "2", "--reproducible"]
 HANDSHAKE = {"compression": None, "python": (3, 12, 0), "pickle-protocol": 5}
@@ -249,8 +249,7 @@ def test_ctrl_c_while_waiting_for_the_scheduler_exits_130(tmp_path):
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
             text=True,
-            # A pytest-xdist worker ignores SIGINT, and its children would inherit that.
-            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+            preexec_fn=default_ctrl_c,
         )
         try:
             assert accepted.wait(60), "the run never connected"
