@@ -113,15 +113,30 @@ def serve(command: str, host: str, port: int) -> None:
 
 
 def _server(command: str, host: str, port: int) -> Any:
-    from textual_serve.server import Server
+    from textual_serve import server as serving
+    from textual_serve.app_service import AppService
 
-    class BoardServer(Server):
+    boards: set[asyncio.subprocess.Process] = set()
+
+    class Board(AppService):
+        """textual-serve's board process, known to the server so that it is waited for."""
+
+        async def _open_app_process(self, width: int = 80, height: int = 24) -> asyncio.subprocess.Process:
+            process = await super()._open_app_process(width, height)
+            boards.add(process)
+            return process
+
+    # This process serves boards and nothing else: its connections start theirs as Board.
+    serving.AppService = Board  # type: ignore[misc]
+
+    class BoardServer(serving.Server):
         """textual-serve's server, with the page kept to this machine and every
-        connection's task known, so that they can be stopped."""
+        connection's task and board process known, so that they can be stopped."""
 
         def __init__(self) -> None:
             super().__init__(command, host=host, port=port, title="tranquility play")
             self.sessions: set[asyncio.Task] = set()
+            self.boards = boards
 
         async def on_startup(self, app: web.Application) -> None:
             """Nothing: textual-serve prints a banner on stdout, whose first line is ours."""
@@ -177,3 +192,12 @@ async def _stop(server: Any, runner: web.AppRunner) -> None:
     if sessions:
         await asyncio.wait(sessions, timeout=STOP_SECONDS)
     await runner.cleanup()
+    # Each board's end waited for while the loop runs: one that ended after the loop had
+    # closed would have asyncio print "Loop ... that handles pid N is closed".
+    for board in server.boards:
+        if board.returncode is None:
+            try:
+                await asyncio.wait_for(board.wait(), STOP_SECONDS)
+            except TimeoutError:
+                board.kill()
+                await board.wait()

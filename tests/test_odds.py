@@ -12,6 +12,7 @@ from __future__ import annotations
 import concurrent.futures as cf
 import json
 import math
+import multiprocessing
 import os
 import re
 import signal
@@ -276,6 +277,30 @@ def test_ctrl_c_keeps_what_is_stored_and_prints_the_summary_so_far(tmp_path):
     assert summary["groups"][0]["deals"] == stored
     with sqlite3.connect(db) as conn:
         assert conn.execute("SELECT COUNT(*) FROM deals WHERE method = 'interrupted'").fetchone() == (0,)
+
+
+def test_ctrl_c_while_the_pool_warms_up_stops_the_pool(monkeypatch):
+    # A pool left to the garbage collector raced Python's exit over its wake-up pipe: an
+    # "OSError: [Errno 9] Bad file descriptor" traceback after the exit code (8 runs in 40
+    # on a loaded machine). Stopped at once, its thread and its workers are gone.
+    def managers() -> set[threading.Thread]:
+        return {t for t in threading.enumerate() if type(t).__name__ == "_ExecutorManagerThread" and t.is_alive()}
+
+    before = managers()
+    real = cf.wait
+
+    def warmed_then_ctrl_c(futures, *args, **kwargs):
+        real(futures, *args, **kwargs)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr("tranquility.solver.batch.odds_runner.cf.wait", warmed_then_ctrl_c)
+    workers = set(multiprocessing.active_children())
+    with pytest.raises(KeyboardInterrupt):
+        local_executor(2)
+    assert managers() == before
+    for child in set(multiprocessing.active_children()) - workers:
+        child.join(5)
+        assert not child.is_alive(), child
 
 
 # -- Dask -----------------------------------------------------------------------------------------

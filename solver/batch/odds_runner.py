@@ -295,8 +295,15 @@ def local_executor(jobs: int) -> cf.ProcessPoolExecutor:
     pool = cf.ProcessPoolExecutor(max_workers=jobs, mp_context=context)
     # Every worker started at once: one whose start Ctrl-C cut short would be unknown to the
     # pool, so never stopped, and would fail noisily once this process had gone.
-    with held():
-        cf.wait([pool.submit(os.getpid) for _ in range(jobs)])
+    try:
+        with held():
+            cf.wait([pool.submit(os.getpid) for _ in range(jobs)])
+    except BaseException:
+        # A pool left to the garbage collector races Python's exit over its wake-up pipe
+        # (halt); Ctrl-C during the warm-up stops it here, as a run would.
+        with held():
+            halt(pool, ())
+        raise
     return pool
 
 
