@@ -74,6 +74,12 @@ def _policies() -> tuple[str, ...]:
     return tuple(POLICIES)
 
 
+def _simulate_policies() -> tuple[str, ...]:
+    from tranquility.solver.search.lookahead import SIMULATE_POLICIES
+
+    return SIMULATE_POLICIES
+
+
 def _presets() -> tuple[str, ...]:
     from tranquility.solver.engine.rules import PRESETS
 
@@ -883,10 +889,13 @@ Examples:
   tranquility simulate deal.json --policy random --sim-seed 7 --json
   tranquility simulate --players 3 --deals 50 --policy cautious
   tranquility simulate --players 2 --deals 20 --rules hungarian --json
+  tranquility simulate --seed 1 --players 4 --policy lookahead --samples 4
+  tranquility simulate --seed 1 --players 4 --policy lookahead --lookahead-seat 0
 \b
 Policies (docs/simulate.md): cautious, thrifty, greedy, wavering, random. Each seat
 sees only its own hand, the grid and public counts; the Start event's discards are
-split by a fixed public rule, each seat choosing its own cards.
+split by a fixed public rule, each seat choosing its own cards. lookahead also
+remembers what its seat saw and tries thrifty's best moves in worlds dealt to fit it.
 
 {exit_line("it ran (won or lost)")}"""
 )
@@ -894,7 +903,7 @@ split by a fixed public rule, each seat choosing its own cards.
 @game_file_argument
 @click.option(
     "--policy",
-    type=LazyChoice(_policies),
+    type=LazyChoice(_simulate_policies),
     default="cautious",
     show_default=True,
     help="How every seat plays (docs/simulate.md).",
@@ -911,7 +920,19 @@ split by a fixed public rule, each seat choosing its own cards.
     type=click.IntRange(0, 2**64 - 1),
     default=0,
     show_default=True,
-    help="Seed of the policy's own random choices (wavering and random; the others do not randomise).",
+    help="Seed of the policy's own random choices (wavering, random, and lookahead's worlds; the others do not randomise).",
+)
+@click.option(
+    "--samples",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="lookahead: worlds dealt per decision, each move played out once in each [default: 12].",
+)
+@click.option(
+    "--lookahead-seat",
+    type=click.IntRange(min=0),
+    metavar="K",
+    help="lookahead: only seat K looks ahead; the other seats play thrifty [default: every seat looks ahead].",
 )
 @json_option
 def simulate(
@@ -920,6 +941,8 @@ def simulate(
     policy: str,
     deals: int | None,
     sim_seed: int,
+    samples: int | None,
+    lookahead_seat: int | None,
     out: str | None,
     force: bool,
     as_json: bool,
@@ -932,11 +955,24 @@ def simulate(
     """
     from tranquility.solver.engine.deal import DealError, check_players
     from tranquility.solver.formats.codecs import line_to_json
+    from tranquility.solver.search.lookahead import DEFAULT_SAMPLES, Lookahead
+    from tranquility.solver.search.policies import Policy, win_rate
     from tranquility.solver.search.policies import simulate as run_simulate
-    from tranquility.solver.search.policies import win_rate
 
     from .render import render_simulation, render_win_rate
 
+    def player(players: int) -> str | Policy:
+        """The policy by name, or the lookahead policy made with its options."""
+        if policy != Lookahead.name:
+            return policy
+        if lookahead_seat is not None and lookahead_seat >= players:
+            raise usage_error(f"--lookahead-seat {lookahead_seat}: the game has seats 0..{players - 1}")
+        return Lookahead(sim_seed, samples or DEFAULT_SAMPLES, lookahead_seat)
+
+    if policy != Lookahead.name:
+        for flag, value in (("--samples", samples), ("--lookahead-seat", lookahead_seat)):
+            if value is not None:
+                raise usage_error(f"{flag} goes with --policy lookahead; {policy} does not sample")
     if deals is not None:
         if file is not None or source.seed is not None:
             raise usage_error("--deals plays the seeded deals 0..K-1: give --players P, not --seed or FILE")
@@ -951,15 +987,18 @@ def simulate(
             raise usage_error(f"cannot deal: {exc}") from None
         with progress_bar(make_console(stderr=True), as_json) as progress:
             task = progress.add_task(f"simulate {policy}", total=deals)
-            stats = win_rate(rules, source.players, deals, policy, sim_seed, on_deal=lambda n, r: progress.advance(task))
+            stats = win_rate(
+                rules, source.players, deals, player(source.players), sim_seed, on_deal=lambda n, r: progress.advance(task)
+            )
         if as_json:
             click.echo(dump_json(stats.to_json()))
         else:
             render_win_rate(make_console(), stats)
         return
     game, file = game_of(source, file)
+    table = player(as_line(game).deal.players)
     try:
-        result = run_simulate(game, policy, sim_seed)
+        result = run_simulate(game, table, sim_seed)
     except BadInput as exc:
         raise input_error(file, exc) from None
     if out is not None:

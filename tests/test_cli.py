@@ -680,7 +680,7 @@ def test_every_command_with_output_takes_json():
 
 def test_choice_lists_come_from_the_library():
     from tranquility.solver.batch.bench import ALL_SUITES
-    from tranquility.solver.search.policies import POLICIES
+    from tranquility.solver.search.lookahead import SIMULATE_POLICIES
     from tranquility.solver.verdicts import Method, Objective
 
     def choices(command, name):
@@ -690,7 +690,7 @@ def test_choice_lists_come_from_the_library():
 
     assert choices("solve", "method") == tuple(m.value for m in Method)
     assert choices("solve", "objective") == choices("explain", "objective") == tuple(o.value for o in Objective)
-    assert choices("simulate", "policy") == tuple(POLICIES)
+    assert choices("simulate", "policy") == SIMULATE_POLICIES
     assert choices("bench", "suite") == ALL_SUITES
 
 

@@ -8,6 +8,9 @@ removed islands never reach a policy. The Start event's team discard is the one 
 several seats act: the table asks each seat in turn for its share with a ``StartCall``,
 which again holds only that seat's hand and public counts (docs/simulate.md).
 
+A policy that ``remembers`` (lookahead.py) also gets the seat's ``SeatMemory`` (memory.py):
+the public history and its own cards, again nothing another seat holds.
+
 ``simulate`` plays one deal and returns the line (won or lost); ``win_rate`` plays the
 seeded deals 0..K-1. The rules engine (``State.apply``) checks every action.
 """
@@ -38,6 +41,7 @@ from tranquility.solver.engine.rules import Rules
 from tranquility.solver.engine.state import IslandPlay, IslandPlays, State, Status, geometry_of
 from tranquility.solver.engine.verify import position_after
 from tranquility.solver.errors import BadInput
+from tranquility.solver.search.memory import SeatMemory, remember
 
 UNKNOWN: Card = 0  # stands for a card the seat cannot see (island numbers start at 1)
 
@@ -292,9 +296,15 @@ class Policy:
 
     name = ""
     finish_values: tuple[float, ...] = (95.0, 70.0, 40.0, 20.0)
+    remembers = False  # whether ``decide`` needs the seat's memory (the table keeps it)
 
     def __init__(self, rng: random.Random):
         self.rng = rng
+
+    def decide(self, obs: Observation, memory: SeatMemory | None) -> Action:
+        """The seat to move's action from its observation and, for a policy that
+        ``remembers``, its memory of the game (silent policies use the observation alone)."""
+        return self.act(obs)
 
     # -- valuation: how much a seat wants to keep each card of its own hand --------------
 
@@ -338,11 +348,19 @@ class Policy:
         if play is None:
             if ChoiceKind.DISCARD not in kinds:
                 raise RuntimeError("the table asked a seat with no legal action to act")
-            paid = self.least_useful(reading, obs.hand, 2, obs.start_played)
-            return self._with_rocks(obs, DiscardTwo(seat=obs.seat, discard=paid))
+            return self.discard_action(obs, reading)
+        return self.island_action(obs, reading, play)
+
+    def island_action(self, obs: Observation, reading: Reading, play: IslandPlay) -> Action:
+        """The island play as an action, paid with the seat's least useful cards."""
         card, cell, cost = play
         paid = self.least_useful(reading, remove_held(obs.hand, [card]), cost, obs.start_played)
         return self._with_rocks(obs, PlayIsland(seat=obs.seat, card=card, cell=cell, discard=paid))
+
+    def discard_action(self, obs: Observation, reading: Reading) -> Action:
+        """Discard two: the seat's two least useful cards."""
+        paid = self.least_useful(reading, obs.hand, 2, obs.start_played)
+        return self._with_rocks(obs, DiscardTwo(seat=obs.seat, discard=paid))
 
     def choose_island(self, obs: Observation, reading: Reading, islands: IslandPlays) -> IslandPlay | None:
         """The island play to make (card, cell, cost: one of ``islands``, the legal ones),
@@ -417,22 +435,27 @@ class Cautious(Policy):
             return 0.0
         return 20.0 - 3.0 * min(cost, 5) + 30.0 * min(reading.tightness(card), 1.5)
 
-    def choose_island(self, obs, reading, islands):
-        best, best_cost, best_score = None, 0, 0.0
+    def island_scores(self, obs: Observation, reading: Reading, islands: IslandPlays) -> list[float]:
+        """The score of each of ``islands`` (lower is better)."""
         # An island's value does not depend on the rest of the hand, so the values of the
         # hand without the card played are the hand's, less that card's.
         hand = obs.hand
         values = self.keep_values(reading, hand, obs.start_played)
         ranked = sorted(values)
-        for play in islands:
-            card, cell, cost = play
+        scores = []
+        for card, cell, cost in islands:
             deficit, misplaced = reading.placement(card, cell)
             rest = ranked.copy()
             rest.remove(values[hand.index(card)])
             paid_value = sum(rest[:cost])
-            score = 2.0 * cost + paid_value / 20.0 + 0.5 * misplaced + 8.0 * max(deficit, 0.0) + self.doubt()
+            scores.append(2.0 * cost + paid_value / 20.0 + 0.5 * misplaced + 8.0 * max(deficit, 0.0) + self.doubt())
+        return scores
+
+    def choose_island(self, obs, reading, islands):
+        best, best_cost, best_score = None, 0, 0.0
+        for play, score in zip(islands, self.island_scores(obs, reading, islands), strict=True):
             if best is None or score < best_score:
-                best, best_cost, best_score = play, cost, score
+                best, best_cost, best_score = play, play[2], score
         can_discard = len(obs.hand) >= 2
         if best is not None and can_discard and obs.pile_sizes[obs.seat] > 0 and best_cost >= self.discard_from:
             return None  # discard two and hope for a cheaper play
@@ -581,27 +604,40 @@ class SimResult:
         }
 
 
-def simulate(game: Game, policy_name: str = "cautious", seed: int = 0) -> SimResult:
-    """Play ``game`` (a deal, or a line to continue) to its end with one policy at every seat."""
-    policy = make_policy(policy_name, seed)
-    line = as_line(game)
-    state = position_after(line)
-    actions = list(line.actions)
+def play_on(state: State, policy: Policy, memories: list[SeatMemory] | None = None) -> tuple[State, list[Action]]:
+    """Play from ``state`` to the end of the game with ``policy`` at every seat: the last
+    state and the actions played. ``memories`` (one per seat, for a policy that
+    ``remembers``) follow every action."""
+    actions: list[Action] = []
     while not state.won and state.status == Status.OPEN:
         action: Action
         if state.must_play_start():
             action = start_action(state, policy)
         else:
-            action = policy.act(observe(state, state.seat))
-        state = state.apply(action)  # the engine checks every action
+            action = policy.decide(observe(state, state.seat), None if memories is None else memories[state.seat])
+        after = state.apply(action)  # the engine checks every action
+        if memories is not None:
+            memories = [memory.witness(state, action, after) for memory in memories]
+        state = after
         actions.append(action)
+    return state, actions
+
+
+def simulate(game: Game, policy: str | Policy = "cautious", seed: int = 0) -> SimResult:
+    """Play ``game`` (a deal, or a line to continue) to its end with one policy at every
+    seat: a silent policy's name (made with ``seed``), or a policy made by the caller."""
+    player = make_policy(policy, seed) if isinstance(policy, str) else policy
+    line = as_line(game)
+    state = position_after(line)
+    memories = [remember(line, seat) for seat in range(state.players)] if player.remembers else None
+    state, actions = play_on(state, player, memories)
     return SimResult(
-        line=line.with_actions(tuple(actions)),
+        line=line.with_actions(line.actions + tuple(actions)),
         won=state.won,
         cells_filled=state.filled,
-        turns=len(actions),
+        turns=len(line.actions) + len(actions),
         status=state.status,
-        policy=policy_name,
+        policy=player.name,
         sim_seed=seed,
     )
 
@@ -641,12 +677,14 @@ def win_rate(
     rules: Rules,
     players: int,
     deals: int,
-    policy: str = "cautious",
+    policy: str | Policy = "cautious",
     seed: int = 0,
     on_deal: Callable[[int, SimResult], None] | None = None,
 ) -> WinRate:
-    """Play the seeded deals 0..deals-1 with ``policy`` (sim seed ``seed`` for each)."""
-    make_policy(policy)  # a bad name fails before any deal is played
+    """Play the seeded deals 0..deals-1 with ``policy`` (sim seed ``seed`` for each): a
+    silent policy's name, made afresh for each deal, or a policy made by the caller."""
+    if isinstance(policy, str):
+        make_policy(policy)  # a bad name fails before any deal is played
     wins = cells = turns = 0
     for number in range(deals):
         result = simulate(deal(rules, players, number), policy, seed)
@@ -656,4 +694,5 @@ def win_rate(
         if on_deal is not None:
             on_deal(number, result)
     n = max(deals, 1)
-    return WinRate(policy, players, deals, seed, wins, cells / n, turns / n, rules)
+    name = policy if isinstance(policy, str) else policy.name
+    return WinRate(name, players, deals, seed, wins, cells / n, turns / n, rules)
