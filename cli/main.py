@@ -498,7 +498,10 @@ docs/explain.md.
     type=click.Choice(HANDS),
     default=HANDS[0],
     show_default=True,
-    help="Show the mover's hand before the move on the critical turns (only moves and one of a few), every turn, or none.",
+    help=(
+        "Show the mover's hand before the move on the critical turns (only moves and one of a few), every turn, "
+        "or none. Text only: --json gives every turn's hand."
+    ),
 )
 @proof_option
 @output_options(
