@@ -23,6 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from tranquility.cli import web
 from tranquility.cli.main import main
+from tranquility.solver.search.policies import POLICIES
 
 # Each option's values: (valid, odd). An example takes a valid value but once in
 # ODD_ONE_IN, so most combinations get past the parsing to the work, and the odd ones reach
@@ -48,6 +49,11 @@ BY_COMMAND = {
     ("explain", "time_limit"): (["0.2", "1"], SECONDS[1]),
     ("explain", "critical_time"): (["0.01", "0.05"], SECONDS[1]),
     ("odds", "players"): (["1", "2", "1-2"], ["5-1", "0-3", "x", "", "6"]),
+    # lookahead takes seconds a game at its default budget (tests/test_lookahead.py runs it):
+    # here its options meet the silent policies, which refuse them.
+    ("simulate", "policy"): (list(POLICIES), ["", "nope"]),
+    ("simulate", "samples"): (["1", "4"], ["0", "-1", "x", ""]),
+    ("simulate", "lookahead_seat"): (["0", "1"], ["-1", "x", ""]),
 }
 ALWAYS_IN = {("odds", "players")}
 ODD_ONE_IN = 8  # an option's value is odd once in this many
