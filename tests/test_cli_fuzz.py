@@ -140,6 +140,7 @@ def commands() -> list[str]:
     return sorted(main.commands)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("name", commands())
 def test_no_option_combination_is_a_bug(name: str, folder: Path, monkeypatch):
     # play --web serves until Ctrl-C: everything up to the serving is checked, not the serving.

@@ -127,6 +127,7 @@ def stored_intact(folder: Path) -> str | None:
     return None
 
 
+@pytest.mark.slow
 def test_ctrl_c_at_random_moments_ends_with_a_documented_outcome(tmp_path: Path):
     rng = random.Random(SEED)
     known = commands(tmp_path)
