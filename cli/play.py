@@ -549,15 +549,17 @@ class PlayApp(App):
     def action_hint(self) -> None:
         board = self.board
         self.report(f"solving ({self.hint_time:g} s at most)...", _hint_title(board))
-        self.hint(board)
+        self.aside(board, partial(board.hint, self.budget, self.objective), "no hint", self.hinted)
 
     @work(thread=True, exclusive=True, group="solve")
-    def hint(self, board: Board) -> None:
+    def aside(self, board: Board, solving: Callable[[], Any], failed: str, then: Callable[[Board, Any], None]) -> None:
+        """Run ``solving`` in a worker thread (the board stays responsive) and give its
+        answer, or what made the input unusable, to ``then`` on the board's thread."""
         try:
-            found: Hint | str = board.hint(self.budget, self.objective)
+            found = solving()
         except BadInput as exc:
-            found = f"no hint: {exc}"
-        self.call_from_thread(self.hinted, board, found)
+            found = f"{failed}: {exc}"
+        self.call_from_thread(then, board, found)
 
     def hinted(self, board: Board, found: Hint | str) -> None:
         if not _same_game(board, self.board):
@@ -573,15 +575,8 @@ class PlayApp(App):
     def action_best_moves(self) -> None:
         board = self.board
         self.report(f"ranking every move ({self.hint_time:g} s in all)...", _moves_title(board))
-        self.rank(board)
-
-    @work(thread=True, exclusive=True, group="solve")
-    def rank(self, board: Board) -> None:
-        try:
-            found: Ranking | str = rank_moves(board.line, self.budget, self.objective or board.objective)
-        except BadInput as exc:
-            found = f"no ranking: {exc}"
-        self.call_from_thread(self.ranked, board, found)
+        ranking = partial(rank_moves, board.line, self.budget, self.objective or board.objective)
+        self.aside(board, ranking, "no ranking", self.ranked)
 
     def ranked(self, board: Board, found: Ranking | str) -> None:
         if not _same_game(board, self.board):
