@@ -25,7 +25,7 @@ from tranquility.solver.engine.position import Position
 from tranquility.solver.engine.state import State
 from tranquility.solver.formats.position_forms import position_to_json, position_to_text
 
-from .render import rules_line
+from .render import chance_text, fair_verdict_text, rules_line
 
 CRITICAL_TEXT = {
     "only": "Only move",
@@ -89,6 +89,7 @@ def _position(
         "given": bool(data and data.get("turns")) and turn is None,
         "moments": [] if turn is None else list(turn["moments"]),
         "critical": None if critical is None else dict(critical),
+        "marks": [],  # analyze --html: what the analyses say of this turn (``analysis_html``)
     }
     return step
 
@@ -210,31 +211,11 @@ def _critical_counts(data: dict) -> str:
 def replay_html(line: Line, data: dict) -> str:
     """The page: a header (what the solve found, the line's value, a summary), then the
     replay of ``line``."""
-    deal = line.deal
-    rules = deal.rules
     steps = replay_steps(line, data)
-    seed = "no seed" if deal.seed is None else f"seed {deal.seed}"
-    title = f"Tranquility replay: {seed}, {deal.players} player{'s' if deal.players != 1 else ''}"
     verdict = str(data.get("verdict") or "unknown")
     given = sum(1 for s in steps if s["action"] and s["action"]["given"])
-    payload = {
-        "title": title,
-        "rows": rules.rows,
-        "cols": rules.cols,
-        "players": deal.players,
-        "verdict": verdict,
-        # Where the line starts, in the one JSON shape of a position (docs/formats.md).
-        "start": position_to_json(Position.of(line.initial_state())),
-        "from_position": line.position is not None,
-        "steps": steps,
-        "critical_text": CRITICAL_TEXT,
-    }
-    e = html.escape
     binds = (data.get("reach") or {}).get("binds")
-    lines_of_head = [
-        f'<p id="rules">Rules: {e(rules_line(rules))}</p>',
-    ]
-    for ident, text in (
+    paragraphs = [
         ("objective", _objective_text(data.get("objective"))),
         ("summary", ("Summary: " + _summary_text(data.get("summary"))) if data.get("summary") else ""),
         ("critical-counts", _critical_counts(data)),
@@ -242,18 +223,43 @@ def replay_html(line: Line, data: dict) -> str:
         ("binds", f"What binds: {binds}" if binds and binds != data.get("reason") else ""),
         ("binding", _binding_text(data.get("reach"))),
         ("reason", f"Why: {data['reason']}" if data.get("reason") and verdict == "no-win" else ""),
-    ):
-        if text:
-            lines_of_head.append(f'<p id="{ident}">{e(text)}</p>')
+    ]
     if given:
-        lines_of_head.append(
-            f'<p id="prefix-note">Turns 1-{given} are the position that was given; the solver played from turn {given + 1}.</p>'
+        paragraphs.append(
+            ("prefix-note", f"Turns 1-{given} are the position that was given; the solver played from turn {given + 1}.")
         )
+    said = verdict_text(data, "this position" if given else "this deal")
+    badge = (verdict, {"win": "win", "no-win": "nowin"}.get(verdict, "unknown"))
+    return _page(line, steps, badge, said, paragraphs)
+
+
+def _page(line: Line, steps: list[dict[str, Any]], badge: tuple[str, str], said: str, paragraphs: list[tuple[str, str]]) -> str:
+    """The page around ``steps``: the title, the badge (its text and class) and ``said``
+    beside it, the rules, then each (id, text) of ``paragraphs`` that has a text."""
+    deal = line.deal
+    rules = deal.rules
+    seed = "no seed" if deal.seed is None else f"seed {deal.seed}"
+    title = f"Tranquility replay: {seed}, {deal.players} player{'s' if deal.players != 1 else ''}"
+    payload = {
+        "title": title,
+        "rows": rules.rows,
+        "cols": rules.cols,
+        "players": deal.players,
+        "verdict": badge[0],
+        # Where the line starts, in the one JSON shape of a position (docs/formats.md).
+        "start": position_to_json(Position.of(line.initial_state())),
+        "from_position": line.position is not None,
+        "steps": steps,
+        "critical_text": CRITICAL_TEXT,
+    }
+    e = html.escape
+    lines_of_head = [f'<p id="rules">Rules: {e(rules_line(rules))}</p>']
+    lines_of_head += [f'<p id="{ident}">{e(text)}</p>' for ident, text in paragraphs if text]
     return _PAGE.format(
         title=e(title),
-        verdict=e(verdict),
-        verdict_class=e({"win": "win", "no-win": "nowin"}.get(verdict, "unknown")),
-        verdict_by=e(verdict_text(data, "this position" if given else "this deal")),
+        verdict=e(badge[0]),
+        verdict_class=e(badge[1]),
+        verdict_by=e(said),
         head="\n    ".join(lines_of_head),
         last=len(steps) - 1,
         cols=rules.cols,
@@ -262,6 +268,94 @@ def replay_html(line: Line, data: dict) -> str:
         style=_STYLE,
         script=_SCRIPT,
     )
+
+
+# -- analyze --html: the played line, with what each analysis says of its turns ------------
+
+FAIR_BADGE = {
+    "won": "win",
+    "still winnable": "win",
+    "never winnable": "nowin",
+    "mistake": "nowin",
+    "bad luck": "unknown",
+    "undecided": "unknown",
+}
+
+
+def perfect_text(perfect: dict) -> str:
+    """The perfect analysis (``Analysis.to_json()``) in a sentence for players."""
+    lost_at, between = perfect.get("lost_at"), perfect.get("lost_between")
+    if lost_at is not None:
+        text = f"With every card face up, the win was lost at turn {lost_at}: {perfect.get('lost_action')}."
+        if perfect.get("kept_by"):
+            text += f" This would have kept it: {perfect['kept_by']}."
+        return text
+    if between:
+        return f"With every card face up, the win was lost between turns {between[0]} and {between[1]}."
+    if perfect.get("deal_verdict") == "no-win":
+        return "With every card face up, the team could not win from where the line starts, however it played."
+    positions = perfect.get("positions") or []
+    if positions and positions[-1]["verdict"] == "win":
+        return "With every card face up, the win was never lost."
+    return "The perfect analysis did not decide where (or whether) the win was lost."
+
+
+def _turn_marks(perfect: dict, fair: dict | None) -> dict[int, list[dict[str, str]]]:
+    """Per turn, what the analyses say of it: the perfect analysis's loss of the win, each
+    turn the fair analysis examined (a mistake or not) and, at the loss, bad luck."""
+    marks: dict[int, list[dict[str, str]]] = {}
+
+    def mark(turn: int, kind: str, label: str, text: str) -> None:
+        marks.setdefault(turn, []).append({"kind": kind, "label": label, "text": text})
+
+    if perfect.get("lost_at") is not None:
+        kept = f" This would have kept it: {perfect['kept_by']}." if perfect.get("kept_by") else ""
+        mark(perfect["lost_at"], "lost", "lost the win", f"Perfect analysis (every card face up): the win was lost here.{kept}")
+    elif perfect.get("lost_between"):
+        a, b = perfect["lost_between"]
+        for turn in range(a, b + 1):
+            mark(turn, "lost", "lost between", f"Perfect analysis: the win was lost between turns {a} and {b}.")
+    if fair is None:
+        return marks
+    for turn in fair["turns"]:
+        played, best = turn["played"], turn["best"]
+        text = (
+            f"Fair analysis (what seat {turn['seat']} could know): the move played, {played['notation']}, won in "
+            f"{chance_text(played)} of the seat's worlds; the best, {best['notation']}, in {chance_text(best)} "
+            f"(cost {turn['cost']:+.0f} points)."
+        )
+        if turn["mistake"]:
+            mark(turn["turn"], "mistake", "mistake", text + " A mistake: the best's interval lies wholly above the played one's.")
+        else:
+            mark(turn["turn"], "examined", "examined", text + " Not a mistake.")
+    if fair["verdict"] == "bad luck":
+        said = "Bad luck: no examined turn up to the loss of the win was a mistake by what its mover could know."
+        mark(fair["loss_turns"][1], "bad-luck", "bad luck", said)
+    return marks
+
+
+def analysis_html(line: Line, perfect: dict, fair: dict | None = None) -> str:
+    """``analyze --html``: the replay of the played ``line`` with the perfect analysis
+    (``Analysis.to_json()``) and, if given, the fair one (``FairAnalysis.to_json()["fair"]``)
+    marked on their turns and said in the header."""
+    steps = replay_steps(line, {})
+    for turn, marks in _turn_marks(perfect, fair).items():
+        steps[turn]["action"]["marks"] = marks
+    paragraphs = [("perfect-verdict", perfect_text(perfect))]
+    if fair is None:
+        lost = perfect.get("lost_at") is not None or bool(perfect.get("lost_between"))
+        won = line.end_state().won
+        verdict = "won" if won else "lost" if lost else str(perfect.get("deal_verdict") or "unknown")
+        badge = (verdict, "win" if won or verdict == "win" else "nowin" if lost or verdict == "no-win" else "unknown")
+        said = "The line as it was played, with the turn where the win was lost marked."
+    else:
+        badge = (fair["verdict"], FAIR_BADGE[fair["verdict"]])
+        said = f"Judged by what each mover could know. {fair_verdict_text(fair)}"
+        examined = ", ".join(str(t["turn"]) for t in fair["turns"]) or "none"
+        paragraphs.append(
+            ("fair-note", f"Turns examined: {examined} ({fair['samples']} worlds per move, sim seed {fair['sim_seed']}).")
+        )
+    return _page(line, steps, badge, said, paragraphs)
 
 
 _STYLE = """
@@ -375,6 +469,12 @@ _STYLE = """
   #turn-list .tag.only { background: var(--only); color: #fff; font-weight: 700; }
   #turn-list .tag.few { background: #fff3dc; color: var(--warn); }
   .help { color: var(--dim); font-size: 12px; margin: 4px 0 0; }
+  /* analyze --html: what the analyses say of a turn */
+  #marks p { margin: 2px 0; padding: 2px 8px; border-radius: 4px; font-size: 13px; background: #eef0f4; }
+  #marks p.lost, #marks p.mistake { background: var(--paid); color: var(--only); }
+  #marks p.bad-luck { background: #fff3dc; color: var(--warn); }
+  #turn-list .tag.lost, #turn-list .tag.mistake { background: var(--only); color: #fff; font-weight: 700; }
+  #turn-list .tag.bad-luck { background: #fff3dc; color: var(--warn); font-weight: 700; }
 """
 
 _SCRIPT = r"""
@@ -410,7 +510,8 @@ _SCRIPT = r"""
     for (var c = 0; c < data.cols; c++) head.appendChild(el("th", null, c));
     grid.appendChild(head);
     var played = step.action ? step.action.cell : null;
-    var only = step.action && step.action.critical && step.action.critical.kind === "only";
+    var only = step.action && ((step.action.critical && step.action.critical.kind === "only") ||
+      step.action.marks.some(function (m) { return m.kind === "lost" || m.kind === "mistake"; }));
     for (var r = data.rows - 1; r >= 0; r--) {
       var tr = el("tr");
       tr.appendChild(el("th", null, step.rocks_row === r ? "rocks " + r : r));
@@ -524,6 +625,12 @@ _SCRIPT = r"""
       crit.textContent = "-";
       crit.removeAttribute("data-kind");
     }
+    var marks = $("marks");
+    marks.textContent = "";
+    (action ? action.marks : []).forEach(function (m) {
+      var line = marks.appendChild(el("p", m.kind, m.text));
+      line.setAttribute("data-kind", m.kind);
+    });
     drawGrid(step);
     drawHands(step);
     $("status-text").textContent = statusText(step);
@@ -565,6 +672,10 @@ _SCRIPT = r"""
       t.appendChild(document.createTextNode(" "));
       t.appendChild(el("span", "tag " + info.kind.replace(" ", "-"), label));
     }
+    (step.action ? step.action.marks : []).forEach(function (m) {
+      t.appendChild(document.createTextNode(" "));
+      t.appendChild(el("span", "tag " + m.kind, m.label));
+    });
     if (step.action && step.action.given) li.classList.add("given");
     li.addEventListener("click", function () { show(k); });
     list.appendChild(li);
@@ -615,6 +726,7 @@ _PAGE = """<!DOCTYPE html>
     <p id="action-text"></p>
     <p id="moved"><span id="paid-text"></span><span id="gone-text"></span><span id="drawn-text"></span></p>
     <div id="critical" class="critical empty"></div>
+    <div id="marks"></div>
     <p id="moments-text"></p>
     <div id="table-area">
       <div id="grid-box">

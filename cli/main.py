@@ -27,10 +27,13 @@ from .options import (
     DealSource,
     LazyChoice,
     Limits,
+    PlayerRange,
+    Seconds,
     checked,
     deal_source,
     file_or_position,
     game_file_argument,
+    given,
     input_error,
     json_option,
     objective_option,
@@ -40,6 +43,7 @@ from .options import (
     proof_option,
     read_game,
     reject,
+    samples_option,
     solver_options,
     usage_error,
 )
@@ -55,6 +59,7 @@ from .render import (
     render_bench,
     render_deal,
     render_explanation,
+    render_fair,
     render_moves,
     render_rules,
     render_show,
@@ -564,15 +569,25 @@ def explain(
         if line is None:  # as solve --out without a win: said, and the command still succeeds
             click.echo(f"{html_out} not written: no line was found in the time limit ({explained.result.verdict})", err=True)
         else:
-            try:
-                Path(html_out).write_text(replay_html(line, data), encoding="utf-8")
-            except OSError as exc:
-                raise input_error(html_out, exc) from None
-            click.echo(f"wrote {html_out}", err=True)
+            write_html(html_out, replay_html(line, data))
     if as_json:
         click.echo(dump_json(data))
     else:
         render_explanation(make_console(), explained, every_turn, limits.reproducible, hands)
+
+
+class TurnCount(click.ParamType):
+    """A count of turns (0 or more), or ``all``."""
+
+    name = "N|all"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int | str:
+        if value == "all" or (isinstance(value, int) and value >= 0):
+            return value
+        text = str(value).strip()
+        if text.isdigit():
+            return int(text)
+        self.fail(f"{value!r} is neither a count of turns (0 or more) nor 'all'", param, ctx)
 
 
 @main.command(
@@ -583,9 +598,18 @@ Examples:
   tranquility verify played.json --notation > played.tq
   tranquility analyze played.tq --time-limit 5 --json
   tranquility analyze played.json --reproducible
+  tranquility analyze played.json --fair --time-limit 2                  # about 1 min
+  tranquility analyze played.json --fair --perfect --turns 2 --samples 8 --html replay.html
 \b
 Verdicts along a line can only go from win to no-win: once a position is proven
 lost, later ones are marked no-win by "implied" without another solve.
+\b
+--fair judges the turns the perfect analysis flags, and --turns N others spread
+over the line, by what each mover could know: every legal move is played out in
+--samples worlds dealt to fit the mover's memory; a mistake is a move whose
+best alternative's 95% interval lies wholly above its own. A lost win is a
+mistake if an examined turn up to it is one, else bad luck (docs/explain.md,
+"Fair analysis"). Ctrl-C during it prints what was decided, then exits 130.
 
 {exit_line()}"""
 )
@@ -597,20 +621,117 @@ lost, later ones are marked no-win by "implied" without another solve.
     reproducible="Every position's verdict the same on every run and machine: the solve of "
     "solve --reproducible for each, in place of --time-limit and --workers.",
 )
-@output_options("Write the analysis here, as --json prints it.")
+@click.option(
+    "--fair",
+    "fair_mode",
+    is_flag=True,
+    help="Judge the line by what each mover could know (sampled worlds, no hidden card seen), "
+    "after the perfect analysis that picks the turns; prints it in place of the perfect one.",
+)
+@click.option("--perfect", is_flag=True, help="With --fair: print the perfect analysis too (without --fair it alone is printed).")
+@click.option(
+    "--turns",
+    type=TurnCount(),
+    metavar="N|all",
+    help="--fair: turns examined besides the ones the perfect analysis flags, spread evenly over the line; "
+    "all = every turn [default: 6].",
+)
+@samples_option("--fair: worlds dealt per examined turn, each move played out once in each [default: 24].")
+@click.option(
+    "--sim-seed",
+    type=click.IntRange(0, 2**64 - 1),
+    default=0,
+    show_default=True,
+    metavar="S",
+    help="--fair: seed of the worlds (with the turn and the seat).",
+)
+@output_options(
+    "Write the analysis here, as --json prints it.",
+    also=(
+        (
+            "--html",
+            "html_out",
+            "Also write a self-contained HTML replay of the line here, the turn that lost the win marked "
+            "(with --fair, the mistakes and the bad luck too).",
+        ),
+    ),
+)
 @json_option
-def analyze(file: str | None, position_text: str | None, limits: Limits, out: str | None, force: bool, as_json: bool) -> None:
+@click.pass_context
+def analyze(
+    ctx: click.Context,
+    file: str | None,
+    position_text: str | None,
+    limits: Limits,
+    fair_mode: bool,
+    perfect: bool,
+    turns: int | str | None,
+    samples: int | None,
+    sim_seed: int,
+    out: str | None,
+    html_out: str | None,
+    force: bool,
+    as_json: bool,
+) -> None:
     """Find the action in a played game (a line FILE, won or lost) after which a winnable
-    position became unwinnable, and a move that would have kept the win."""
+    position became unwinnable, and a move that would have kept the win; with --fair, judge
+    the line by what each mover could know: a mistake, or bad luck.
+
+    --json prints the perfect analysis; with --fair, {"perfect": ..., "fair": ...}.
+    """
     from tranquility.solver.analysis.analyze import analyze as run_analyze
 
+    if not fair_mode:
+        reject(ctx, {"turns": "--turns", "samples": "--samples", "sim_seed": "--sim-seed"}, "taken only with --fair")
     game, read = file_or_position(file, position_text)
     file = None if read is None else read.name
     game = playable(game, file)
     line = as_line(game)
     budget = limits.budget()
     analysis = run_with_status("analysing", file, lambda progress: run_analyze(line, budget, progress=progress), quiet=as_json)
-    deliver(analysis.to_json(), out, force, as_json, lambda: render_analysis(make_console(), analysis))
+    if not fair_mode:
+        if html_out is not None:
+            from .html import analysis_html
+
+            write_html(html_out, analysis_html(line, analysis.to_json()))
+        deliver(analysis.to_json(), out, force, as_json, lambda: render_analysis(make_console(), analysis))
+        return
+    from tranquility.solver.analysis.fair import DEFAULT_TURNS, FAIR_SAMPLES, fair_analysis
+
+    others = DEFAULT_TURNS if turns is None else None if turns == "all" else int(turns)
+    fair = run_with_status(
+        "fair analysis",
+        file,
+        lambda progress: fair_analysis(analysis, others, samples or FAIR_SAMPLES, sim_seed, progress),
+        quiet=as_json,
+    )
+    data = fair.to_json()
+    if html_out is not None:
+        from .html import analysis_html
+
+        write_html(html_out, analysis_html(line, data["perfect"], data["fair"]))
+
+    def draw() -> None:
+        console = make_console()
+        if perfect:
+            render_analysis(console, analysis)
+            console.print()
+        render_fair(console, fair)
+
+    deliver(data, out, force, as_json, draw)
+    if fair.interrupted:
+        click.echo("Interrupted: the turns not examined by then are left out.", err=True)
+        raise click.exceptions.Exit(INTERRUPTED)
+
+
+def write_html(path: str, page: str) -> None:
+    """Write a replay page to ``path`` (an --html option, checked before the work); a
+    failure is a one-line input error, exit 2."""
+    try:
+        Path(path).write_text(page, encoding="utf-8")
+    except OSError as exc:
+        raise input_error(path, exc) from None
+    click.echo(f"wrote {path}", err=True)
 
 
 @main.command(
@@ -681,12 +802,17 @@ Examples:
   tranquility bench --suite official --deals 5 --reproducible --markdown
   tranquility bench --suite explain --deals 3 --time-limit 120   # about 10 min
   tranquility bench --suite optimal --deals 3 --time-limit 30     # about 6 min
+  tranquility bench --suite optimal --players 2-3 --time-limit 60 # the 2-3 player half: about 25 min
   tranquility bench --suite puzzles --deals 20                   # about 30 s
+  tranquility bench --suite table --workers 2                    # about 1.5 h
+  tranquility bench --suite table --players 2 --deals 3 --samples 2 --budgets 1,2 --json
 \b
 --suite puzzles grades with the grader's fixed budgets: it takes no --time-limit,
 --workers or --reproducible. --suite explain takes --time-limit (each explain's
 line; its critical-move checks get half as much again) but not --workers or
---reproducible. docs/performance.md.
+--reproducible. --suite table plays games, solving none: it takes no --time-limit
+or --reproducible, and --workers N plays N games side by side in processes;
+--samples, --budgets and --budget-deals are its own. docs/performance.md.
 
 {exit_line()}"""
 )
@@ -697,19 +823,47 @@ line; its critical-move checks get half as much again) but not --workers or
     show_default=True,
     help="explain = per player count: explain time, best spare proven optimal, critical claims proven, analyze decided; "
     "optimal = per player count: solve --objective turns and spare, proven share, gap, which method gave bound and line; "
-    "puzzles = per player count and grade: grading and generating seconds.",
+    "puzzles = per player count and grade: grading and generating seconds; "
+    "table = lookahead against thrifty at the silent table: win rates, budgets, modes, beliefs, CPU s a decision.",
 )
 @click.option(
     "--deals",
     type=click.IntRange(min=1),
     metavar="N",
     help="Seeds per group (default: the suite's own: official 200, variants 50, positions 25, modules 50, "
-    "explain 50, optimal 15, puzzles 50).",
+    "explain 50, optimal 15, puzzles 50, table 50).",
+)
+@click.option(
+    "--players",
+    type=PlayerRange(),
+    help="Only these of the suite's player counts: 4, a range (2-3) or a list (2,4) [default: all of them: "
+    "official, all and puzzles 1-5, variants and modules 1, 2 and 4, positions, explain and optimal 2-5; "
+    "table: its rates 1-5, its other sections 2 and 4, and every section at the counts given].",
 )
 @solver_options(
     "each case: one solve (official, variants, positions, modules, all), or one explain's line (explain)",
     reproducible="Fixed node budgets and CP-SAT deterministic time in place of --time-limit and --workers: "
     "decided shares that do not depend on the machine (the seconds are still measured).",
+    workers="CP-SAT threads of each solve; with --suite table, processes playing its games side by side (1 unless given).",
+)
+@click.option(
+    "--samples",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="--suite table: lookahead's worlds per decision in the rates, modes and beliefs [default: 12].",
+)
+@click.option(
+    "--budgets",
+    callback=lambda ctx, param, value: _counts(value, param),
+    metavar="N,N,N",
+    help="--suite table: lookahead's worlds per decision in the budgets section "
+    "[default: 12,32,128, about 0.25, 1 and 4 CPU s a decision].",
+)
+@click.option(
+    "--budget-deals",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="--suite table: the budgets section plays seeds 0..N-1 (at most --deals) [default: 10].",
 )
 @output_options("Also write the full report (every case) as JSON here.")
 @click.option("--markdown", is_flag=True, help="Print the summary as a Markdown table (docs/performance.md).")
@@ -720,7 +874,11 @@ def bench(
     ctx: click.Context,
     suite: str,
     deals: int | None,
+    players: tuple[int, ...] | None,
     limits: Limits,
+    samples: int | None,
+    budgets: tuple[int, ...] | None,
+    budget_deals: int | None,
     out: str | None,
     force: bool,
     markdown: bool,
@@ -732,10 +890,36 @@ def bench(
     median / p90 / max seconds, and whether every win replayed. docs/performance.md
     explains the suites and records the measured table.
     """
-    from tranquility.solver.batch.bench import EXPLAIN_SUITE, OPTIMAL_SUITE, PUZZLES_SUITE, cases, markdown_table, run
+    from tranquility.solver.batch.bench import (
+        EXPLAIN_SUITE,
+        OPTIMAL_SUITE,
+        PUZZLES_SUITE,
+        SUITE_PLAYERS,
+        TABLE_SUITE,
+        cases,
+        markdown_table,
+        run,
+    )
 
     if as_json and markdown:
         raise usage_error("--json and --markdown do not mix; choose one")
+    if suite != TABLE_SUITE:
+        own = {"samples": "--samples", "budgets": "--budgets", "budget_deals": "--budget-deals"}
+        reject(ctx, own, "only taken by --suite table")
+    else:
+        reject(
+            ctx,
+            {"time_limit": "--time-limit", "reproducible": "--reproducible"},
+            "not taken by --suite table: it plays games, solving none",
+        )
+        workers = limits.workers if given(ctx, "workers") else 1
+        _bench_table(players, deals, samples, budgets, budget_deals, workers, out, force, markdown, as_json)
+        return
+    if players is not None:
+        missing = [str(p) for p in players if p not in SUITE_PLAYERS[suite]]
+        if missing:
+            plays = ", ".join(map(str, SUITE_PLAYERS[suite]))
+            raise usage_error(f"--players: --suite {suite} has no {' or '.join(missing)}-player deals (it plays {plays})")
     if suite == PUZZLES_SUITE:
         reject(
             ctx,
@@ -750,16 +934,17 @@ def bench(
         )
     seconds = limits.seconds
     assert seconds is not None  # bench's --time-limit has a default
+    chosen = SUITE_PLAYERS[suite] if players is None else players
     if suite == EXPLAIN_SUITE:
-        _bench_explain(deals, seconds, out, force, markdown, as_json)
+        _bench_explain(deals, chosen, seconds, out, force, markdown, as_json)
         return
     if suite == PUZZLES_SUITE:
-        _bench_puzzles(deals, out, force, markdown, as_json)
+        _bench_puzzles(deals, chosen, out, force, markdown, as_json)
         return
     if suite == OPTIMAL_SUITE:
-        _bench_optimal(deals, limits, out, force, markdown, as_json)
+        _bench_optimal(deals, chosen, limits, out, force, markdown, as_json)
         return
-    total = sum(1 for _ in cases(suite, deals))
+    total = sum(1 for _ in cases(suite, deals, players))
     with progress_bar(make_console(stderr=True), as_json) as progress:
         task = progress.add_task(f"bench {suite}", total=total)
         decided = [0]
@@ -769,7 +954,7 @@ def bench(
             said = f"{case.group} {case.players}p seed {case.seed}: {outcome.verdict} by {outcome.method}"
             progress.update(task, advance=1, description=f"bench {suite}: {decided[0]} decided; last {said}")
 
-        report = run(suite, deals, seconds, limits.workers, on_case=on_case, reproducible=limits.reproducible)
+        report = run(suite, deals, seconds, limits.workers, on_case=on_case, reproducible=limits.reproducible, players=players)
     if out is not None:
         write_out(out, report.to_json(), force)
     if as_json:
@@ -788,7 +973,9 @@ def _stopped_by_ctrl_c(interrupted: bool) -> None:
         raise click.exceptions.Exit(INTERRUPTED)
 
 
-def _bench_explain(deals: int | None, time_limit: float, out: str | None, force: bool, markdown: bool, as_json: bool) -> None:
+def _bench_explain(
+    deals: int | None, players: tuple[int, ...], time_limit: float, out: str | None, force: bool, markdown: bool, as_json: bool
+) -> None:
     """The explain suite: each explain gets --time-limit for its line and half that for the
     critical moves; analyze gets 10 s per position (docs/performance.md measures them so)."""
     from tranquility.solver.batch.bench import EXPLAIN_SUITE, SuiteReport, explain_markdown, run_explain_suite
@@ -797,19 +984,22 @@ def _bench_explain(deals: int | None, time_limit: float, out: str | None, force:
 
     per_count = (deals or 50) + min(deals or 20, 20)  # explains, then analyzes, per player count 2-5
     with progress_bar(make_console(stderr=True), as_json) as progress:
-        on_step = _stepper(progress, "bench explain", 4 * per_count)
-        rows, interrupted = _rows_or_partial(lambda: run_explain_suite(deals, time_limit, time_limit / 2, 10.0, on_step=on_step))
+        on_step = _stepper(progress, "bench explain", len(players) * per_count)
+        rows, interrupted = _rows_or_partial(
+            lambda: run_explain_suite(deals, time_limit, time_limit / 2, 10.0, on_step=on_step, players=players)
+        )
     report = SuiteReport(EXPLAIN_SUITE, rows, time_limit, interrupted)
     _report(report, lambda: explain_markdown(rows), render_explain_bench, out, force, markdown, as_json)
 
 
-def _bench_optimal(deals: int | None, limits: Limits, out: str | None, force: bool, markdown: bool, as_json: bool) -> None:
+def _bench_optimal(
+    deals: int | None, players: tuple[int, ...], limits: Limits, out: str | None, force: bool, markdown: bool, as_json: bool
+) -> None:
     """The optimal suite: solve --objective turns and spare on official seeds
-    0-14 (--deals N) for 2-5 players, --time-limit seconds each."""
+    0-14 (--deals N) for 2-5 players (--players), --time-limit seconds each."""
     from tranquility.solver.batch.bench import (
         OPTIMAL_DEALS,
         OPTIMAL_OBJECTIVES,
-        OPTIMAL_PLAYERS,
         OPTIMAL_SUITE,
         SuiteReport,
         optimal_markdown,
@@ -818,11 +1008,16 @@ def _bench_optimal(deals: int | None, limits: Limits, out: str | None, force: bo
 
     seconds = limits.seconds
     assert seconds is not None  # bench's --time-limit has a default
-    steps = len(OPTIMAL_PLAYERS) * (deals or OPTIMAL_DEALS) * len(OPTIMAL_OBJECTIVES)
+    steps = len(players) * (deals or OPTIMAL_DEALS) * len(OPTIMAL_OBJECTIVES)
     with progress_bar(make_console(stderr=True), as_json) as progress:
         rows, interrupted = _rows_or_partial(
             lambda: run_optimal_suite(
-                deals, seconds, limits.workers, limits.reproducible, on_step=_stepper(progress, "bench optimal", steps)
+                deals,
+                seconds,
+                limits.workers,
+                limits.reproducible,
+                players=players,
+                on_step=_stepper(progress, "bench optimal", steps),
             )
         )
     report = SuiteReport(OPTIMAL_SUITE, rows, seconds, interrupted)
@@ -830,7 +1025,9 @@ def _bench_optimal(deals: int | None, limits: Limits, out: str | None, force: bo
     _report(report, lambda: table, lambda console, _: console.print(table), out, force, markdown, as_json)
 
 
-def _bench_puzzles(deals: int | None, out: str | None, force: bool, markdown: bool, as_json: bool) -> None:
+def _bench_puzzles(
+    deals: int | None, players: tuple[int, ...], out: str | None, force: bool, markdown: bool, as_json: bool
+) -> None:
     """The puzzles suite: grade official seeds 10000.. per player count (default 50)."""
     from tranquility.puzzles.timing import puzzle_markdown, run_puzzle_suite
     from tranquility.solver.batch.bench import PUZZLES_SUITE, SuiteReport
@@ -838,9 +1035,63 @@ def _bench_puzzles(deals: int | None, out: str | None, force: bool, markdown: bo
     from .render import render_puzzle_bench
 
     with progress_bar(make_console(stderr=True), as_json) as progress:
-        rows = run_puzzle_suite(deals or 50, on_step=_stepper(progress, "bench puzzles", 5 * (deals or 50)))
+        rows = run_puzzle_suite(
+            deals or 50, on_step=_stepper(progress, "bench puzzles", len(players) * (deals or 50)), players=players
+        )
     report = SuiteReport(PUZZLES_SUITE, rows)
     _report(report, lambda: puzzle_markdown(rows), render_puzzle_bench, out, force, markdown, as_json)
+
+
+def _counts(value: str | None, param: click.Parameter) -> tuple[int, ...] | None:
+    """``12,32,128``: positive whole numbers, as a tuple (None when not given)."""
+    if value is None:
+        return None
+    parts = [part.strip() for part in value.split(",")]
+    if not all(part.isdigit() and int(part) > 0 for part in parts):
+        raise click.BadParameter(f"{value!r} is not a list of positive whole numbers (12,32,128)", param=param)
+    return tuple(int(part) for part in parts)
+
+
+def _bench_table(
+    players: tuple[int, ...] | None,
+    deals: int | None,
+    samples: int | None,
+    budgets: tuple[int, ...] | None,
+    budget_deals: int | None,
+    workers: int,
+    out: str | None,
+    force: bool,
+    markdown: bool,
+    as_json: bool,
+) -> None:
+    """The table suite: lookahead against thrifty, each game played once, on ``workers``
+    processes; --out gets every game too."""
+    from tranquility.solver.batch.table_bench import BUDGET_DEALS, BUDGETS, DEALS, TableSettings, run_table_suite, table_markdown
+    from tranquility.solver.search.lookahead import DEFAULT_SAMPLES
+
+    from .render import render_table_bench
+
+    settings = TableSettings(
+        players, deals or DEALS, samples or DEFAULT_SAMPLES, budgets or BUDGETS, budget_deals or BUDGET_DEALS, workers
+    )
+    with progress_bar(make_console(stderr=True), as_json) as progress:
+        task = progress.add_task("bench table", total=len(settings.cases()))
+
+        def on_game(game, done: int, total: int) -> None:
+            case, said = game.case, "cut short" if game.interrupted else "won" if game.won else "lost"
+            said = f"{case.arm.name} {case.players}p seed {case.seed} {said}"
+            progress.update(task, completed=done, description=f"bench table: last {said}")
+
+        report = run_table_suite(settings, on_game)
+    if out is not None:
+        write_out(out, report.to_json(games=True), force)
+    if as_json:
+        click.echo(dump_json(report.to_json()))
+    elif markdown:
+        click.echo(table_markdown(report))
+    else:
+        render_table_bench(make_console(), report)
+    _stopped_by_ctrl_c(report.interrupted)
 
 
 def _rows_or_partial(measure: Callable[[], list]) -> tuple[list, bool]:
@@ -1193,12 +1444,14 @@ Examples:
   tranquility simulate --seed 3 --players 4 --out line.json
   tranquility play line.json --hint-time 5
   tranquility play --puzzle tq1-1p-8cf48077-2 --web --port 8080
+  tranquility play --seed 1 --players 3 --seat 1 --bots thrifty
 \b
 FILE is a deal, line, puzzle or notation file (not -: standard input is the
 keyboard here); play goes on where its line stops. Type moves in the notation
 (docs/notation.md) or pick them from the list; type help on the board for its
 commands and keys. With --web the same board is a web page, a game of its own
-for each browser connection, until Ctrl-C. docs/play.md.
+for each browser connection, until Ctrl-C. With --seat K you play seat K at a
+table of bots: your own hand alone is face up until the game ends. docs/play.md.
 
 {exit_line("the board was closed")}
 2 also without a terminal to draw on (except with --web)."""
@@ -1236,6 +1489,36 @@ for each browser connection, until Ctrl-C. docs/play.md.
 @click.option(
     "--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="With --web: the port (0: a free one)."
 )
+@click.option(
+    "--seat",
+    type=click.IntRange(min=0),
+    metavar="K",
+    help="Play seat K (from 0) at a table: you see your own hand only, bots play the other seats; "
+    "every card is face up once the game is over.",
+)
+@click.option(
+    "--bots",
+    type=LazyChoice(_simulate_policies),
+    default="lookahead",
+    show_default=True,
+    help="With --seat: how the bots play (simulate's policies, docs/simulate.md).",
+)
+@click.option(
+    "--bot-delay",
+    type=Seconds(zero=True),
+    default=0.8,
+    show_default=True,
+    metavar="SECONDS",
+    help="With --seat: the pause between the bots' moves (0: none).",
+)
+@click.option(
+    "--hint-samples",
+    type=click.IntRange(min=1),
+    default=8,
+    show_default=True,
+    metavar="N",
+    help="With --seat: worlds each of your moves is played out in for the fair hint.",
+)
 @click.pass_context
 def play(
     ctx: click.Context,
@@ -1248,18 +1531,28 @@ def play(
     web: bool,
     host: str,
     port: int,
+    seat: int | None,
+    bots: str,
+    bot_delay: float,
+    hint_samples: int,
 ) -> None:
     """Play a game on an interactive board: every card face up, the legal moves and their
-    costs, undo and redo, save and load, hints from the solver, the post-game analysis."""
+    costs, undo and redo, save and load, hints from the solver, the post-game analysis;
+    with --seat, one seat at a table of bots, its own hand alone face up."""
+    from tranquility.solver.analysis.table import Seating
+
+    if seat is None:
+        reject(ctx, {"bots": "--bots", "bot_delay": "--bot-delay", "hint_samples": "--hint-samples"}, "only taken with --seat")
+    seating = None if seat is None else Seating(seat, bots, hint_samples=hint_samples)
     if web:
         from .web import serve_play
 
-        serve_play(source, file, puzzle_id, host, port)
+        serve_play(source, file, puzzle_id, host, port, seating)
         return
     reject(ctx, {"host": "--host", "port": "--port"}, "only taken with --web")
     from .play import run_play
 
-    run_play(source, file, puzzle_id, hint_time, objective, check=not no_check)
+    run_play(source, file, puzzle_id, hint_time, objective, not no_check, seating, bot_delay)
 
 
 @main.command(
@@ -1287,26 +1580,6 @@ def list_puzzles(players: int | None, grade: int | None, preset: str | None, as_
 # -- odds -----------------------------------------------------------------------------------
 
 
-class PlayerRange(click.ParamType):
-    """``--players 4`` or ``--players 1-5``: the player counts, as a tuple."""
-
-    name = "P|A-B"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> tuple[int, ...]:
-        from tranquility.solver.engine.deal import MAX_PLAYERS
-
-        if isinstance(value, tuple):
-            return value
-        low, dash, high = str(value).strip().partition("-")
-        try:
-            first, last = int(low), int(high) if dash else int(low)
-        except ValueError:
-            self.fail(f"{value!r} is not a player count (4) or a range of them (1-5)", param, ctx)
-        if not 1 <= first <= last <= MAX_PLAYERS:
-            self.fail(f"{value!r}: player counts run from 1 to {MAX_PLAYERS}, low to high", param, ctx)
-        return tuple(range(first, last + 1))
-
-
 ODDS_REPRODUCIBLE = (
     "Deterministic budgets for every solve (those of solve --reproducible), in place of --time-limit "
     "and --workers: two runs, or a local and a Dask run, store the same verdicts."
@@ -1321,6 +1594,8 @@ ODDS_SOLVING = {
     "workers": "--workers",
     "reproducible": "--reproducible",
     "policies": "--policies",
+    "policy_names": "--policy",
+    "samples": "--samples",
     "jobs": "--jobs",
     "scheduler": "--scheduler",
     "scheduler_timeout": "--scheduler-timeout",
@@ -1334,6 +1609,7 @@ ODDS_SOLVING = {
 Examples:
   tranquility odds --players 4 --deals 20 --reproducible
   tranquility odds --players 1-5 --deals 10000 --policies --db odds.sqlite        # hours
+  tranquility odds --players 2-4 --deals 100 --policy lookahead --samples 12      # about 1 CPU hour
   tranquility odds --players 1-5 --deals 10000 --retry-unknown --time-limit 600   # hours
   tranquility odds --players 2-4 --deals 500 --scheduler tcp://10.0.0.5:8786
   tranquility odds --db odds.sqlite --report --plot odds.png
@@ -1347,7 +1623,7 @@ docs/odds.md.
 {exit_line()}
 130 after Ctrl-C also prints the summary of what was stored."""
 )
-@click.option("--players", type=PlayerRange(), help="A player count (4) or a range of them (1-5).")
+@click.option("--players", type=PlayerRange(), help="A player count (4), a range of them (1-5) or a list (2,4).")
 @click.option("--deals", type=click.IntRange(min=1), metavar="N", help="Seeded deals per player count: seeds START..START+N-1.")
 @click.option(
     "--start-seed",
@@ -1367,7 +1643,22 @@ docs/odds.md.
 @click.option(
     "--policies",
     is_flag=True,
-    help="Also play each deal once with every policy of tranquility simulate (sim seed = the deal's seed).",
+    help="Also play each deal once with every silent policy of tranquility simulate (sim seed = the deal's seed).",
+)
+@click.option(
+    "--policy",
+    "policy_names",
+    multiple=True,
+    type=LazyChoice(_simulate_policies),
+    metavar="NAME",
+    help="Also play each deal once with this policy of tranquility simulate (repeatable); lookahead is stored "
+    "as lookahead:N, N its --samples, and its decisions are timed.",
+)
+@click.option(
+    "--samples",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="With --policy lookahead: worlds per decision [default: 12]; plays of each N are stored and shown apart.",
 )
 @click.option(
     "--db",
@@ -1428,6 +1719,8 @@ def odds(
     source: DealSource,
     limits: Limits,
     policies: bool,
+    policy_names: tuple[str, ...],
+    samples: int | None,
     db: str,
     jobs: int | None,
     scheduler: str | None,
@@ -1445,7 +1738,8 @@ def odds(
     SQLite database --db, one row per deal: a deal is solved once, and a run started
     again skips what is stored. Prints per rule set and player count: the verdicts,
     winnability with its 95% Wilson interval, median and p90 seconds, deals/s; with
-    --policies, each policy's win rate beside perfect play.
+    --policies or --policy, each policy's win rate beside perfect play, and lookahead's
+    CPU seconds a decision.
 
     --json prints {"groups": [{"rules", "players", "deals", "win", "no_win",
     "unknown", "winnability", "ci95", "median_s", "p90_s", "policies"}],
@@ -1487,7 +1781,7 @@ def odds(
         check_odds(rules, players, seeds)
     except DealError as exc:
         raise usage_error(f"cannot deal: {exc}") from None
-    names = _policies() if policies else ()
+    names = _odds_policies(policies, policy_names, samples)
     budget = limits.budget()
     executor, slots, executor_name, close = _odds_executor(scheduler, scheduler_timeout, jobs)  # before --db is created
     label = f"odds {players_text(players)}"
@@ -1496,10 +1790,10 @@ def odds(
             task = bar.add_task(label, total=None)
 
             def on_start(step) -> None:
-                bar.update(task, total=step.total, description=f"{label}: {counts_text(step.counts)}")
+                bar.update(task, total=step.total, description=f"{label}: {counts_text(step.counts, step.plays)}")
 
             def on_batch(step) -> None:
-                bar.update(task, completed=step.done, description=f"{label}: {counts_text(step.counts)}")
+                bar.update(task, completed=step.done, description=f"{label}: {counts_text(step.counts, step.plays)}")
 
             run = run_odds(
                 store,
@@ -1523,6 +1817,18 @@ def odds(
     if run.interrupted:
         click.echo("Interrupted: what was stored is kept; the same command again finishes the rest.", err=True)
         ctx.exit(130)
+
+
+def _odds_policies(policies: bool, names: tuple[str, ...], samples: int | None) -> tuple[str, ...]:
+    """The stored names of the policies to play: the silent ones (``--policies``), then each
+    ``--policy``, lookahead with its budget (``lookahead:N``)."""
+    from tranquility.solver.batch.plays import SEARCHING, stored_name
+    from tranquility.solver.search.lookahead import DEFAULT_SAMPLES
+
+    if samples is not None and SEARCHING not in names:
+        raise usage_error(f"--samples goes with --policy {SEARCHING}; no other policy samples worlds")
+    wanted = [*(_policies() if policies else ()), *names]
+    return tuple(dict.fromkeys(stored_name(n, (samples or DEFAULT_SAMPLES) if n == SEARCHING else None) for n in wanted))
 
 
 def _odds_executor(scheduler: str | None, timeout: float, jobs: int | None):

@@ -16,7 +16,8 @@ from rich.progress import (
 )
 from rich.table import Table
 from rich.text import Text
-from tranquility.solver.batch.odds_summary import shown_bracket, shown_percent
+from tranquility.solver.batch.odds_summary import DECISION_COLUMNS, decision_cells, shown_bracket, shown_percent
+from tranquility.solver.batch.plays import is_searching
 from tranquility.solver.formats.rules_text import rules_name
 
 from .render import fitting
@@ -27,7 +28,9 @@ class RateColumn(ProgressColumn):
 
     def render(self, task: Task) -> Text:
         speed = task.finished_speed or task.speed
-        return Text("-- deals/s" if speed is None else f"{speed:.1f} deals/s")
+        if speed is None:
+            return Text("-- deals/s")
+        return Text(f"{speed:.1f} deals/s" if speed >= 1 else f"{speed:.2f} deals/s")  # lookahead's games: seconds each
 
 
 def players_text(players: tuple[int, ...]) -> str:
@@ -36,8 +39,13 @@ def players_text(players: tuple[int, ...]) -> str:
     return ",".join(map(str, players)) + "p"
 
 
-def counts_text(counts: dict[str, int]) -> str:
-    return f"{counts.get('win', 0)} win · {counts.get('no-win', 0)} no-win · {counts.get('unknown', 0)} unknown"
+def counts_text(counts: dict[str, int], plays: dict[str, tuple[int, int]] | None = None) -> str:
+    """The verdicts stored so far, and the games of each searching policy (the slow ones)."""
+    said = f"{counts.get('win', 0)} win · {counts.get('no-win', 0)} no-win · {counts.get('unknown', 0)} unknown"
+    for name, (won, games) in sorted((plays or {}).items()):
+        if is_searching(name):
+            said += f" · {name} won {won} of {games}"
+    return said
 
 
 def odds_progress(console: Console, quiet: bool) -> Progress:
@@ -64,7 +72,8 @@ def _seconds(value: float | None) -> str:
 # The columns of the perfect-play table after the rule set, and the words said above it.
 _COLUMNS = ("players", "deals", "win", "no-win", "unknown", "winnable", "95% interval", "median s", "p90 s")
 _WINNABILITY = "Winnability (95% Wilson interval: unknowns as losses at the low end, as wins at the high end)"
-_POLICIES = "Deals won by each silent-table policy beside perfect play (95% Wilson interval)"
+_POLICIES = "Deals won by each policy beside perfect play (95% Wilson interval)"
+_DECISIONS = "CPU seconds of each decision of a searching policy (one core)"
 
 
 def _winnability_cells(group) -> list[str]:
@@ -140,9 +149,25 @@ def _policies(summary) -> tuple[RenderableType, RenderableType]:
     return wide, Group(Text(_POLICIES), long)
 
 
+def _decisions(summary) -> tuple[RenderableType, RenderableType]:
+    """A searching policy's games, decisions and CPU seconds a decision: one row per rule
+    set, player count and policy; and, for a narrow console, the same without borders."""
+    columns = ("rules", "players", "policy", *DECISION_COLUMNS)
+    wide = Table(title=_DECISIONS)
+    for i, name in enumerate(columns):
+        wide.add_column(name, justify="left" if i in (0, 2) else "right", no_wrap=i == 0)
+    narrow = _narrow_table(columns, left=1)
+    for group, rate in summary.searching:
+        cells = [rules_name(group.rules), str(group.players), rate.policy, *decision_cells(rate)]
+        wide.add_row(*cells)
+        narrow.add_row(*cells)
+    return wide, Group(Text(_DECISIONS), narrow)
+
+
 def render_odds(console: Console, summary, report=None) -> None:
     """The summary table (one row per rule set and player count); with policies, a second
-    one of their win rates beside perfect play; then the throughput: of the run
+    one of their win rates beside perfect play, and a third of the searching policies' CPU
+    seconds a decision; then the throughput: of the run
     (``report``, a ``RunReport``), or, for --report, of the runs recorded. A table wider
     than the console is stacked (``fitting``), so that no cell is wrapped mid-number."""
     if not summary.groups:
@@ -151,6 +176,8 @@ def render_odds(console: Console, summary, report=None) -> None:
         console.print(fitting(console, *_winnability(summary)))
         if summary.policies:
             console.print(fitting(console, *_policies(summary)))
+        if summary.searching:
+            console.print(fitting(console, *_decisions(summary)))
     rate = summary.deals_per_s
     if report is not None:
         said = f"{report.done} of {report.total} deal(s) left done in {report.seconds:.1f} s"

@@ -280,6 +280,11 @@ PROOF_HELP = (
 )
 
 
+def samples_option(help: str) -> Callable[[Callable], Callable]:
+    """``--samples N``: how many worlds a player that searches what it cannot see deals."""
+    return click.option("--samples", type=click.IntRange(min=1), metavar="N", help=help)
+
+
 def proof_option(f: Callable) -> Callable:
     """``--proof both|whole|start-slot``; the command receives ``proof: Proof``. Given with
     an objective the ladder does not run for (any, cost), it is rejected."""
@@ -296,14 +301,39 @@ def proof_option(f: Callable) -> Callable:
     )(wrapper)
 
 
+class PlayerRange(click.ParamType):
+    """``--players 4``, ``--players 1-5`` or a comma-separated list of either (``2,4``,
+    ``1-2,5``): the player counts, as a tuple, low to high."""
+
+    name = "P|A-B|P,Q"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> tuple[int, ...]:
+        from tranquility.solver.engine.deal import MAX_PLAYERS
+
+        if isinstance(value, tuple):
+            return value
+        counts: set[int] = set()
+        for part in str(value).split(","):
+            low, dash, high = part.strip().partition("-")
+            try:
+                first, last = int(low), int(high) if dash else int(low)
+            except ValueError:
+                self.fail(f"{value!r} is not a player count (4), a range of them (1-5) or a list (2,4)", param, ctx)
+            if not 1 <= first <= last <= MAX_PLAYERS:
+                self.fail(f"{value!r}: player counts run from 1 to {MAX_PLAYERS}, low to high", param, ctx)
+            counts.update(range(first, last + 1))
+        return tuple(sorted(counts))
+
+
 class Seconds(click.FloatRange):
-    """A number of seconds: positive and finite. ``nan`` and ``inf`` parse as floats, and
-    ``nan`` passes every comparison a range makes, so both are refused here by name."""
+    """A number of seconds: positive (or 0, with ``zero``) and finite. ``nan`` and ``inf``
+    parse as floats, and ``nan`` passes every comparison a range makes, so both are refused
+    here by name."""
 
     name = "number of seconds"
 
-    def __init__(self) -> None:
-        super().__init__(min=0, min_open=True)
+    def __init__(self, zero: bool = False) -> None:
+        super().__init__(min=0, min_open=not zero)
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
         seconds = super().convert(value, param, ctx)

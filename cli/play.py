@@ -12,10 +12,11 @@ from __future__ import annotations
 import io
 import os
 import sys
+import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
@@ -28,10 +29,13 @@ from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Input, OptionList, Static
 from textual.widgets.option_list import Option
+from textual.worker import get_current_worker
 from tranquility.solver.analysis.analyze import Analysis, analyze
-from tranquility.solver.analysis.board import Board, FileExists, Goal, Hint, MoveRefused, Proofs
+from tranquility.solver.analysis.board import Board, FileExists, Goal, Hint, Move, MoveRefused, Proofs
+from tranquility.solver.analysis.fair import FairAnalysis, fair_analysis
 from tranquility.solver.analysis.ranking import Ranking, rank_moves
 from tranquility.solver.analysis.results import Step
+from tranquility.solver.analysis.table import FairHint, Seating, Table, seen_token
 from tranquility.solver.engine.deal import Deal
 from tranquility.solver.engine.line import Line, as_line
 from tranquility.solver.errors import BadInput
@@ -43,11 +47,20 @@ from tranquility.solver.verdicts import Objective, Verdict
 
 from .exits import InputError
 from .options import INPUT_ERRORS, STDIN, DealSource, GameFile, input_error, playable, read_game, usage_error
-from .render import cards_text, last_cell, render_analysis, render_position, rules_line, short_cards
+from .render import (
+    cards_text,
+    last_cell,
+    render_analysis,
+    render_fair,
+    render_position,
+    render_seat_view,
+    rules_line,
+    short_cards,
+)
 
 COMMANDS = (
     "undo, redo, back, hint, moves (the best three), check, save PATH (save! PATH overwrites), "
-    "load PATH, analyze, help, quit"
+    "load PATH, analyze (analyze fair: the fair analysis), help, quit"
 )
 KEYS = (
     "ctrl+z undo, ctrl+y redo, ctrl+g back (to the last position proven winnable), ctrl+t hint, "
@@ -64,6 +77,23 @@ GREETING = "Type a move (41@20) or pick one from the list (Tab); help lists the 
 TITLE_ROWS = 30
 # The moves a message names when a line of moves is played; more are counted.
 SAID_MOVES = 6
+T = TypeVar("T")
+BOT_DELAY = 0.8  # seconds between the bots' moves at a table (play --seat): a pace to follow
+HELP_TABLE = (
+    "\n\nAt a table with bots (play --seat): you see your own hand only and move on your turn; "
+    "the bots move on theirs. In the Start event, give CARDS gives your share (give 12,44; give alone gives none) "
+    "and, after a Start you played under manual Jagged Rocks, rocks ROW moves them. hint (ctrl+t) is the fair hint: "
+    "your moves' win chances in worlds dealt to fit what your seat has seen. undo, redo, back, moves and check "
+    "are off until the game ends; then every card is face up and the board is the usual one."
+)
+# Why a command is off while the cards are face down: each would use the hidden cards.
+OFF_AT_TABLE = {
+    "undo": "undo, redo and back are off at a table with bots: you would see the bots' answers and try again "
+    "(they come back with every card face up when the game ends)",
+    "moves": "the best moves are solved with every card face up: off until the game ends "
+    "(hint, ctrl+t, ranks your moves from what your seat has seen)",
+    "check": "the check solves each position with every card face up: off until the game ends",
+}
 
 
 def drawn(draw: Callable[[Console], None], width: int) -> Text:
@@ -250,13 +280,29 @@ class PlayApp(App):
         Binding("ctrl+r", "analyze", "Analysis", priority=True),
     ]
 
-    def __init__(self, board: Board, hint_time: float = 2.0, objective: Objective | None = None, check: bool = True) -> None:
+    def __init__(
+        self,
+        board: Board,
+        hint_time: float = 2.0,
+        objective: Objective | None = None,
+        check: bool = True,
+        seating: Seating | None = None,
+        bot_delay: float = BOT_DELAY,
+    ) -> None:
         super().__init__()
         self.board = board
+        # At a table (play --seat): the game while its cards are face down; None without a
+        # seating and once the game is over (every card is then face up).
+        self.seating = seating
+        self.table = None if seating is None or board.over else seating.sit(board)
+        self.bot_delay = bot_delay
+        self.bots_busy = False
+        self.listed: tuple[Move, ...] = ()  # the moves the list shows
         self.budget = Budget(seconds=hint_time)
         self.hint_time = hint_time
         self.objective = objective  # None: the board's own (the most spare cards in a puzzle)
         self.analysis: Analysis | None = None  # the last post-game analysis, once made
+        self.fair: FairAnalysis | None = None  # the last fair one
         self.last_hint: Hint | None = None
         self.said = ""  # the last message, as shown under the board
         self.reported = ""  # the hint (or help) shown, as plain text; empty when none is
@@ -292,6 +338,7 @@ class PlayApp(App):
         self.say(GREETING)
         self.home.query_one("#command", Input).focus()
         self.start_check()
+        self.advance()
 
     @property
     def home(self) -> Screen:
@@ -303,15 +350,17 @@ class PlayApp(App):
 
     def retitle(self) -> None:
         goal = self.board.goal
-        self.sub_title = self.board.source or (f"puzzle {goal.id}" if goal is not None else "")
+        named = self.board.source or (f"puzzle {goal.id}" if goal is not None else "")
+        seated = f"seat {self.seating.seat}, {self.seating.bots} bots" if self.seating is not None else ""
+        self.sub_title = "; ".join(part for part in (named, seated) if part)
 
     # -- drawing --------------------------------------------------------------------------
 
     def draw_board(self, console: Console, compact: bool) -> None:
         """The left pane: the rules, whose turn it is, what the check found, the grid, each
         seat's hand and pile, the discards and the puzzle; ``compact`` for a small screen."""
-        board, state = self.board, self.board.state
-        head = _turn_words(board)
+        board, state, table = self.board, self.board.state, self.table
+        head = _turn_words(board) if table is None else _table_words(table)
         if compact:
             head.append(f" ({rules_name(state.rules)})", style="dim")
         else:
@@ -321,19 +370,25 @@ class PlayApp(App):
         if thrown:
             console.print(Text(thrown, style="bold red"))
         last = last_cell(board.actions[-1]) if board.actions else None
-        render_position(console, state, piles=True, last=last, compact=compact)
+        if table is None:
+            render_position(console, state, piles=True, last=last, compact=compact)
+        else:
+            render_seat_view(console, table.view, last=last, compact=compact)
         for title, cards in (("Discarded", state.discarded), ("Out of the game", state.gone)):
-            if cards or title == "Discarded":
+            if table is not None and title == "Discarded":
+                console.print(Text(f"{title}: ") + _face_down_words(len(cards), table.memory.own_discards))
+            elif cards or title == "Discarded":
                 shown = short_cards(cards, console.width - len(title) - 2) if compact else cards_text(cards)
                 console.print(Text(f"{title}: ") + (shown if cards else Text("none", style="dim")))
-        goal = board.goal_words()
+        # A puzzle's solution and bound are worked out from every card: shown at the end.
+        goal = board.goal_words() if table is None else board.goal_words()[:1]
         if goal:
             console.print(Text("\n".join(goal), style="bold cyan"))
 
     def thrown_words(self) -> str | None:
         """What the check proved about a move of this game that threw the win away, if any."""
         board = self.board
-        turn = self.proofs.thrown_at(board) if self.checking else None
+        turn = self.proofs.thrown_at(board) if self.checking and self.table is None else None
         if turn is None:
             return None
         back = self.proofs.last_winnable(board)
@@ -345,17 +400,20 @@ class PlayApp(App):
         )
 
     def redraw(self) -> None:
-        board = self.board
+        board, table = self.board, self.table
         self.home.query_one(BoardView).changed()
         moves = self.home.query_one(MoveList)
         moves.clear_options()
-        wide = max((len(m.token) for m in board.moves), default=0)
+        self.listed = board.moves if table is None else table.moves
+        wide = max((len(m.token) for m in self.listed), default=0)
         moves.add_options(
-            Option(Text(f"cost {m.cost}  {m.token:<{wide}}  {m.words}"), id=str(i)) for i, m in enumerate(board.moves)
+            Option(Text(f"cost {m.cost}  {m.token:<{wide}}  {m.words}"), id=str(i)) for i, m in enumerate(self.listed)
         )
-        moves.highlighted = 0 if board.moves else None
-        moves.border_title = f"Legal moves ({len(board.moves)})"
-        played = list(board.history())
+        moves.highlighted = 0 if self.listed else None
+        moves.border_title = f"Legal moves ({len(self.listed)})"
+        if table is not None and not self.listed:
+            moves.border_title = "Your moves: " + ("the Start event" if table.my_turn else "the bots' turn")
+        played = list(board.history() if table is None else table.history())
         wide = max((len(token) for _, token, _ in played), default=0)
         lines = [f"{turn:>3}. {token:<{wide}}  {words}" for turn, token, words in played]
         lines += [f"  (undone: {len(board.undone)}; ctrl+y or redo plays them again)"] if board.undone else []
@@ -389,7 +447,11 @@ class PlayApp(App):
         self.redraw()
         if board.over:
             outcome = "won" if board.state.won else "lost"
-            said += f" Game over: {outcome}. Type analyze (or press ctrl+r) for the post-game analysis."
+            shown = " Every card is face up now." if self.seating is not None else ""
+            said += (
+                f" Game over: {outcome}.{shown} Type analyze (or press ctrl+r) for the post-game analysis, "
+                "analyze fair for the fair one."
+            )
         self.say(said)
         self.start_check()
 
@@ -413,29 +475,115 @@ class PlayApp(App):
             "hint": self.action_hint,
             "moves": self.action_best_moves,
             "check": self.action_toggle_check,
-            "analyze": self.action_analyze,
-            "help": partial(self.report, HELP, "Help"),
+            "analyze": partial(self.action_analyze, rest == "fair"),
+            "help": partial(self.report, HELP + (HELP_TABLE if self.seating else ""), "Help"),
             "quit": self.exit,
             "save": partial(self.save, rest, False),
             "save!": partial(self.save, rest, True),
             "load": partial(self.load, rest),
+            "give": partial(self.at_table, "give", rest),
+            "rocks": partial(self.at_table, "rocks", rest),
         }
         if word in actions:
             actions[word]()
             return
+        if self.table is not None:
+            self.at_table("play", text)
+            return
+        board = self.tried(partial(self.board.play, text), text)
+        if board is not None:
+            self.moved(board, _played_words([format_action(a) for a in board.actions[self.board.turn :]]))
+
+    def tried(self, change: Callable[[], T], text: str) -> T | None:
+        """What ``change`` (of the line ``text`` typed) makes, or None when it is refused:
+        the message says why, and a refused move stays on the input line to be mended."""
         try:
-            board = self.board.play(text)
+            return change()
         except MoveRefused as exc:
             self.say(f"refused: {exc}")
             self.retype(text, exc.column - 1)
-            return
         except BadInput as exc:
             self.say(f"refused: {exc}")
+        return None
+
+    # -- at a table with bots ------------------------------------------------------------------
+
+    def at_table(self, command: str, text: str) -> None:
+        """The person's move, its share of the Start event (give) or its rocks move (rocks)."""
+        table = self.table
+        if table is None:
+            self.say(f"{command} is for a table with bots (play --seat K), while the game goes on")
             return
-        played = [format_action(a) for a in board.actions[self.board.turn :]]
-        if len(played) > SAID_MOVES:  # the message line stays a line or two
-            played = [f"{len(played)} moves:", *played[:2], "...", played[-1]]
-        self.moved(board, f"played {' '.join(played)}.")
+        after = self.tried(partial({"play": table.play, "give": table.give, "rocks": table.rocks}[command], text), text)
+        if after is not None:
+            done = [seen_token(a, table.seat) for a in after.board.actions[table.board.turn :]]
+            self.seated(after, _played_words(done) if done else "")
+
+    def seated(self, table: Table, said: str) -> None:
+        """The table moved on (the person's move, a bot's, the Start event asking): show it,
+        reveal every card once the game is over, and let the bots play on."""
+        self.table = None if table.board.over else table
+        if table.start is not None:
+            said = f"{said} The Start event asks you: {table.start.words()[-1]}".strip()
+        self.moved(table.board, said)
+        if table.start is not None:
+            self.report("\n".join(table.start.words()), "The Start event")
+            field = self.home.query_one("#command", Input)
+            if not field.value:  # what the person typed meanwhile stays
+                verb = "give " if table.start.call is not None else "rocks "
+                self.retype(verb, len(verb))
+        self.advance()
+
+    def advance(self) -> None:
+        """Let the bot to move act, in a worker thread (one at a time; the next starts when
+        its move is shown)."""
+        table = self.table
+        if table is None or not table.bots_turn or self.bots_busy:
+            return
+        self.bots_busy = True
+        self.bot(table)
+
+    @work(thread=True, exclusive=True, group="bots")
+    def bot(self, table: Table) -> None:
+        began = time.monotonic()  # the pace only: what the bot plays depends on no clock
+        after = table.bot_move()
+        time.sleep(max(0.0, self.bot_delay - (time.monotonic() - began)))
+        self.call_from_thread(self.bot_moved, table, after)
+
+    def bot_moved(self, table: Table, after: Table) -> None:
+        self.bots_busy = False
+        if self.table is not table:  # another game was loaded meanwhile: its bots, if they are to move
+            self.advance()
+            return
+        done = [seen_token(a, table.seat) for a in after.board.actions[table.board.turn :]]
+        said = f"seat {table.board.state.seat} played {' '.join(done)}." if done else ""
+        self.seated(after, f"{said} Your move." if after.moves else said)
+
+    def fair_hint(self, table: Table) -> None:
+        """Rank the person's moves by their win chances in worlds dealt to fit what its seat
+        has seen, in a worker thread (the same ``aside`` as the solver's hint)."""
+        title = f"Fair hint: turn {table.board.turn + 1}, seat {table.seat} (you)"
+        samples, total = table.seating.hint_samples, len(table.moves)
+        self.report(f"playing each of your {total} move(s) out in {samples} worlds...", title)
+
+        def estimating() -> FairHint | None:
+            found = []
+            for estimate in table.estimate_each():
+                if self.table is not table or get_current_worker().is_cancelled:
+                    return None  # the game moved on, or another hint was asked for
+                found.append(estimate)
+                self.call_from_thread(self.report, f"playing your moves out: {len(found)} of {total}...", title)
+            return FairHint(samples, tuple(found))
+
+        self.aside(table.board, estimating, "no hint", partial(self.fair_hinted, title))
+
+    def fair_hinted(self, title: str, board: Board, found: FairHint | str | None) -> None:
+        if found is None:
+            return
+        if not _same_game(board, self.board):
+            self.say(f"the hint for turn {board.turn + 1} came after the board changed; ctrl+t asks again")
+            return
+        self.report(found if isinstance(found, str) else "\n".join(found.words()), title)
 
     def retype(self, text: str, at: int) -> None:
         """Put ``text`` back on the input line, the cursor at ``at``: a refused line is
@@ -447,7 +595,7 @@ class PlayApp(App):
 
     @on(OptionList.OptionSelected, "#moves")
     def picked(self, event: OptionList.OptionSelected) -> None:
-        move = self.board.moves[int(event.option.id or 0)]
+        move = self.listed[int(event.option.id or 0)]
         self.retype(move.token, len(move.token))
         self.say(f"{move.words}, cost {move.cost}: Enter plays {move.token} (edit the payment after '-' first if you like).")
 
@@ -455,10 +603,19 @@ class PlayApp(App):
         self.retype(text, len(text))
 
     def action_undo(self) -> None:
-        self.step(self.board.undo, "undone")
+        if not self.off_at_table("undo"):
+            self.step(self.board.undo, "undone")
 
     def action_redo(self) -> None:
-        self.step(self.board.redo, "redone")
+        if not self.off_at_table("undo"):
+            self.step(self.board.redo, "redone")
+
+    def off_at_table(self, command: str) -> bool:
+        """Whether ``command`` is off because the game's cards are face down (and say why)."""
+        if self.table is None:
+            return False
+        self.say(OFF_AT_TABLE[command])
+        return True
 
     def step(self, change: Callable[[], Board], what: str) -> None:
         try:
@@ -470,6 +627,8 @@ class PlayApp(App):
 
     def action_back_to_win(self) -> None:
         """Undo to the latest position the check (or a hint) proved winnable."""
+        if self.off_at_table("undo"):
+            return
         turn = self.proofs.last_winnable(self.board)
         if turn is None:
             self.say("no position of this game is proven winnable yet (the check solves each after a move)")
@@ -502,13 +661,23 @@ class PlayApp(App):
         except InputError as exc:
             self.say(f"not loaded: {exc.message}")
             return
-        self.analysis = None
+        if self.seating is not None:
+            try:
+                table = None if board.over else self.seating.sit(board)
+            except BadInput as exc:
+                self.say(f"not loaded: {exc}")
+                return
+            self.table = table
+        self.analysis = self.fair = None
         self.moved(board, f"loaded {path}: {board.turn} action(s).")
         self.retitle()
+        self.advance()
 
     # -- the check after each move ------------------------------------------------------------
 
     def action_toggle_check(self) -> None:
+        if self.off_at_table("check"):
+            return
         self.checking = not self.checking
         self.home.query_one(BoardView).changed()
         if self.checking:
@@ -521,7 +690,7 @@ class PlayApp(App):
         """Judge the moves played since the board last checked, in a worker thread; one
         check at a time (the next starts when it ends)."""
         board, last = self.board, self.checked_board
-        if not self.checking or self.check_busy or (last is not None and _same_game(last, board)):
+        if not self.checking or self.check_busy or self.table is not None or (last is not None and _same_game(last, board)):
             return
         self.check_busy = True
         self.check(board, _common_turns(last, board), self.proofs)
@@ -547,6 +716,9 @@ class PlayApp(App):
     # -- solving in worker threads ----------------------------------------------------------
 
     def action_hint(self) -> None:
+        if self.table is not None:
+            self.fair_hint(self.table)
+            return
         board = self.board
         self.report(f"solving ({self.hint_time:g} s at most)...", _hint_title(board))
         self.aside(board, partial(board.hint, self.budget, self.objective), "no hint", self.hinted)
@@ -573,6 +745,8 @@ class PlayApp(App):
         self.report(Text("\n".join(found.words())), _hint_title(board))
 
     def action_best_moves(self) -> None:
+        if self.off_at_table("moves"):
+            return
         board = self.board
         self.report(f"ranking every move ({self.hint_time:g} s in all)...", _moves_title(board))
         ranking = partial(rank_moves, board.line, self.budget, self.objective or board.objective)
@@ -588,34 +762,43 @@ class PlayApp(App):
         # The board's keys do nothing while the analysis covers it.
         return not isinstance(self.screen, AnalysisScreen) or action in ("quit", "pop_screen")
 
-    def action_analyze(self) -> None:
+    def action_analyze(self, fair: bool = False) -> None:
+        """The post-game analysis: the perfect one (every card face up), or with ``fair``
+        the fair one (each examined turn judged by what its mover could see)."""
         board = self.board
         if not board.over:
             self.say("the post-game analysis is for a game that is over (won or lost); hint judges the game so far")
             return
-        if self.analysis is not None and self.analysis.line == board.line:
-            self.push_screen(AnalysisScreen(_analysis_drawing(self.analysis)))
+        kept = self.fair if fair else self.analysis
+        if kept is not None and kept.line == board.line:
+            self.push_screen(AnalysisScreen(_analysis_drawing(kept)))
             return
+        what = "fairly: the perfect analysis first, then each turn in its mover's worlds" if fair else "the"
         self.push_screen(
-            AnalysisScreen(f"analysing the {board.turn} turn(s) played ({self.hint_time:g} s a position at most)...")
+            AnalysisScreen(f"analysing {what} {board.turn} turn(s) played ({self.hint_time:g} s a position at most)...")
         )
-        self.analyse(board)
+        self.analyse(board, fair)
 
     @work(thread=True, exclusive=True, group="analysis")
-    def analyse(self, board: Board) -> None:
+    def analyse(self, board: Board, fair: bool) -> None:
         def progress(step: Step) -> None:
             self.call_from_thread(self.analysed, board, f"analysing: {step}")
 
+        perfect = self.analysis
         try:
-            found: Analysis | str = analyze(board.line, self.budget, progress)
+            if perfect is None or perfect.line != board.line:
+                perfect = analyze(board.line, self.budget, progress)
+            found: Analysis | FairAnalysis | str = fair_analysis(perfect, progress=progress) if fair else perfect
         except BadInput as exc:
             found = f"no analysis: {exc}"
         self.call_from_thread(self.analysed, board, found)
 
-    def analysed(self, board: Board, found: Analysis | str) -> None:
+    def analysed(self, board: Board, found: Analysis | FairAnalysis | str) -> None:
         if board.origin != self.board.origin:
             return  # of the game played before the one loaded since
-        if isinstance(found, Analysis):
+        if isinstance(found, FairAnalysis):
+            self.analysis, self.fair = found.perfect, found
+        elif isinstance(found, Analysis):
             self.analysis = found
         if isinstance(self.screen, AnalysisScreen):  # else Escape was pressed: ctrl+r shows it
             self.screen.show(found if isinstance(found, str) else _analysis_drawing(found))
@@ -633,6 +816,34 @@ def _turn_words(board: Board) -> Text:
     if state.must_play_start():
         head.append(" (it holds the Start card and must play it)")
     return head
+
+
+def _played_words(tokens: list[str]) -> str:
+    """The moves just played, for the message line (which stays a line or two)."""
+    if len(tokens) > SAID_MOVES:
+        tokens = [f"{len(tokens)} moves:", *tokens[:2], "...", tokens[-1]]
+    return f"played {' '.join(tokens)}."
+
+
+def _table_words(table: Table) -> Text:
+    """Whose turn it is at a table with bots, the person's seat named."""
+    turn, state = table.board.turn + 1, table.board.state
+    if table.start is not None:
+        what = "your share" if table.start.call is not None else "your rocks move"
+        return Text(f"Turn {turn}: the Start event asks for {what} (seat {table.seat})", style="bold")
+    if not table.my_turn:
+        return Text(f"Turn {turn}: seat {state.seat} to move (a {table.seating.bots} bot); you are seat {table.seat}")
+    head = Text(f"Turn {turn}: your move (seat {table.seat})", style="bold")
+    if state.must_play_start():
+        head.append(" (you hold the Start card and must play it: S)")
+    return head
+
+
+def _face_down_words(count: int, own: tuple) -> Text:
+    """The discard pile at a table: how many cards lie face down, and the faces of the
+    person's own among them (it put them there)."""
+    text = Text(f"{count} card(s) face down", style="dim")
+    return text + Text("; yours among them: ") + cards_text(own) if own else text
 
 
 def _hint_title(board: Board) -> str:
@@ -661,7 +872,9 @@ def _best_moves_words(ranking: Ranking) -> list[str]:
     return said
 
 
-def _analysis_drawing(analysis: Analysis) -> Drawing:
+def _analysis_drawing(analysis: Analysis | FairAnalysis) -> Drawing:
+    if isinstance(analysis, FairAnalysis):
+        return Drawing(partial(render_fair, fair=analysis))
     return Drawing(partial(render_analysis, analysis=analysis, verdict_first=True))
 
 
@@ -682,13 +895,32 @@ def _common_turns(last: Board | None, board: Board) -> int:
     return shared
 
 
+def seated_board(source: DealSource, file: str | None, puzzle_id: str | None, seating: Seating | None) -> Board:
+    """The board ``play`` opens, checked against the seating: a seat the game does not
+    have is a usage error (exit 2)."""
+    board = open_board(source, file, puzzle_id)
+    if seating is not None:
+        try:
+            seating.sit(board)
+        except BadInput as exc:
+            raise usage_error(f"--{exc}") from None  # "seat K: ...", given as --seat K
+    return board
+
+
 def run_play(
-    source: DealSource, file: str | None, puzzle_id: str | None, hint_time: float, objective: str | None, check: bool = True
+    source: DealSource,
+    file: str | None,
+    puzzle_id: str | None,
+    hint_time: float,
+    objective: str | None,
+    check: bool = True,
+    seating: Seating | None = None,
+    bot_delay: float = BOT_DELAY,
 ) -> None:
     """``tranquility play``: open the board (bad input is exit 2 before the screen opens)."""
-    board = open_board(source, file, puzzle_id)
+    board = seated_board(source, file, puzzle_id, seating)
     # Under a driver named in TEXTUAL_DRIVER (the web driver, for play --web) the board draws
     # through that driver, not on a terminal.
     if "TEXTUAL_DRIVER" not in os.environ and not (sys.stdin.isatty() and sys.stdout.isatty()):
         raise InputError("tranquility play draws an interactive board: it needs a terminal (stdin and stdout)")
-    PlayApp(board, hint_time, None if objective is None else Objective(objective), check).run()
+    PlayApp(board, hint_time, None if objective is None else Objective(objective), check, seating, bot_delay).run()

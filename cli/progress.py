@@ -29,6 +29,8 @@ METHOD_WORDS = {
     "replay": "replaying the line",
     "lns": "the improving search (LNS)",
     "ladder": "the restricted-horizon ladder",
+    "baseline": "the greedy baseline",
+    "restarts": "greedy restarts",
 }
 
 

@@ -245,6 +245,30 @@ def render_position(console: Console, state, piles: bool = False, last: int | No
         shown = [short_cards(pile, room) if compact else cards_text(pile)] if piles else []
         table.add_row(seats[seat], hand, *shown, str(len(pile)))
     console.print(table)
+    _legend(console, state, last, compact)
+
+
+def render_seat_view(console: Console, obs, last: int | None = None, compact: bool = False) -> None:
+    """What one seat sees of the table, drawn from its ``Observation`` alone (so nothing it
+    cannot see can show): the grid, its own hand, and every other hand and every pile, its
+    own too, as counts: their cards are face down."""
+    view = obs.view  # the grid and the counts; every card the seat cannot see is a blank
+    console.print(grid_table(view, last))
+    table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+    table.add_column("Seat", justify="right", no_wrap=True)
+    table.add_column("Hand", no_wrap=compact)
+    table.add_column("Pile" if compact else "Pile (face down)", justify="right", no_wrap=True)
+    table.add_column("", no_wrap=True)
+    for seat, (held, left) in enumerate(zip(obs.hand_sizes, obs.pile_sizes, strict=True)):
+        mine = seat == obs.seat
+        hand = cards_text(obs.hand) if mine else Text(f"{held} card{'' if held == 1 else 's'}", style="dim")
+        to_move = " <" if seat == obs.to_move and not obs.won else ""
+        table.add_row(f"{seat}{to_move}", hand, str(left), "you" if mine else "")
+    console.print(table)
+    _legend(console, view, last, compact)
+
+
+def _legend(console: Console, state, last: int | None, compact: bool) -> None:
     start = "played" if state.start_played else "not yet played"
     if compact:
         console.print(f"Start {start}; {state.filled}/{state.rules.cells} cells filled.", style="dim")
@@ -503,6 +527,38 @@ def render_bench(console: Console, report) -> None:
     console.print(fitting(console, wide, Group(*halves)))
 
 
+def render_table_bench(console: Console, report) -> None:
+    """``bench --suite table``: a table per section, one row per player count and policy;
+    on a console too narrow for that, each in three parts (the rates, the comparison with
+    the first policy, the decisions), each led by the player count and the policy. Then
+    the decisions at the default budget, the rollouts and the games."""
+    from tranquility.solver.batch.table_bench import SECTIONS, TABLE_COLUMNS, TABLE_PARTS, TITLES, summary_text, table_cells
+
+    said = "Benchmark: suite table (official rules; every policy on the same deals, sim seed = deal seed)"
+    console.print(Text(said, style="bold"))
+    console.print(f"Machine: {report.machine}", style="dim")
+    for name in SECTIONS:
+        rows = [table_cells(c, result) for c in report.section(name) for result in c.arms]
+        if not rows:
+            continue
+        wide = Table(title=TITLES[name], show_header=True, header_style="bold")
+        for column in TABLE_COLUMNS:
+            wide.add_column(column, justify="left" if column == "policy" else "right", no_wrap=True)
+        for row in rows:
+            wide.add_row(*row)
+        parts: list[RenderableType] = [Text(TITLES[name])]
+        for columns in TABLE_PARTS:
+            part = Table(box=None, pad_edge=False, header_style="bold")
+            for i in columns:
+                part.add_column(TABLE_COLUMNS[i], justify="left" if i == 2 else "right", no_wrap=True)
+            for row in rows:
+                part.add_row(*(row[i] for i in columns))
+            parts.append(part)
+        console.print(fitting(console, wide, Group(*parts)))
+    for line in summary_text(report).splitlines():
+        console.print(fitted(Text(line), console.width))
+
+
 # -- simulation -------------------------------------------------------------------------
 
 
@@ -739,6 +795,102 @@ def _analysis_verdict(console: Console, analysis) -> None:
     if analysis.interrupted:
         stopped = analysis.positions[-1].index + 1
         console.print(f"Interrupted while solving the position before turn {stopped}: the later ones were not solved.")
+
+
+# -- analyze --fair -------------------------------------------------------------------------
+
+FAIR_STYLES = {
+    "won": "bold green",
+    "never winnable": "bold",
+    "mistake": "bold red",
+    "bad luck": "bold yellow",
+    "still winnable": "bold green",
+    "undecided": "bold yellow",
+}
+
+
+def chance_text(move: dict) -> str:
+    """A move's win chance in its worlds and its 95% interval, in percent: ``42% [25-61]``."""
+    low, high = move["interval"]
+    return f"{round(100 * move['rate'])}% [{round(100 * low)}-{round(100 * high)}]"
+
+
+def render_fair(console: Console, fair) -> None:
+    """Each examined turn (the move played and the best, with their win chances in the
+    mover's worlds, the cost, the mistakes), then the verdict on the line in words."""
+    data = fair.to_json()["fair"]
+    turns = data["turns"]
+    asked = "every turn" if data["turns_asked"] == "all" else f"{len(data['planned'])} turn(s)"
+    console.print(
+        Text("Fair analysis", style="bold")
+        + Text(f": {asked} judged by what the mover could know; {data['samples']} worlds per move, sim seed {data['sim_seed']}.")
+    )
+    if data["memory_from"] is not None:
+        console.print(
+            f"The line starts from a position without history: memory starts at turn {data['memory_from']} "
+            "(each seat knows its hand, the grid and the counts there, nothing from before)."
+        )
+    if turns:
+        table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
+        for name in ("turn", "seat", "played", "won in", "best", "won in", "cost", ""):
+            table.add_column(name, justify="left" if name in ("played", "best", "") else "right", no_wrap=True)
+        stacked = []
+        for turn in turns:
+            played, best = turn["played"], turn["best"]
+            mark = f"{turn['turn']}{'*' if turn['flagged'] else ' '}"
+            cost = f"{turn['cost']:+.0f}"
+            mistake = Text("mistake", style="bold red") if turn["mistake"] else Text("")
+            row = (played["notation"], chance_text(played), best["notation"], chance_text(best), cost)
+            table.add_row(mark, str(turn["seat"]), *row, mistake)
+            # Narrower than the table (long payments): one paragraph per turn, wrapped at spaces.
+            said = f"turn {mark.strip()} (seat {turn['seat']}): played {played['notation']}, won in {chance_text(played)}; "
+            said += f"best {best['notation']}, won in {chance_text(best)}; cost {cost}"
+            stacked.append(Text(said) + (Text(": ") + mistake if turn["mistake"] else Text("")))
+        console.print(fitting(console, table, Group(*stacked)))
+        console.print(
+            "won in = the share of the mover's worlds the move won [95% interval]; cost = best less played, in points; "
+            "mistake = the best's interval lies wholly above the played move's."
+            + (" * = the perfect analysis places the loss of the win here." if any(t["flagged"] for t in turns) else "")
+        )
+    verdict = data["verdict"]
+    console.print(Text(f"Verdict: {verdict.upper()}.", style=FAIR_STYLES[verdict]) + Text(" " + fair_verdict_text(data)))
+    if data["interrupted"]:
+        left = [t for t in data["planned"] if t not in {x["turn"] for x in turns}]
+        console.print(f"Interrupted: {len(turns)} of {len(data['planned'])} turn(s) examined; not examined: {_turn_list(left)}.")
+
+
+def _turn_list(turns: list[int]) -> str:
+    return ", ".join(map(str, turns)) if turns else "none"
+
+
+def fair_verdict_text(data: dict) -> str:
+    """The fair verdict (``FairAnalysis.to_json()["fair"]``) in a sentence."""
+    verdict, span = data["verdict"], data["loss_turns"]
+    where = "" if span is None else (f"at turn {span[0]}" if span[0] == span[1] else f"between turns {span[0]} and {span[1]}")
+    examined = _turn_list([t["turn"] for t in data["turns"]])
+    if verdict == "won":
+        return "The line won the game."
+    if verdict == "never winnable":
+        return "The team could not have won from where the line starts, however it played (the perfect analysis's proof)."
+    if verdict == "still winnable":
+        return "The line stops with the win still there."
+    if verdict == "mistake":
+        turn = next(t for t in data["turns"] if t["turn"] == data["mistake_at"])
+        already = " already" if turn["turn"] < span[0] else ""
+        return (
+            f"The win was lost {where} (perfect information); turn {turn['turn']} was{already} a mistake by what "
+            f"seat {turn['seat']} could see: {turn['best']['notation']} won in {chance_text(turn['best'])} of its "
+            f"worlds, {turn['played']['notation']} (played) in {chance_text(turn['played'])}."
+        )
+    if verdict == "bad luck":
+        return (
+            f"The win was lost {where} (perfect information), but no examined turn up to it was a mistake by what "
+            f"its mover could see (turns examined: {examined})."
+        )
+    if span is None:
+        why = "Ctrl-C stopped it" if data["interrupted"] else "it left positions unknown"
+        return f"The perfect analysis did not place where the win was lost ({why})."
+    return f"The win was lost {where}, but Ctrl-C came before every turn up to it was examined."
 
 
 # -- moves --------------------------------------------------------------------------------

@@ -25,10 +25,11 @@ import click
 
 from .exits import InputError
 from .options import DealSource, given, usage_error
-from .play import open_board
+from .play import seated_board
 
 if TYPE_CHECKING:
     from aiohttp import web
+    from tranquility.solver.analysis.table import Seating
 
 # The options of this process that its board processes do not take.
 SERVER_OPTIONS = ("web", "host", "port")
@@ -47,13 +48,16 @@ _LOCAL_FONTS = """<link rel="preload" href="{{ config.static.url }}fonts/RobotoM
     </style>"""
 
 
-def serve_play(source: DealSource, file: str | None, puzzle_id: str | None, host: str, port: int) -> None:
-    """``tranquility play --web``: serve the board until Ctrl-C (then exit 130)."""
+def serve_play(
+    source: DealSource, file: str | None, puzzle_id: str | None, host: str, port: int, seating: Seating | None = None
+) -> None:
+    """``tranquility play --web``: serve the board until Ctrl-C (then exit 130); with a
+    seating, each board is a table with bots (its options are passed on, as every other)."""
     if importlib.util.find_spec("textual_serve") is None:
         raise InputError("play --web needs textual-serve: pip install 'tranquility-solver[web]'")
     if not host.strip():
         raise usage_error("--host: give an address or a name to serve on (127.0.0.1, 0.0.0.0, localhost)")
-    open_board(source, file, puzzle_id)  # the board processes open the same one: bad input stops here
+    seated_board(source, file, puzzle_id, seating)  # the board processes open the same one: bad input stops here
     args = same_options(click.get_current_context(), leave_out=SERVER_OPTIONS)
     serve(shlex.join([sys.executable, "-m", "tranquility.cli", "play", *args]), host, port)
 

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from tranquility.solver.engine.deal import deal
+from tranquility.solver.engine.deal import MAX_PLAYERS, deal
 from tranquility.solver.engine.rules import OFFICIAL
 
 from .grade import GRADES, grade, silent_table
@@ -48,17 +48,19 @@ class PuzzleRow:
         }
 
 
-def run_puzzle_suite(deals: int, on_step: Callable[[str], None] | None = None) -> list[PuzzleRow]:
+def run_puzzle_suite(
+    deals: int, on_step: Callable[[str], None] | None = None, players: Iterable[int] = range(1, MAX_PLAYERS + 1)
+) -> list[PuzzleRow]:
     rows = []
-    for players in range(1, 6):
+    for count in players:
         graded = dict.fromkeys((0, *GRADES), 0)
         seconds: dict[int, list[float]] = {g: [] for g in (0, *GRADES)}
         silent = []
         scan_started = time.monotonic()
         for seed in range(START, START + deals):
             if on_step is not None:
-                on_step(f"grade {players} players, seed {seed}")
-            game = deal(OFFICIAL, players, seed)
+                on_step(f"grade {count} players, seed {seed}")
+            game = deal(OFFICIAL, count, seed)
             started = time.monotonic()
             g = grade(game, with_silent=False).grade or 0
             seconds[g].append(time.monotonic() - started)
@@ -66,9 +68,9 @@ def run_puzzle_suite(deals: int, on_step: Callable[[str], None] | None = None) -
         scan = time.monotonic() - scan_started
         for seed in range(START, START + min(deals, 5)):
             started = time.monotonic()
-            silent_table(deal(OFFICIAL, players, seed))
+            silent_table(deal(OFFICIAL, count, seed))
             silent.append(time.monotonic() - started)
-        rows.append(PuzzleRow(players, deals, graded, seconds, statistics.fmean(silent), scan))
+        rows.append(PuzzleRow(count, deals, graded, seconds, statistics.fmean(silent), scan))
     return rows
 
 

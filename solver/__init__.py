@@ -81,6 +81,8 @@ _API: dict[str, str] = {
     "Explanation": "analysis.explain",
     "analyze": "analysis.analyze",
     "Analysis": "analysis.analyze",
+    "fair_analysis": "analysis.fair",
+    "FairAnalysis": "analysis.fair",
     "rank_moves": "analysis.ranking",
     "Ranking": "analysis.ranking",
     "RankedMove": "analysis.ranking",
@@ -119,6 +121,7 @@ def __dir__() -> list[str]:
 if TYPE_CHECKING:  # the same names, for type checkers
     from .analysis.analyze import Analysis, analyze
     from .analysis.explain import Explanation, explain
+    from .analysis.fair import FairAnalysis, fair_analysis
     from .analysis.ranking import RankedMove, Ranking, rank_moves
     from .analysis.results import Result
     from .analysis.solve import solve

@@ -46,6 +46,7 @@ def test_a_tiny_run_reports_each_objective_with_its_methods(rows):
         assert data["gap_median"] == data["gap_p90"] == case.gap
     spare = rows[1]
     assert spare.cases[0].greedy is not None  # 2 players: the greedy baseline is taken
+    assert spare.cases[0].solve_playouts == 2 * 20  # by the solve itself, each keeper's 20
     assert spare.at_least_greedy == (int(spare.cases[0].value >= spare.cases[0].greedy), 1)
     assert rows[0].at_least_greedy is None  # not for turns
     table = optimal_markdown(rows)
@@ -55,8 +56,8 @@ def test_a_tiny_run_reports_each_objective_with_its_methods(rows):
 def test_the_cli_runs_the_suite_and_prints_its_json(monkeypatch, rows):
     seen: dict = {}
 
-    def fake(deals, time_limit, workers, reproducible, on_step=None):
-        seen.update(deals=deals, time_limit=time_limit, workers=workers)
+    def fake(deals, time_limit, workers, reproducible, players, on_step=None):
+        seen.update(deals=deals, time_limit=time_limit, workers=workers, players=players)
         return rows
 
     monkeypatch.setattr(bench, "run_optimal_suite", fake)
@@ -65,6 +66,6 @@ def test_the_cli_runs_the_suite_and_prints_its_json(monkeypatch, rows):
     data = json.loads(out.output)
     assert data["suite"] == "optimal" and data["time_limit"] == 3
     assert [r["objective"] for r in data["rows"]] == list(OPTIMAL_OBJECTIVES)
-    assert seen == {"deals": 1, "time_limit": 3.0, "workers": 2}
+    assert seen == {"deals": 1, "time_limit": 3.0, "workers": 2, "players": (2, 3, 4, 5)}
     text = CliRunner().invoke(main, ["bench", "--suite", "optimal", "--deals", "1"])
     assert text.exit_code == 0 and "| 2 | turns | 1 |" in text.output

@@ -736,7 +736,7 @@ WORKERS_AND_REPRODUCIBLE = "--workers is not taken with --reproducible"
         (["deal", "--seed", 1, "--players", 2, "--force"], "--force only says that --out may overwrite"),
         (["solve", "--seed", 1, "--players", 2, "--force"], "give --out too"),
         (["explain", "--seed", 1, "--players", 2, "--force"], "--force only says that --out or --html may overwrite"),
-        (["analyze", "x.json", "--force"], "--force only says that --out may overwrite"),
+        (["analyze", "x.json", "--force"], "--force only says that --out or --html may overwrite"),
         (["generate", "--players", 1, "--grade", 1, "--with-solutions"], "--with-solutions writes each solution beside"),
         (["solve", "--seed", 1, "--players", 2, "--time-limit", 0], "'--time-limit'"),
     ],

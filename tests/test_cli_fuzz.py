@@ -54,8 +54,21 @@ BY_COMMAND = {
     ("simulate", "policy"): (list(POLICIES), ["", "nope"]),
     ("simulate", "samples"): (["1", "4"], ["0", "-1", "x", ""]),
     ("simulate", "lookahead_seat"): (["0", "1"], ["-1", "x", ""]),
+    ("odds", "policy_names"): (list(POLICIES), ["", "nope"]),  # as simulate's: lookahead runs in its own tests
+    ("odds", "samples"): (["1", "4"], ["0", "-1", "x", ""]),
+    # --suite table's own options, which the other suites refuse.
+    ("bench", "samples"): (["1", "4"], ["0", "-1", "x", ""]),
+    ("bench", "budgets"): (["1", "1,2"], ["0", "1,0", "x", "", "1,,2"]),
+    ("bench", "budget_deals"): FEW,
+    # analyze --fair plays every move of a turn in each world: a few worlds and turns at most.
+    ("analyze", "samples"): (["1", "2"], ["0", "-1", "x", ""]),
+    ("analyze", "turns"): (["0", "1"], ["-1", "x", "", "1.5"]),
+    ("play", "seat"): (["0", "1"], ["-1", "x", "", "5"]),
+    ("play", "bot_delay"): (["0", "0.5"], ["-1", "nan", "inf", "1e400", "x", ""]),
+    ("play", "hint_samples"): (["1", "4"], ["0", "-1", "x", ""]),
 }
-ALWAYS_IN = {("odds", "players")}
+# Given every time (analyze: so that --fair, when chosen, stays short; without it they are refused).
+ALWAYS_IN = {("odds", "players"), ("analyze", "samples"), ("analyze", "turns")}
 ODD_ONE_IN = 8  # an option's value is odd once in this many
 # The ways a command takes its game: given together, or not at all.
 SOURCES = {"seeded": ("seed", "players"), "file": ("file",), "position": ("position_text",)}

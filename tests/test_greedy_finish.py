@@ -1,6 +1,6 @@
 """Whose Finish the greedy player's Start keeps: with ``FinishKeeper.DUE``, the
 seat's whose turn the Finish falls on if no discard two comes (``finishing_seat``), which
-the improving playouts of ``solve --objective`` use beside the greedy's own (``FIRST``)."""
+the greedy baseline of ``solve --objective`` uses beside the greedy's own (``FIRST``)."""
 
 from __future__ import annotations
 
@@ -79,7 +79,7 @@ def test_finishing_seat_is_the_seat_of_the_finish_from_every_position_of_a_win()
 
 @pytest.mark.slow
 @pytest.mark.parametrize("seed", [11, 12, 14])
-def test_the_improving_playouts_reach_the_shortest_win(seed):
+def test_the_baseline_s_keepers_reach_the_shortest_win(seed):
     # 2 players: 200 playouts keeping the first seat's Finish take 39, 40 and 39 turns; the
     # bound, 38, needs the other seat to finish, and the due seat's Finish gets there.
     start = State.initial(deal(OFFICIAL, 2, seed))
@@ -92,7 +92,7 @@ def test_the_improving_playouts_reach_the_shortest_win(seed):
         return line, objective_value(start, line, Objective.TURNS)
 
     assert turns((FinishKeeper.FIRST,))[1] > 38
-    line, value = turns((FinishKeeper.FIRST, FinishKeeper.DUE))  # the improving playouts' keepers
+    line, value = turns((FinishKeeper.FIRST, FinishKeeper.DUE))  # the greedy baseline's keepers
     assert line is not None
     check = verify(Line(start.deal, tuple(line)))
     assert check.legal and check.won
@@ -101,9 +101,9 @@ def test_the_improving_playouts_reach_the_shortest_win(seed):
 
 
 @pytest.mark.slow
-def test_solve_proves_the_shortest_win_with_the_improving_playouts():
+def test_solve_proves_the_shortest_win_with_the_greedy_baseline():
     # 2 players seed 11: 39 turns against a bound of 38 after 60 s on 2026-12-02 (the
-    # optimal suite, raced); the improving playouts now find 38, which meets the bound.
+    # optimal suite, raced); the greedy baseline's playouts now find 38, which meets the bound.
     result = solve(deal(OFFICIAL, 2, 11), Budget(reproducible=True), objective=Objective.TURNS)
     assert result.best is not None
     assert (result.best.value, result.best.optimal, result.best.value_by) == (38, True, FoundBy.GREEDY)

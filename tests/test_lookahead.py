@@ -22,10 +22,17 @@ from tranquility.solver.engine.rules import PRESETS, Rules
 from tranquility.solver.engine.state import State
 from tranquility.solver.engine.verify import verify
 from tranquility.solver.formats.codecs import line_to_json
-from tranquility.solver.search.lookahead import DEFAULT_SAMPLES, SIMULATE_POLICIES, Lookahead
+from tranquility.solver.search.lookahead import (
+    DEFAULT_SAMPLES,
+    SIMULATE_POLICIES,
+    Lookahead,
+    MoveEstimate,
+    last_round,
+    significant,
+)
 from tranquility.solver.search.memory import SeatMemory, remember
 from tranquility.solver.search.policies import POLICIES, Thrifty, make_policy, observe, play_on, simulate
-from tranquility.solver.search.worlds import sample_world
+from tranquility.solver.search.worlds import sample_world, undo_turn
 
 from .helpers import run
 
@@ -150,6 +157,58 @@ def test_weights_lean_the_face_down_cards_towards_the_ones_thrifty_gives_up():
     assert sum(map(face_down_dead, leaning)) > sum(plain) + 20
 
 
+def test_undoing_a_turn_gives_back_what_the_seat_saw_before_it():
+    """Undo the other seat's last turn in the real game: the seat's view is the one it had
+    then, and the island played is back in the mover's hand."""
+    undone = 0
+    for players, seed in ((2, 0), (4, 3)):
+        game = deal(OFFICIAL, players, seed)
+        actions = simulate(game, "thrifty").line.actions
+        for turn in range(2, len(actions)):
+            line = Line(game, actions[:turn])
+            state, seat = line.end_state(), line.end_state().seat
+            memory = remember(line, seat)
+            window = last_round(memory)
+            if state.won or not window:
+                continue
+            past = undo_turn(state, window[-1], Counter(memory.own_discards), random.Random(turn))
+            if past is None:
+                continue
+            before = Line(game, actions[: turn - 1]).end_state()
+            assert observe(past, seat) == observe(before, seat)
+            assert where_cards_are(past) == where_cards_are(state)
+            assert window[-1].card is None or window[-1].card in past.hands[window[-1].seat]
+            undone += 1
+    assert undone > 40
+
+
+def test_filtered_worlds_match_the_seat_and_replay_the_last_round():
+    """A filtered world shows the seat what it saw, and thrifty, at the other seats, made in
+    it the moves they made since the seat's last turn: in nearly every world at 2 players,
+    where a plain world agrees about half the time."""
+    policy = Lookahead()
+    agreed = plain = worlds = 0
+    for line, state in positions(OFFICIAL, 2, 4, 3):
+        seat = state.seat
+        memory, obs = remember(line, seat), observe(state, seat)
+        window = last_round(memory)
+        if not window or state.must_play_start():
+            continue
+        weights = policy.giving_weights(obs, memory)
+        rng = random.Random(len(line.actions))
+        for _ in range(4):
+            world, matched = policy.agreeing_world(memory, obs, rng, weights, window)
+            assert observe(world, seat) == obs and where_cards_are(world) == every_card(OFFICIAL, 2)
+            agreed += matched == len(window)
+            worlds += 1
+        # One try only: how often a world dealt within the counts agrees by itself.
+        with pytest.MonkeyPatch.context() as patch:
+            patch.setattr("tranquility.solver.search.lookahead.TRIES", 1)
+            plain += sum(policy.agreeing_world(memory, obs, rng, weights, window)[1] == len(window) for _ in range(4))
+    assert worlds >= 40
+    assert agreed >= 0.9 * worlds and plain <= 0.75 * worlds, (agreed, plain, worlds)
+
+
 def test_worlds_are_seeded_and_differ_between_samples():
     line, state = positions(OFFICIAL, 3, 7, 10)[2]
     memory, obs = remember(line, 1), observe(state, 1)
@@ -231,17 +290,17 @@ def test_no_peeking_the_decision_ignores_every_card_the_seat_cannot_see(preset, 
 
 
 def test_a_lookahead_game_replays_and_repeats():
-    game = deal(OFFICIAL, 2, 5)
-    first = simulate(game, Lookahead(seed=1, samples=2), 1)
+    game = deal(OFFICIAL, 3, 3)  # a deal where 5 worlds already show a move better than thrifty's
+    first = simulate(game, Lookahead(seed=1, samples=5), 1)
     assert first.policy == "lookahead" and verify(first.line).legal
     assert verify(first.line).won == first.won
-    assert simulate(game, Lookahead(seed=1, samples=2), 1) == first
+    assert simulate(game, Lookahead(seed=1, samples=5), 1) == first
     assert first.line != simulate(game, "thrifty").line  # it does search: some move differs
 
 
 def test_one_seat_looks_ahead_and_the_others_play_thrifty():
-    game = deal(OFFICIAL, 3, 0)
-    played = simulate(game, Lookahead(seed=0, samples=3, seat=1), 0)
+    game = deal(OFFICIAL, 3, 3)
+    played = simulate(game, Lookahead(seed=1, samples=5, seat=1), 1)
     state, thrifty, differ = State.initial(game), make_policy("thrifty"), 0
     for action in played.line.actions:
         if not isinstance(action, PlayStart):
@@ -251,6 +310,40 @@ def test_one_seat_looks_ahead_and_the_others_play_thrifty():
             differ += action != own
         state = state.apply(action)
     assert differ > 0
+
+
+def test_a_seat_leaves_thriftys_move_only_on_a_significant_sign_test():
+    # One-sided, level 1/20, on the worlds where exactly one of the two moves wins.
+    assert significant(5, 0) and not significant(4, 0)  # 1/32 and 1/16
+    assert significant(7, 1) and not significant(6, 1)  # 9/256 and 8/128
+    assert not significant(3, 5) and not significant(0, 0)
+    ahead = MoveEstimate(DiscardTwo(seat=0), (True,) * 6 + (False,) * 2, 0.0)
+    behind = MoveEstimate(DiscardTwo(seat=0), (False,) * 5 + (True,) + (False,) * 2, 0.0)
+    assert ahead.beats(behind) and not behind.beats(ahead)  # 5 worlds to 0, the rest tied
+
+
+def test_pruned_playouts_make_the_same_decisions():
+    """Pruning stops playing a move once it cannot beat thrifty's: the move chosen is the
+    one the full estimate would choose."""
+    policy = Lookahead(seed=2, samples=6)
+    compared = pruned = 0
+    for line, state in positions(OFFICIAL, 3, 3, 4):
+        if state.must_play_start():
+            continue
+        obs, memory = observe(state, state.seat), remember(line, state.seat)
+        moves = policy.candidates(obs, policy.act(obs))
+        if len(moves) == 1:
+            continue
+        key = f"lookahead/{policy.seed}/{obs.turn}/{obs.seat}"  # the worlds ``decide`` deals
+        full = policy.estimate(obs, memory, moves, key)
+        better = [e for e in full[1:] if e.beats(full[0])]
+        chosen = max(better, key=lambda e: (e.wins, e.rest)).action if better else full[0].action
+        cut = policy.estimate(obs, memory, moves, key, prune=True)
+        assert all(a.won == b.won[: len(a.won)] for a, b in zip(cut, full, strict=True))
+        pruned += sum(e.worlds < 6 for e in cut)
+        assert policy.decide(obs, memory) == chosen
+        compared += 1
+    assert compared >= 5 and pruned > 0
 
 
 # Lines the silent policies played before lookahead came: sha256 of the line's JSON.

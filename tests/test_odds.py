@@ -193,12 +193,34 @@ def test_two_runs_at_once_on_one_database(tmp_path):
 # -- resuming after SIGKILL -------------------------------------------------------------------
 
 
-def stored_deals(path: Path) -> int:
+def stored_deals(path: Path, table: str = "deals") -> int:
+    """The rows of ``table`` (the deals, or the plays) in the database at ``path``."""
     try:
         with sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5) as conn:
-            return conn.execute("SELECT COUNT(*) FROM deals").fetchone()[0]
+            return conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
     except sqlite3.OperationalError:  # not created yet
         return 0
+
+
+def killed_mid_run(args: list, db: Path, cwd: Path, table: str = "deals") -> int:
+    """``tranquility odds ARGS --db DB`` killed with SIGKILL once ``table`` holds a row: the
+    rows it holds then."""
+    # start_new_session: the run and its pool are one process group, killed at once (a power cut).
+    proc = subprocess.Popen(
+        [*TRANQUILITY, "odds", *map(str, args), "--db", str(db)],
+        cwd=cwd,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        give_up = time.monotonic() + 60
+        while stored_deals(db, table) < 1 and proc.poll() is None and time.monotonic() < give_up:
+            time.sleep(0.02)
+        os.killpg(proc.pid, signal.SIGKILL)
+    finally:
+        proc.wait(timeout=30)
+    return stored_deals(db, table)
 
 
 @pytest.mark.slow
@@ -207,22 +229,7 @@ def test_a_run_killed_with_sigkill_resumes_and_counts_each_deal_once(tmp_path):
     deals = 240
     args = ["--players", "4", "--deals", deals, "--reproducible", "--jobs", "1", "--batch", "1", "--json"]
     killed = tmp_path / "killed.sqlite"
-    # start_new_session: the run and its pool are one process group, killed at once (a power cut).
-    proc = subprocess.Popen(
-        [*TRANQUILITY, "odds", *map(str, args), "--db", str(killed)],
-        cwd=tmp_path,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    try:
-        give_up = time.monotonic() + 60
-        while stored_deals(killed) < 1 and proc.poll() is None and time.monotonic() < give_up:
-            time.sleep(0.02)
-        os.killpg(proc.pid, signal.SIGKILL)
-    finally:
-        proc.wait(timeout=30)
-    before = stored_deals(killed)
+    before = killed_mid_run(args, killed, tmp_path)
     assert 0 < before < deals, f"killed with {before} of {deals} deals stored: not mid-run"
 
     resumed = odds_cli(*args, "--db", killed, cwd=tmp_path)
@@ -525,6 +532,12 @@ def test_retry_unknown_replaces_a_stored_unknown(tmp_path, monkeypatch):
         (["--players", "4", "--deals", "2", "--jobs", "2", "--scheduler", "tcp://127.0.0.1:1"], "--jobs sets the local"),
         (["--players", "4", "--deals", "2", "--start-seed", str(2**63 - 1)], "seeds of an odds run"),
         (["--report", "--db", "nowhere.sqlite"], "no such database"),
+        (["--players", "2", "--deals", "2", "--samples", "2"], "--samples goes with --policy lookahead"),
+        (["--players", "2", "--deals", "2", "--policy", "thrifty", "--samples", "2"], "--samples goes with --policy lookahead"),
+        (["--players", "2", "--deals", "2", "--policy", "nobody"], "'nobody' is not one of"),
+        (["--players", "2", "--deals", "2", "--policy", "lookahead", "--samples", "0"], "--samples"),
+        (["--report", "--policy", "lookahead"], "--policy is not taken with --report"),
+        (["--report", "--samples", "3"], "--samples is not taken with --report"),
     ],
 )
 def test_odds_options_that_cannot_be_used_exit_2(tmp_path, monkeypatch, args, message):

@@ -179,6 +179,31 @@ def _odds_summary():
     return OddsSummary(tuple(groups), data["deals_per_s"])
 
 
+def _odds_with_lookahead():
+    """The summary of docs/odds.json with a lookahead row beside the silent policies, and
+    the CPU seconds of its decisions."""
+    from tranquility.solver.batch.odds_summary import PolicyRate
+
+    summary = _odds_summary()
+    ahead = PolicyRate("lookahead:12", 1_000, 912, 41_234, 0.265, 0.773)
+    groups = tuple(replace(g, policies=(*g.policies, ahead)) if g.policies else g for g in summary.groups)
+    return replace(summary, groups=groups)
+
+
+def _table_report():
+    """``bench --suite table`` at its default settings, on games made up (not played)."""
+    from tranquility.solver.batch.table_bench import Rollouts, TableGame, TableReport, TableSettings, compare
+
+    settings = TableSettings()
+    spent = (0.1234, 0.5, 4.25)
+    games = {
+        c: TableGame(c, won=(3 * c.seed + c.players + (c.arm.samples or 0)) % 5 > 0, decisions=spent * bool(c.arm.samples))
+        for c in settings.cases()
+    }
+    comparisons = [compare(s, games) for s in settings.sections()]
+    return TableReport(settings, comparisons, list(games.values()), Rollouts(200, 1.62), "x86_64, 2 cores, Python 3.11.7, Linux")
+
+
 def _bench_reports():
     from tranquility.puzzles.timing import PuzzleRow
     from tranquility.solver.batch.bench import ExplainRow, GroupSummary, Report, SuiteReport
@@ -235,6 +260,8 @@ def outputs():
         "deal": lambda c: render.render_deal(c, game),
         "rules": lambda c: render.render_rules(c, OFFICIAL),
         "odds": lambda c: render_odds(c, _odds_summary()),
+        "odds lookahead": lambda c: render_odds(c, _odds_with_lookahead()),
+        "bench table": lambda c: render.render_table_bench(c, _table_report()),
         "bench": lambda c: render.render_bench(c, bench),
         "bench explain": lambda c: render.render_explain_bench(c, explain_bench),
         "bench puzzles": lambda c: render.render_puzzle_bench(c, puzzle_bench),
@@ -260,7 +287,9 @@ def words(text: str) -> set[str]:
 
 @pytest.mark.slow
 @pytest.mark.parametrize(
-    "name", ["show", "explain", "verify", "deal", "rules", "odds", "bench", "bench explain", "bench puzzles"]
+    "name",
+    ["show", "explain", "verify", "deal", "rules", "odds", "odds lookahead"]
+    + ["bench", "bench explain", "bench puzzles", "bench table"],
 )
 def test_no_word_or_number_is_split_at_any_width(outputs, name):
     """At every width from 80 to 160 columns: no line is wider than the console (a terminal

@@ -225,15 +225,20 @@ class Board:
 
     # -- playing --------------------------------------------------------------------------
 
-    def play(self, text: str) -> Board:
+    def play(self, text: str, only: int | None = None) -> Board:
         """Play the tokens of ``text`` (docs/notation.md) in turn; all of them or none: a
         token that is not notation (the NotationError) or an illegal action (the engine's
-        IllegalAction, naming the rule) is MoveRefused, and the board is left as it was."""
+        IllegalAction, naming the rule) is MoveRefused, and the board is left as it was.
+        With ``only``, a token on another seat's turn is refused before it is read (at a
+        table a person plays its own seat: the engine's reason would name hidden cards)."""
         found = tokens(text)
         if not found:
             raise BoardError("type a move in the notation (as in 41@20-3,77), or pick one from the list")
         board = self
         for index, token in enumerate(found, start=1):
+            if only is not None and board.state.seat != only:
+                whose = BoardError(f"seat {board.state.seat} is to move then, not seat {only}")
+                raise MoveRefused(whose, token, index, len(found), board.turn + 1)
             try:
                 board = board.play_action(parse_token(Token(token.text, 1, token.column), board.state.seat))
             except BadInput as exc:

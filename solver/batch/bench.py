@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
+from tranquility.solver.analysis.results import Result
 from tranquility.solver.analysis.solve import solve
 from tranquility.solver.engine.actions import Action, ChoiceKind
 from tranquility.solver.engine.deal import Deal, deal
@@ -20,16 +21,31 @@ from tranquility.solver.engine.rules import OFFICIAL, Rules
 from tranquility.solver.engine.state import State, Status
 from tranquility.solver.engine.verify import verify
 from tranquility.solver.errors import InternalError
+from tranquility.solver.search.baseline import BASELINE, GREEDY_BASELINE, greedy_baseline
 from tranquility.solver.search.budget import Budget
-from tranquility.solver.search.greedy import best_playout
-from tranquility.solver.search.objectives import objective_value
 from tranquility.solver.verdicts import DecidedBy, Objective, Verdict
 
 SUITES = ("official", "variants", "positions", "modules", "all")  # solve suites: ``run``
 EXPLAIN_SUITE = "explain"  # ``run_explain_suite``
 OPTIMAL_SUITE = "optimal"  # ``run_optimal_suite``
 PUZZLES_SUITE = "puzzles"  # ``tranquility.puzzles.timing.run_puzzle_suite``
-ALL_SUITES = (*SUITES, EXPLAIN_SUITE, OPTIMAL_SUITE, PUZZLES_SUITE)  # what ``tranquility bench --suite`` takes
+TABLE_SUITE = "table"  # ``table_bench.run_table_suite``
+ALL_SUITES = (*SUITES, EXPLAIN_SUITE, OPTIMAL_SUITE, PUZZLES_SUITE, TABLE_SUITE)  # what ``tranquility bench --suite`` takes
+
+RULE_SET_PLAYERS = (1, 2, 4)  # the variants' and the modules' player counts
+POSITION_PLAYERS = (2, 3, 4, 5)
+OPTIMAL_PLAYERS = (2, 3, 4, 5)
+# The player counts of each suite that has them fixed (``bench --players`` picks among them).
+SUITE_PLAYERS: dict[str, tuple[int, ...]] = {
+    "official": (1, 2, 3, 4, 5),
+    "variants": RULE_SET_PLAYERS,
+    "positions": POSITION_PLAYERS,
+    "modules": RULE_SET_PLAYERS,
+    "all": (1, 2, 3, 4, 5),
+    EXPLAIN_SUITE: (2, 3, 4, 5),
+    OPTIMAL_SUITE: OPTIMAL_PLAYERS,
+    PUZZLES_SUITE: (1, 2, 3, 4, 5),
+}
 
 VARIANTS: dict[str, dict] = {
     "order=grid": {"order": "grid"},
@@ -129,16 +145,21 @@ class Report:
         return data
 
 
-def cases(suite: str, deals: int | None = None) -> Iterator[Case]:
-    """The problems of a suite, in a fixed order. ``deals`` caps the seeds per group."""
+def cases(suite: str, deals: int | None = None, players: tuple[int, ...] | None = None) -> Iterator[Case]:
+    """The problems of a suite, in a fixed order. ``deals`` caps the seeds per group;
+    ``players`` keeps the cases of those player counts (all when None)."""
+    return (case for case in _cases(suite, deals) if players is None or case.players in players)
+
+
+def _cases(suite: str, deals: int | None) -> Iterator[Case]:
     if suite in ("official", "all"):
-        for players in range(1, 6):
+        for players in SUITE_PLAYERS["official"]:
             for seed in range(deals or 200):
                 yield Case("official", players, seed, deal(OFFICIAL, players, seed))
     if suite in ("variants", "all"):
         yield from _rule_set_cases(VARIANTS, deals)
     if suite in ("positions", "all"):
-        for players in range(2, 6):
+        for players in POSITION_PLAYERS:
             for seed in range(deals or 25):
                 line = random_playout(deal(OFFICIAL, players, seed), seed)
                 for turns in (10, 20, 30):
@@ -149,7 +170,7 @@ def cases(suite: str, deals: int | None = None) -> Iterator[Case]:
         # some still winnable, some lost, where proofs are hard.
         from tranquility.solver.search.policies import simulate
 
-        for players in range(2, 6):
+        for players in POSITION_PLAYERS:
             for seed in range(deals or 25):
                 played = simulate(deal(OFFICIAL, players, seed), "thrifty", seed).line
                 for turns in (10, 20, 30):
@@ -163,7 +184,7 @@ def _rule_set_cases(table: dict[str, dict], deals: int | None) -> Iterator[Case]
     """Each rule set of ``table`` (a group each) for 1, 2 and 4 players, seeds 0.. (50)."""
     for name, options in table.items():
         rules = Rules(**options)
-        for players in (1, 2, 4):
+        for players in RULE_SET_PLAYERS:
             for seed in range(deals or 50):
                 yield Case(name, players, seed, deal(rules, players, seed))
 
@@ -206,13 +227,15 @@ def run(
     workers: int = 2,
     on_case: Callable[[Case, Outcome], None] | None = None,
     reproducible: bool = False,
+    players: tuple[int, ...] | None = None,
 ) -> Report:
-    """Solve every case of ``suite`` with ``time_limit`` seconds and ``workers`` CP-SAT
-    threads each (or, ``reproducible``, the fixed budgets of ``Budget(reproducible=True)``)."""
+    """Solve every case of ``suite`` (of ``players`` only, when given) with ``time_limit``
+    seconds and ``workers`` CP-SAT threads each (or, ``reproducible``, the fixed budgets of
+    ``Budget(reproducible=True)``)."""
     report = Report(suite, time_limit, machine_description(), reproducible=reproducible)
     budget = Budget(seconds=time_limit, workers=1 if reproducible else workers, reproducible=reproducible)
     ctrl_c = CtrlC()
-    for case in cases(suite, deals):
+    for case in cases(suite, deals, players):
         try:
             outcome = _solved(case, budget)
         except KeyboardInterrupt:  # outside the solve (replaying its line): the case is cut short all the same
@@ -374,23 +397,29 @@ class ExplainRow:
 
 
 def run_explain_suite(
-    deals: int | None, time_limit: float, critical_time: float, analyze_time: float, on_step: Callable[[str], None] | None = None
+    deals: int | None,
+    time_limit: float,
+    critical_time: float,
+    analyze_time: float,
+    on_step: Callable[[str], None] | None = None,
+    players: tuple[int, ...] = SUITE_PLAYERS[EXPLAIN_SUITE],
 ) -> list[ExplainRow]:
-    """Per player count 2-5: explain official seeds 0..N-1 (default 50) for best spare; and
-    analyze the lines `simulate --policy greedy` plays on seeds 0..min(N, 20)-1."""
+    """Per player count (2-5, or ``players``): explain official seeds 0..N-1 (default 50)
+    for best spare; and analyze the lines `simulate --policy greedy` plays on seeds
+    0..min(N, 20)-1."""
     from tranquility.solver.analysis.analyze import analyze
     from tranquility.solver.analysis.explain import explain
     from tranquility.solver.search.policies import simulate
 
     rows: list[ExplainRow] = []
     ctrl_c = CtrlC()
-    for players in range(2, 6):
+    for count in players:
         times, optimal, claims, proven, spare = [], 0, 0, 0, []
         for seed in range(deals or 50):
             if on_step is not None:
-                on_step(f"explain {players} players, seed {seed}")
+                on_step(f"explain {count} players, seed {seed}")
             started = time.monotonic()
-            e = explain(deal(OFFICIAL, players, seed), Objective.SPARE, Budget(seconds=time_limit), critical_time)
+            e = explain(deal(OFFICIAL, count, seed), Objective.SPARE, Budget(seconds=time_limit), critical_time)
             if e.result.interrupted and ctrl_c.came():
                 raise SuiteInterrupted(rows)  # the player counts done
             times.append(time.monotonic() - started)
@@ -403,14 +432,14 @@ def run_explain_suite(
         positions = decided = 0
         for seed in range(min(deals or 20, 20)):
             if on_step is not None:
-                on_step(f"analyze {players} players, seed {seed}")
-            played = simulate(deal(OFFICIAL, players, seed), "greedy", seed).line
+                on_step(f"analyze {count} players, seed {seed}")
+            played = simulate(deal(OFFICIAL, count, seed), "greedy", seed).line
             analysis = analyze(played, Budget(seconds=analyze_time))
             positions += len(analysis.positions)
             decided += sum(p.verdict != Verdict.UNKNOWN for p in analysis.positions)
         rows.append(
             ExplainRow(
-                players,
+                count,
                 len(times),
                 statistics.median(times),
                 optimal / len(times),
@@ -444,17 +473,15 @@ def explain_markdown(rows: list[ExplainRow]) -> str:
 # -- the optimal suite ---------------------------------------------------------------------
 
 OPTIMAL_OBJECTIVES = (Objective.TURNS, Objective.SPARE)
-OPTIMAL_PLAYERS = (2, 3, 4, 5)
 OPTIMAL_DEALS = 15  # official seeds 0-14
-GREEDY_BASELINE = 1000  # the first seeded greedy playouts (from seed 0) the best spare must match
-BASELINE_PLAYERS = (2, 3)  # where that is a target
+BASELINE_PLAYERS = (2, 3)  # where the greedy baseline (GREEDY_BASELINE per Finish keeper) is a target
 
 
 @dataclass(frozen=True)
 class OptimalCase:
     """One ``solve --objective``: the value of the line found and the bound proven (None
     when no win was found), which search and which proof gave them, and for spare on 2-3
-    players the best spare of the first ``GREEDY_BASELINE`` greedy playouts."""
+    players the best spare of the greedy baseline (``greedy_baseline``)."""
 
     players: int
     seed: int
@@ -466,6 +493,9 @@ class OptimalCase:
     bound_by: str | None
     seconds: float
     greedy: int | None = None
+    # The greedy baseline's playouts the solve ran itself (all of them: the value is at least
+    # ``greedy`` by construction); None when its first win met the bound.
+    solve_playouts: int | None = None
 
     @property
     def gap(self) -> int | None:
@@ -548,10 +578,14 @@ def run_optimal_suite(
 ) -> list[OptimalRow]:
     """Per player count: ``solve --objective turns`` and ``--objective spare`` on official
     seeds 0..N-1 (default 15) with ``time_limit`` seconds each (or, ``reproducible``, the
-    fixed budgets); for spare on 2-3 players, the best of the first ``baseline`` seeded
-    greedy playouts too (not part of the solve's time). Ctrl-C: as ``CtrlC`` says (a case
-    cut short is left out; ``SuiteInterrupted`` carries the rows of the cases done)."""
-    budget = Budget(seconds=time_limit, workers=1 if reproducible else workers, reproducible=reproducible)
+    fixed budgets); for spare on 2-3 players, the best of the greedy baseline too
+    (``baseline`` seeded playouts per Finish keeper, which each solve runs first: a short
+    solve may run fewer, and then the suite runs them all, outside the solve's time).
+    Ctrl-C: as ``CtrlC`` says (a case cut short is left out; ``SuiteInterrupted`` carries
+    the rows of the cases done)."""
+    budget = Budget(
+        seconds=time_limit, workers=1 if reproducible else workers, reproducible=reproducible, greedy_playouts=baseline
+    )
     found: dict[tuple[int, str], list[OptimalCase]] = {}
     ctrl_c = CtrlC()
     for count in players:
@@ -568,7 +602,8 @@ def run_optimal_suite(
                 best = result.best
                 greedy = None
                 if objective == Objective.SPARE and count in BASELINE_PLAYERS:
-                    greedy = _greedy_best(game, baseline)
+                    greedy = _baseline_best(game, result, baseline)
+                ran = result.stats.get(BASELINE)
                 case = OptimalCase(
                     count,
                     seed,
@@ -580,6 +615,7 @@ def run_optimal_suite(
                     None if best is None else best.bound_by,
                     result.seconds,
                     greedy,
+                    None if ran is None else ran["playouts"],
                 )
                 found.setdefault((count, objective), []).append(case)
     return _optimal_rows(found)
@@ -589,12 +625,14 @@ def _optimal_rows(found: dict[tuple[int, str], list[OptimalCase]]) -> list[Optim
     return [OptimalRow(count, objective, tuple(cases)) for (count, objective), cases in found.items()]
 
 
-def _greedy_best(game: Deal, playouts: int) -> int | None:
-    """The most cards kept by a win among the first ``playouts`` seeded greedy playouts
-    (``search.greedy``'s, from seed 0); None if none wins."""
-    position = State.initial(game)
-    _, line = best_playout(position, playouts, 0, lambda a, end: end.cards_left)
-    return None if line is None else objective_value(position, line, Objective.SPARE)
+def _baseline_best(game: Deal, result: Result, playouts: int) -> int | None:
+    """The most cards kept by a win among the greedy baseline's playouts (``greedy_baseline``,
+    ``playouts`` per Finish keeper); None if none wins. The solve ran the same playouts: its
+    figure is taken when it ran them all (or stopped at the bound, which none beats)."""
+    ran = result.stats.get(BASELINE)
+    if ran is not None and not ran["interrupted"] and (ran["at_bound"] or ran["playouts"] == ran["of"]):
+        return ran["best"]
+    return greedy_baseline(State.initial(game), Objective.SPARE, playouts).value
 
 
 def optimal_markdown(rows: list[OptimalRow]) -> str:

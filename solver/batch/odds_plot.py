@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from tranquility.solver.batch.odds_summary import OddsGroup, OddsSummary, _policy_order
+from tranquility.solver.batch.plays import is_searching
 from tranquility.solver.errors import BadInput
 from tranquility.solver.formats.rules_text import rules_name
 
@@ -40,7 +41,8 @@ def figure(summary: OddsSummary) -> Any:
     """Winnability per player count with its 95% interval as error bars: a panel for
     perfect play (a series per rule set, and an inset zoomed on the points at 90% and
     above, where the 2-5 player series meet), and, when plays are stored, a panel for the
-    silent-table policies (a series per rule set and policy). Each label says how many
+    policies at the silent table (a series per rule set and policy: dashed squares for the
+    silent ones, solid diamonds for ``lookahead:N``). Each label says how many
     deals each point stands on (or each point says it, when they differ). The series of a
     panel sit side by side within ``DODGE`` of their player count, as the x label says.
     matplotlib draws without a display (a bare ``Figure`` renders through Agg)."""
@@ -58,7 +60,8 @@ def figure(summary: OddsSummary) -> Any:
         perfect.append((name, points, "o", "-"))
         for policy in policies:
             played = [(g.players, r.rate, r.ci95, r.deals) for g in groups for r in g.policies if r.policy == policy and r.deals]
-            silent.append((f"{name}: {policy}", played, "s", "--"))
+            searching = is_searching(policy)  # drawn apart from the silent policies' dashed squares
+            silent.append((f"{name}: {policy}", played, "D" if searching else "s", "-" if searching else "--"))
     silent = [s for s in silent if s[1]]
     figure = Figure(figsize=SIZE, dpi=100, layout="constrained")
     # Each legend where its panel has no point: perfect play is high but for solo, a silent

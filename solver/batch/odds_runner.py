@@ -41,11 +41,12 @@ MANAGER_JOIN_SECONDS = 10.0  # a stopped pool's thread ends in milliseconds; nev
 
 def solve_batch(rules: dict[str, Any], work: Sequence[Work], budget: Budget) -> Batch:
     """Solve and play the deals of ``work`` under ``rules`` (a ``Rules.to_dict()``), in
-    this process: the task a worker runs. A play uses the deal's seed as its sim seed.
+    this process: the task a worker runs. A play uses the deal's seed as its sim seed;
+    a policy is named as the store names it (``thrifty``, ``lookahead:12``: plays.py).
 
     A solve that was interrupted (Ctrl-C reached it) raises KeyboardInterrupt instead of
     returning ``unknown``: only a verdict the budget gave is ever stored."""
-    from tranquility.solver.search.policies import simulate
+    from tranquility.solver.batch.plays import play, player
 
     in_force = Rules.from_dict(rules)
     solved: list[Solved] = []
@@ -70,17 +71,24 @@ def solve_batch(rules: dict[str, Any], work: Sequence[Work], budget: Budget) -> 
             )
         for policy in item.policies:
             began = time.monotonic()
-            sim = simulate(game, policy, item.seed)
+            sim, decisions = play(game, player(policy, item.seed), item.seed)
             took = time.monotonic() - began
-            played.append(Played(item.players, item.seed, policy, sim.won, sim.turns, sim.cells_filled, took, __version__))
+            played.append(
+                Played(item.players, item.seed, policy, sim.won, sim.turns, sim.cells_filled, took, __version__, decisions)
+            )
     return Batch(tuple(solved), tuple(played))
 
 
-def check_odds(rules: Rules, players: Iterable[int], seeds: range) -> None:
-    """BadInput unless every deal of the run can be dealt, and its seeds fit the database
-    (0 .. 2^63-1). Every rule set the engine accepts is solved (the modules too)."""
+def check_odds(rules: Rules, players: Iterable[int], seeds: range, policies: Iterable[str] = ()) -> None:
+    """BadInput unless every deal of the run can be dealt, its seeds fit the database
+    (0 .. 2^63-1) and every policy is a stored name (plays.py). Every rule set the engine
+    accepts is solved (the modules too)."""
+    from tranquility.solver.batch.plays import budget_of
+
     if seeds.start < 0 or seeds.stop - 1 > MAX_SEED:
         raise BadInput(f"the seeds of an odds run must lie in 0..{MAX_SEED} (SQLite integers)")
+    for name in policies:
+        budget_of(name)
     for p in players:
         check_players(rules, p)
         deal(rules, p, seeds.start).check()
@@ -95,6 +103,7 @@ class RunProgress:
     total: int
     counts: dict[str, int]
     seconds: float
+    plays: dict[str, tuple[int, int]] = field(default_factory=dict)  # per policy: (won, stored) in the scope
 
     @property
     def deals_per_s(self) -> float | None:
@@ -112,6 +121,7 @@ class RunReport:
     interrupted: bool = False
     run_id: int | None = None
     counts: dict[str, int] = field(default_factory=dict)
+    plays: dict[str, tuple[int, int]] = field(default_factory=dict)  # per policy: (won, stored) in the scope
 
     @property
     def deals_per_s(self) -> float | None:
@@ -123,8 +133,12 @@ def batches(work: Sequence[Work], size: int) -> Iterator[list[Work]]:
         yield list(work[start : start + size])
 
 
-def batch_size(deals: int, slots: int) -> int:
-    """About four batches per slot, at most ``MAX_BATCH`` deals each (at least one)."""
+def batch_size(deals: int, slots: int, searching: bool = False) -> int:
+    """About four batches per slot, at most ``MAX_BATCH`` deals each (at least one); one
+    deal each when a searching policy plays (``searching``): its games take seconds, so the
+    slots share them out deal by deal and a killed run loses one game per slot."""
+    if searching:
+        return 1
     return max(1, min(MAX_BATCH, math.ceil(deals / (4 * max(1, slots)))))
 
 
@@ -155,14 +169,16 @@ def run_odds(
     batches are cancelled, a local pool's workers are stopped, the batches already
     finished are stored, and the report says ``interrupted``. Any other error in a task
     is raised once the batches already finished are stored."""
-    check_odds(rules, players, seeds)
+    from tranquility.solver.batch.plays import is_searching
+
+    check_odds(rules, players, seeds, policies)
     digest = store.add_rules(rules)
     scope = Scope(digest, tuple(players), seeds)
     work = store.missing(digest, players, seeds, policies, retry_unknown)
-    report = RunReport(scope, total=len(work), counts=store.counts(scope))
+    report = RunReport(scope, total=len(work), counts=store.counts(scope), plays=store.plays(scope))
     began = time.monotonic()
     if on_start is not None:
-        on_start(RunProgress(0, len(work), dict(report.counts), 0.0))
+        on_start(RunProgress(0, len(work), dict(report.counts), 0.0, dict(report.plays)))
     if not work:
         return report
     args = {
@@ -174,7 +190,8 @@ def run_odds(
         "retry_unknown": retry_unknown,
     }
     report.run_id = store.start_run(slots, executor_name, args)
-    todo = batches(work, batch if batch is not None else batch_size(len(work), slots))
+    searching = any(is_searching(name) for item in work for name in item.policies)
+    todo = batches(work, batch if batch is not None else batch_size(len(work), slots, searching))
     run = _Run(store, rules.to_dict(), budget, executor, todo, max(1, slots) * (1 + IN_FLIGHT), report, began, on_batch)
     try:
         run.submit()
@@ -188,6 +205,7 @@ def run_odds(
                 store.conn.execute("ROLLBACK")
             run.save()
             report.counts = store.counts(scope)
+            report.plays = store.plays(scope)
     except BaseException:
         halt(executor, run.pending)
         run.save()
@@ -249,8 +267,9 @@ class _Run:
         report.done += deals
         report.seconds = elapsed
         report.counts = self.store.counts(report.scope)
+        report.plays = self.store.plays(report.scope)
         if self.on_batch is not None:
-            self.on_batch(RunProgress(report.done, report.total, dict(report.counts), elapsed))
+            self.on_batch(RunProgress(report.done, report.total, dict(report.counts), elapsed, dict(report.plays)))
 
 
 def halt(executor: cf.Executor, pending: Iterable[cf.Future]) -> None:
@@ -286,7 +305,7 @@ def local_executor(jobs: int) -> cf.ProcessPoolExecutor:
     from multiprocessing import forkserver
 
     context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["tranquility.solver.batch.odds_runner", "tranquility.solver.search.policies"])
+    context.set_forkserver_preload(["tranquility.solver.batch.odds_runner", "tranquility.solver.batch.plays"])
     previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
     try:
         forkserver.ensure_running()

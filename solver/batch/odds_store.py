@@ -1,5 +1,6 @@
 """The odds database (docs/odds.md): one SQLite file, WAL mode, unique keys, one row per
-deal keyed by (rules hash, players, seed) and one per (deal, policy). Rows are only ever
+deal keyed by (rules hash, players, seed), one per (deal, policy) and one per timed
+decision of a searching policy's play (``lookahead:N``). Rows are only ever
 inserted, except that a stored unknown is replaced by a decided verdict
 (``--retry-unknown``): a decided verdict never changes. Also the rows a batch returns."""
 
@@ -69,7 +70,7 @@ CREATE TABLE IF NOT EXISTS plays (
     rules_hash   TEXT NOT NULL REFERENCES rules(hash),
     players      INTEGER NOT NULL,
     seed         INTEGER NOT NULL,
-    policy       TEXT NOT NULL,        -- a policy of tranquility.solver.search.policies.POLICIES
+    policy       TEXT NOT NULL,        -- a silent policy (policies.POLICIES), or lookahead:N (plays.py)
     sim_seed     INTEGER NOT NULL,     -- the policy's own seed: the deal's seed
     won          INTEGER NOT NULL CHECK (won IN (0, 1)),
     turns        INTEGER NOT NULL,
@@ -79,6 +80,17 @@ CREATE TABLE IF NOT EXISTS plays (
     run_id       INTEGER REFERENCES runs(id),
     played_at    TEXT NOT NULL,
     PRIMARY KEY (rules_hash, players, seed, policy)
+);
+CREATE TABLE IF NOT EXISTS decisions (
+    rules_hash  TEXT NOT NULL,
+    players     INTEGER NOT NULL,
+    seed        INTEGER NOT NULL,
+    policy      TEXT NOT NULL,         -- a searching policy's play: lookahead:N
+    turn        INTEGER NOT NULL,      -- the turn the decision played
+    seat        INTEGER NOT NULL,
+    cpu_seconds REAL NOT NULL,         -- the decision's CPU seconds, in the thread that played
+    PRIMARY KEY (rules_hash, players, seed, policy, turn),
+    FOREIGN KEY (rules_hash, players, seed, policy) REFERENCES plays (rules_hash, players, seed, policy)
 );
 """
 
@@ -100,6 +112,13 @@ _WRITE_PLAY = """
 INSERT OR IGNORE INTO plays (rules_hash, players, seed, policy, sim_seed, won, turns,
                              cells_filled, seconds, version, run_id, played_at)
 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+"""
+
+
+# A play's decisions go in with it: a play stored by another run keeps its own.
+_WRITE_DECISION = """
+INSERT OR IGNORE INTO decisions (rules_hash, players, seed, policy, turn, seat, cpu_seconds)
+VALUES (?, ?, ?, ?, ?, ?, ?)
 """
 
 
@@ -145,6 +164,15 @@ class Solved:
 
 
 @dataclass(frozen=True)
+class Decision:
+    """One decision of a searching seat: its turn, its seat, its CPU seconds."""
+
+    turn: int
+    seat: int
+    cpu_seconds: float
+
+
+@dataclass(frozen=True)
 class Played:
     players: int
     seed: int
@@ -154,6 +182,7 @@ class Played:
     cells_filled: int
     seconds: float
     version: str
+    decisions: tuple[Decision, ...] = ()  # a searching policy's, timed
 
 
 @dataclass(frozen=True)
@@ -296,6 +325,14 @@ class OddsStore:
                     for p in batch.played
                 ],
             )
+            self.conn.executemany(
+                _WRITE_DECISION,
+                [
+                    (rules_hash, p.players, p.seed, p.policy, d.turn, d.seat, d.cpu_seconds)
+                    for p in batch.played
+                    for d in p.decisions
+                ],
+            )
             if run is not None:
                 self.conn.execute("UPDATE runs SET seconds = ?, deals = deals + ? WHERE id = ?", (seconds, deals, run))
 
@@ -349,6 +386,12 @@ class OddsStore:
         sql, args = scope.where("deals")
         found = dict(self.conn.execute(f"SELECT verdict, COUNT(*) FROM deals WHERE {sql} GROUP BY verdict", args).fetchall())
         return {str(v): found.get(str(v), 0) for v in Verdict}
+
+    def plays(self, scope: Scope) -> dict[str, tuple[int, int]]:
+        """Per policy played in ``scope``: (games won, games stored)."""
+        sql, args = scope.where("plays")
+        rows = self.conn.execute(f"SELECT policy, SUM(won), COUNT(*) FROM plays WHERE {sql} GROUP BY policy", args)
+        return {policy: (won, games) for policy, won, games in rows}
 
     def throughput(self) -> float | None:
         """Deals per second over the runs recorded (deals they did over their seconds)."""

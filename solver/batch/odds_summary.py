@@ -45,9 +45,15 @@ def odds_interval(win: int, unknown: int, n: int, z: float = Z95) -> tuple[float
 
 @dataclass(frozen=True)
 class PolicyRate:
+    """A policy's plays in one group; a searching policy's (``lookahead:N``) also the CPU
+    seconds of its decisions: how many, their median and p90."""
+
     policy: str
     deals: int
     won: int
+    decisions: int = 0
+    cpu_median: float | None = None
+    cpu_p90: float | None = None
 
     @property
     def rate(self) -> float | None:
@@ -57,8 +63,17 @@ class PolicyRate:
     def ci95(self) -> tuple[float, float]:
         return wilson(self.won, self.deals)
 
+    @property
+    def searching(self) -> bool:
+        from tranquility.solver.batch.plays import is_searching
+
+        return is_searching(self.policy)
+
     def to_json(self) -> dict[str, Any]:
-        return {"won": self.won, "deals": self.deals, "rate": _round(self.rate), "ci95": [_round(x) for x in self.ci95]}
+        data = {"won": self.won, "deals": self.deals, "rate": _round(self.rate), "ci95": [_round(x) for x in self.ci95]}
+        if self.searching:
+            data.update(decisions=self.decisions, cpu_s_median=_round(self.cpu_median), cpu_s_p90=_round(self.cpu_p90))
+        return data
 
 
 @dataclass(frozen=True)
@@ -118,6 +133,11 @@ class OddsSummary:
         """The policies played in any group, in the order they first appear."""
         return tuple(dict.fromkeys(p.policy for g in self.groups for p in g.policies))
 
+    @property
+    def searching(self) -> tuple[tuple[OddsGroup, PolicyRate], ...]:
+        """Each group's searching plays (their decisions timed), group by group."""
+        return tuple((g, p) for g in self.groups for p in g.policies if p.searching)
+
     def to_json(self) -> dict[str, Any]:
         return {"groups": [g.to_json() for g in self.groups], "deals_per_s": _round(self.deals_per_s, 2)}
 
@@ -170,7 +190,8 @@ def _md_row(cells: Iterable[str]) -> str:
 
 def odds_markdown(summary: OddsSummary) -> str:
     """The summary as Markdown tables (docs/odds.md): perfect play per rule set and player
-    count, then, where policies were played, their rates beside it."""
+    count, then, where policies were played, their rates beside it, and, where a searching
+    policy played, the CPU seconds of its decisions."""
     head = ("rules", "players", "deals", "win", "no-win", "unknown", "winnable", "95% interval", "median s", "p90 s")
     lines = [_md_row(head), _md_row("---" for _ in head)]
     for g in summary.groups:
@@ -186,7 +207,22 @@ def odds_markdown(summary: OddsSummary) -> str:
             rates = {p.policy: p for p in g.policies}
             cells = [shown_percent(rates[n].rate, rates[n].ci95) if n in rates else "-" for n in policies]
             lines.append(_md_row([rules_name(g.rules), str(g.players), shown_percent(g.winnability), *cells]))
+    if summary.searching:
+        timed = ("rules", "players", "policy", *DECISION_COLUMNS)
+        lines += ["", _md_row(timed), _md_row("---" for _ in timed)]
+        for g, p in summary.searching:
+            lines.append(_md_row([rules_name(g.rules), str(g.players), p.policy, *decision_cells(p)]))
     return "\n".join(lines)
+
+
+# A searching policy's decisions, in every table: games, decisions, CPU seconds a decision.
+DECISION_COLUMNS = ("games", "decisions", "median CPU s", "p90 CPU s")
+
+
+def decision_cells(rate: PolicyRate) -> list[str]:
+    """The cells of ``DECISION_COLUMNS`` for a searching policy's plays."""
+    times = ["-" if t is None else f"{t:.3f}" for t in (rate.cpu_median, rate.cpu_p90)]
+    return [f"{rate.deals:,}", f"{rate.decisions:,}", *times]
 
 
 def _round(value: float | None, digits: int = 4) -> float | None:
@@ -224,10 +260,17 @@ def summarise(store: OddsStore, scope: Scope | None = None, deals_per_s: float |
         times[key].append(seconds)
     rates: dict[tuple[str, int], list[PolicyRate]] = {}
     sql, args = scope.where("p") if scope is not None else ("1", [])
+    cpu_of: dict[tuple[str, int, str], list[float]] = {}
+    for digest, players, policy, seconds in store.conn.execute(
+        f"SELECT p.rules_hash, p.players, p.policy, p.cpu_seconds FROM decisions p WHERE {sql}", args
+    ):
+        cpu_of.setdefault((digest, players, policy), []).append(seconds)
     for digest, players, policy, n, won in store.conn.execute(
         f"SELECT p.rules_hash, p.players, p.policy, COUNT(*), SUM(p.won) FROM plays p WHERE {sql} GROUP BY 1, 2, 3", args
     ):
-        rates.setdefault((digest, players), []).append(PolicyRate(policy, n, won))
+        cpu = cpu_of.get((digest, players, policy), [])
+        timed = (statistics.median(cpu), p90(cpu)) if cpu else (None, None)
+        rates.setdefault((digest, players), []).append(PolicyRate(policy, n, won, len(cpu), *timed))
     groups = []
     for key in order:
         counts, spent = verdicts[key], times[key]
@@ -249,8 +292,12 @@ def summarise(store: OddsStore, scope: Scope | None = None, deals_per_s: float |
     return OddsSummary(tuple(groups), deals_per_s)
 
 
-def _policy_order(name: str) -> tuple[int, str]:
+def _policy_order(name: str) -> tuple[int, int, str]:
+    """The silent policies in their order, then ``lookahead:N`` by its budget."""
     from tranquility.solver.search.policies import POLICIES
 
     names = list(POLICIES)
-    return (names.index(name), name) if name in names else (len(names), name)
+    if name in names:
+        return names.index(name), 0, name
+    budget = name.partition(":")[2]
+    return len(names), int(budget) if budget.isdigit() else 0, name

@@ -45,7 +45,7 @@ from tranquility.solver.verdicts import Objective
 ENABLED = True  # False: solve improves by greedy playouts and one CP-SAT run only (to measure)
 LNS = "lns"  # the improve phase's method (Phase.method)
 HINT_REFUSED = "the model found no assignment of the line in time"  # Improved.status
-LNS_SHARE = 0.75  # of the time left after the improving playouts; the rest is the full CP-SAT run
+LNS_SHARE = 0.75  # of the time left after the ladder; the rest is the full CP-SAT run
 ROUND_SECONDS = 3.0  # wall-clock budget of one round's CP-SAT run
 ROUND_DETERMINISTIC = 1.0  # its deterministic time when reproducible
 REPRODUCIBLE_ROUNDS = 24  # rounds of a reproducible run (no clock decides when it stops)

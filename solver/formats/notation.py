@@ -168,6 +168,15 @@ def parse_token(token: Token, seat: int) -> Action:
     return action if rocks is None else replace(action, rocks=rocks)
 
 
+def parse_cards(token: Token) -> tuple[Card, ...]:
+    """``12,44,F``: a token of cards (a share of the Start event, typed at the board);
+    raises NotationError naming the spot that is wrong."""
+    r = _Reader(token)
+    found = r.cards()
+    r.end("',' and a card, or the end of the cards")
+    return found
+
+
 def _rocks(r: _Reader) -> RocksMove:
     if _is_digit(r.peek()):
         return RocksMove(r.number("a row"))

@@ -61,7 +61,7 @@ class Budget:
     seconds: float = 60.0
     workers: int = 2
     reproducible: bool = False
-    greedy_playouts: int = 1000
+    greedy_playouts: int = 1000  # the decision's greedy phase at most; the greedy baseline's per Finish keeper
     search_nodes: int = 5_000  # auto: a short complete search before CP-SAT
     cpsat_deterministic: float = 60.0
     seed: int = 0

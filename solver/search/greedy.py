@@ -1,5 +1,6 @@
 """The randomised greedy player that finds wins fast: one heuristic move at a time, its
-weights drawn anew at each restart (``Style``); ``best_playout`` keeps the best of many."""
+weights drawn anew at each restart (``Style``); ``best_playout`` (``Playouts``) keeps the
+best of many, and ``restarts`` improves a line by playing on from its turns."""
 
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ class FinishKeeper(StrEnum):
     FIRST = "first"
     # The seat due to play the Finish if no discard two comes (``finishing_seat``): kept by
     # another seat, the Finish needs discard twos to come round to it, each one turn and
-    # two cards more. The improving playouts of ``solve --objective`` use both.
+    # two cards more. The greedy baseline of ``solve --objective`` uses both.
     DUE = "due"
 
 
@@ -381,17 +382,100 @@ def best_playout(
     value: Callable[[list[Action], State], float],
     keepers: Iterable[FinishKeeper] = (FinishKeeper.FIRST,),
 ):
-    """``count`` seeded greedy playouts (as ``greedy`` draws them) for each of ``keepers``,
-    each series from ``seed`` (so ``FIRST``'s are ``greedy``'s own): the number that win, and
-    the winning line with the highest ``value`` (the first on ties), or None."""
-    wins, best, best_value = 0, None, None
-    for keeper in keepers:
-        rng = random.Random(seed)
-        for k in range(count):
-            line, end = greedy_playout(state, rng, replace(Style.draw(rng, k), keeper=keeper))
+    """``count`` seeded greedy playouts (``Playouts``) for each of ``keepers``: the number
+    that win, and the winning line with the highest ``value`` (the first found on ties), or
+    None."""
+    playouts = Playouts(state, seed, value, tuple(keepers))
+    playouts.play(Deadline(nodes=count * len(playouts.keepers)))
+    return playouts.wins, playouts.best
+
+
+class Playouts:
+    """Seeded greedy playouts (as ``greedy`` draws them), played on demand: each of
+    ``keepers`` has its own series from ``seed`` (so ``FIRST``'s are ``greedy``'s own), and
+    the series take turns, so that a run cut short has played every keeper's first
+    playouts. Keeps how many were played and won, and the winning line with the highest
+    ``value`` (the first found on ties)."""
+
+    def __init__(
+        self,
+        state: State,
+        seed: int,
+        value: Callable[[list[Action], State], float],
+        keepers: tuple[FinishKeeper, ...] = (FinishKeeper.FIRST,),
+    ):
+        self.state, self.value, self.keepers = state, value, keepers
+        self.rngs = [random.Random(seed) for _ in keepers]
+        self.played = self.wins = 0
+        self.best: list[Action] | None = None
+        self.best_value: float | None = None
+
+    def play(self, deadline: Deadline, enough: float | None = None) -> None:
+        """Play on, one tick of ``deadline`` a playout, while it allows and the best value
+        is below ``enough`` (when given: nothing beats a line that meets the bound)."""
+        series = len(self.keepers)
+        while (enough is None or self.best_value is None or self.best_value < enough) and deadline.tick():
+            turn, k = self.played % series, self.played // series
+            rng = self.rngs[turn]
+            line, end = greedy_playout(self.state, rng, replace(Style.draw(rng, k), keeper=self.keepers[turn]))
+            self.played += 1
             if end.won:
-                wins += 1
-                v = value(line, end)
-                if best_value is None or v > best_value:
-                    best, best_value = line, v
-    return wins, best
+                self.wins += 1
+                v = self.value(line, end)
+                if self.best_value is None or v > self.best_value:
+                    self.best, self.best_value = line, v
+
+
+@dataclass(frozen=True)
+class Restarted:
+    """What ``restarts`` ended with: the best line and its value, and how many restarts ran
+    and how many of them gave a line at least as good."""
+
+    line: list[Action]
+    value: float
+    restarts: int
+    taken: int
+
+
+def restarts(
+    state: State,
+    line: list[Action],
+    value: Callable[[list[Action], State], float],
+    deadline: Deadline,
+    seed: int,
+    keepers: tuple[FinishKeeper, ...] = (FinishKeeper.FIRST,),
+    enough: float | None = None,
+) -> Restarted:
+    """Greedy restarts from the best line's turns: each restart (one tick of ``deadline``)
+    keeps the line up to a turn drawn at random, plays greedy from there with freshly
+    drawn weights (and a random one of ``keepers``) and takes the new line when its
+    ``value`` is at least the best's, so that equal lines move the search along a plateau.
+    ``line`` is a winning continuation from ``state``; stops once the value reaches
+    ``enough`` (when given). Seeded by ``seed``: a count of restarts gives the same line on
+    every run."""
+    rng = random.Random(seed)
+    line = list(line)
+    states = [state]
+    for action in line:
+        states.append(states[-1].apply(action))
+    best = value(line, states[-1])
+    done = taken = 0
+    while line and (enough is None or best < enough) and deadline.tick():
+        done += 1
+        cut = rng.randrange(len(line))
+        # Mostly noisy weights, sometimes nearly plain ones (``Style.draw``'s first few).
+        style = replace(Style.draw(rng, 1 + rng.randrange(RESTART_STYLES)), keeper=rng.choice(keepers))
+        tail, end = greedy_playout(states[cut], rng, style)
+        if not end.won:
+            continue
+        v = value(line[:cut] + tail, end)
+        if v >= best:
+            line, best, taken = line[:cut] + tail, v, taken + 1
+            del states[cut + 1 :]
+            for action in tail:
+                states.append(states[-1].apply(action))
+    return Restarted(line, best, done, taken)
+
+
+RESTART_STYLES = 20  # a restart's weights are drawn as those of playout 1..20 are
+RESTARTS = "restarts"  # the solve's phase (Phase.method) and its statistics' key

@@ -29,6 +29,7 @@ class TurnRecord:
     cell: int | None  # its cell, or the cell a Sea Monster emptied
     discards: tuple[int, ...]  # cards each seat put face down this turn (the faces stay hidden)
     rocks_row: int | None  # where the Jagged Rocks lie after the turn
+    piles: tuple[int, ...]  # cards left in each pile before the turn
 
     @classmethod
     def of(cls, before: State, action: Action, after: State) -> TurnRecord:
@@ -41,6 +42,7 @@ class TurnRecord:
             cell=cell,
             discards=tuple(len(paid_faces(before, action, s)) for s in range(before.players)),
             rocks_row=after.rocks_row,
+            piles=tuple(len(before.pile(s)) for s in range(before.players)),
         )
 
 

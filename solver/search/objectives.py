@@ -5,7 +5,7 @@ that the two agree."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import StrEnum
 
 from tranquility.solver.engine.actions import Action, PlayIsland
@@ -27,7 +27,8 @@ class BoundBy(StrEnum):
 class FoundBy(StrEnum):
     """Which search found a solve's final line (``Best.value_by``)."""
 
-    GREEDY = "greedy"  # the first win's greedy player, or the improving playouts
+    GREEDY = "greedy"  # the first win's greedy player, or the greedy baseline
+    RESTARTS = "restarts"  # the greedy restarts from the best line's turns
     EXHAUSTIVE = "exhaustive"  # the complete search's first win
     CPSAT = "cpsat"  # the deciding CP-SAT run, or the one optimising the whole model
     LNS = "lns"  # the improving search (solver/improve.py)
@@ -59,6 +60,12 @@ def objective_value(position: State, actions: Sequence[Action], objective: Objec
 def score(objective: Objective, value: int) -> int:
     """An objective's value, signed so that higher is better."""
     return value if maximised(objective) else -value
+
+
+def scorer(position: State, objective: Objective) -> Callable[[Sequence[Action], State], int]:
+    """How greedy playouts rank their wins from ``position``: the ``score`` of a winning
+    continuation, given the won position it reaches."""
+    return lambda actions, end: score(objective, objective_value(position, actions, objective, end))
 
 
 def better(objective: Objective, new: int, old: int) -> bool:

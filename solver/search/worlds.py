@@ -17,11 +17,12 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from tranquility.solver.engine.cards import FINISH, MONSTER, START, Card, is_island, sorted_cards
+from tranquility.solver.engine.actions import ChoiceKind
+from tranquility.solver.engine.cards import FINISH, MONSTER, START, Card, is_island, remove_held, sorted_cards
 from tranquility.solver.engine.deal import Deal
 from tranquility.solver.engine.rules import Rocks
 from tranquility.solver.engine.state import State
-from tranquility.solver.search.memory import SeatMemory
+from tranquility.solver.search.memory import SeatMemory, TurnRecord
 from tranquility.solver.search.policies import Observation
 
 
@@ -168,3 +169,46 @@ def _filled(place: list[Card | None]) -> list[Card]:
     cards = [c for c in place if c is not None]
     assert len(cards) == len(place), "a place was left unfilled"
     return cards
+
+
+def undo_turn(world: State, record: TurnRecord, own_discards: Counter[Card], rng: random.Random) -> State | None:
+    """``world`` as it was before ``record``'s turn, another seat's island play or discard:
+    the cards it drew since go back on top of its pile (which ones of its hand: at random),
+    the cards it paid go back to its hand (at random among the face-down cards the seat
+    that samples did not put down itself), and its island leaves the grid. None when the
+    world cannot hold that turn (its hand too small, too few face-down cards to return) or
+    the turn is another kind (the Start event, a Sea Monster), or the rocks are in play."""
+    seat = record.seat
+    if record.kind not in (ChoiceKind.ISLAND, ChoiceKind.DISCARD) or world.rules.rocks != Rocks.OFF:
+        return None
+    hand = list(world.hands[seat])
+    pile = world.pile(seat)
+    drawn = record.piles[seat] - len(pile)
+    if not 0 <= drawn <= len(hand):
+        return None
+    back = rng.sample(hand, drawn)  # the cards drawn after the turn, in the order they were drawn
+    for card in back:
+        hand.remove(card)
+    returned = Counter(world.discarded) - own_discards
+    del returned[START]  # a dead Start face down is its owner's: never another seat's payment
+    if returned.total() < record.discards[seat]:
+        return None
+    paid = rng.sample(sorted_cards(returned.elements()), record.discards[seat])
+    grid = list(world.grid)
+    if record.card is not None and record.cell is not None:
+        grid[record.cell] = None
+        hand.append(record.card)
+    piles = [world.pile(s) for s in range(world.players)]  # what is left to draw, as ``drawn`` is reset
+    piles[seat] = tuple(back) + pile
+    hands = list(world.hands)
+    hands[seat] = sorted_cards(hand + paid)
+    return replace(
+        world,
+        deal=replace(world.deal, piles=tuple(piles)),
+        grid=tuple(grid),
+        hands=tuple(hands),
+        drawn=(0,) * world.players,
+        seat=seat,
+        turn=world.turn - 1,
+        discarded=sorted_cards(remove_held(world.discarded, paid)),
+    )
