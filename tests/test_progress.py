@@ -54,8 +54,8 @@ def test_solve_reports_each_phase_while_it_runs_and_times_it(wins):
         first = result.phases[0]
         assert (first.name, first.method, first.found) == ("decide", result.method, "win")
         improve = [p for p in result.phases if p.name == "improve"]
-        # The greedy baseline first, unless the first win already meets the bound.
-        assert improve[0].method == "baseline" if improve else result.best.optimal
+        # The baseline's first playouts first, unless the first win already meets the bound.
+        assert improve[0].method == "greedy" if improve else result.best.optimal
         assert all(p.seconds >= 0 for p in result.phases)
         assert sum(p.seconds for p in result.phases) <= result.seconds + 0.05
         assert all(isinstance(s, Step) for s in steps) and steps
@@ -290,7 +290,7 @@ def test_ctrl_c_while_improving_keeps_the_win(monkeypatch):
     result = solve(deal(OFFICIAL, 2, 0), FAST, objective=Objective.SPARE)
     assert result.verdict == "win" and result.interrupted and result.best is not None
     assert result.phases[-1].found.endswith("(interrupted)")
-    assert [p.method for p in result.phases if p.name == "improve"] == ["baseline"]  # CP-SAT never started
+    assert [p.method for p in result.phases if p.name == "improve"] == ["greedy"]  # CP-SAT never started
 
 
 def test_ctrl_c_in_the_critical_moves_keeps_the_explanation(first_win, monkeypatch):
