@@ -846,12 +846,7 @@ or --reproducible, and --workers N plays N games side by side in processes;
     "decided shares that do not depend on the machine (the seconds are still measured).",
     workers="CP-SAT threads of each solve; with --suite table, processes playing its games side by side (1 unless given).",
 )
-@click.option(
-    "--samples",
-    type=click.IntRange(min=1),
-    metavar="N",
-    help="--suite table: lookahead's worlds per decision in the rates, modes and beliefs [default: 12].",
-)
+@samples_option("--suite table: lookahead's worlds per decision in the rates, modes and beliefs [default: 12].")
 @click.option(
     "--budgets",
     callback=lambda ctx, param, value: _counts(value, param),
@@ -1176,12 +1171,7 @@ remembers what its seat saw and tries thrifty's best moves in worlds dealt to fi
     show_default=True,
     help="Seed of the policy's own random choices (wavering, random, and lookahead's worlds; the others do not randomise).",
 )
-@click.option(
-    "--samples",
-    type=click.IntRange(min=1),
-    metavar="N",
-    help="lookahead: worlds dealt per decision, each move played out once in each [default: 12].",
-)
+@samples_option("lookahead: worlds dealt per decision, each move played out once in each [default: 12].")
 @click.option(
     "--lookahead-seat",
     type=click.IntRange(min=0),
@@ -1654,12 +1644,7 @@ docs/odds.md.
     help="Also play each deal once with this policy of tranquility simulate (repeatable); lookahead is stored "
     "as lookahead:N, N its --samples, and its decisions are timed.",
 )
-@click.option(
-    "--samples",
-    type=click.IntRange(min=1),
-    metavar="N",
-    help="With --policy lookahead: worlds per decision [default: 12]; plays of each N are stored and shown apart.",
-)
+@samples_option("With --policy lookahead: worlds per decision [default: 12]; plays of each N are stored and shown apart.")
 @click.option(
     "--db",
     type=click.Path(dir_okay=False),
