@@ -806,13 +806,19 @@ Examples:
   tranquility bench --suite puzzles --deals 20                   # about 30 s
   tranquility bench --suite table --workers 2                    # about 1.5 h
   tranquility bench --suite table --players 2 --deals 3 --samples 2 --budgets 1,2 --json
+  tranquility bench --suite fair --workers 2 --out fair.json --markdown   # about 1 h on 2 cores
 \b
 --suite puzzles grades with the grader's fixed budgets: it takes no --time-limit,
 --workers or --reproducible. --suite explain takes --time-limit (each explain's
 line; its critical-move checks get half as much again) but not --workers or
 --reproducible. --suite table plays games, solving none: it takes no --time-limit
 or --reproducible, and --workers N plays N games side by side in processes;
---samples, --budgets and --budget-deals are its own. docs/performance.md.
+--samples, --budgets and --budget-deals are its own. --suite fair finds thrifty's
+lost games (--deals N, at 4 players unless --players) and plays lookahead's
+(--own-deals M), then judges each by the perfect and the fair analysis of
+analyze --fair (--time-limit per position, default 10; --samples worlds per
+move); --workers N plays N games side by side; no --reproducible. With --out,
+each game done is kept in PATH.part: a rerun goes on from it. docs/performance.md.
 
 {exit_line()}"""
 )
@@ -824,29 +830,36 @@ or --reproducible, and --workers N plays N games side by side in processes;
     help="explain = per player count: explain time, best spare proven optimal, critical claims proven, analyze decided; "
     "optimal = per player count: solve --objective turns and spare, proven share, gap, which method gave bound and line; "
     "puzzles = per player count and grade: grading and generating seconds; "
-    "table = lookahead against thrifty at the silent table: win rates, budgets, modes, beliefs, CPU s a decision.",
+    "table = lookahead against thrifty at the silent table: win rates, budgets, modes, beliefs, CPU s a decision; "
+    "fair = the fair analysis over many games: thrifty's lost wins called mistakes or bad luck, and the share of "
+    "lookahead's own moves called mistakes.",
 )
 @click.option(
     "--deals",
     type=click.IntRange(min=1),
     metavar="N",
     help="Seeds per group (default: the suite's own: official 200, variants 50, positions 25, modules 50, "
-    "explain 50, optimal 15, puzzles 50, table 50).",
+    "explain 50, optimal 15, puzzles 50, table 50; fair: lost thrifty games to judge, 100).",
 )
 @click.option(
     "--players",
     type=PlayerRange(),
     help="Only these of the suite's player counts: 4, a range (2-3) or a list (2,4) [default: all of them: "
     "official, all and puzzles 1-5, variants and modules 1, 2 and 4, positions, explain and optimal 2-5; "
-    "table: its rates 1-5, its other sections 2 and 4, and every section at the counts given].",
+    "table: its rates 1-5, its other sections 2 and 4, and every section at the counts given; fair: 4].",
 )
 @solver_options(
-    "each case: one solve (official, variants, positions, modules, all), or one explain's line (explain)",
+    "each case: one solve (official, variants, positions, modules, all), or one explain's line (explain); "
+    "fair: each position of a game's perfect analysis, 10 unless given",
     reproducible="Fixed node budgets and CP-SAT deterministic time in place of --time-limit and --workers: "
     "decided shares that do not depend on the machine (the seconds are still measured).",
-    workers="CP-SAT threads of each solve; with --suite table, processes playing its games side by side (1 unless given).",
+    workers="CP-SAT threads of each solve; with --suite table or fair, processes playing its games side by side "
+    "(1 unless given).",
 )
-@samples_option("--suite table: lookahead's worlds per decision in the rates, modes and beliefs [default: 12].")
+@samples_option(
+    "--suite table: lookahead's worlds per decision in the rates, modes and beliefs [default: 12]; "
+    "--suite fair: the fair analysis's worlds per move [default: 24]."
+)
 @click.option(
     "--budgets",
     callback=lambda ctx, param, value: _counts(value, param),
@@ -860,11 +873,17 @@ or --reproducible, and --workers N plays N games side by side in processes;
     metavar="N",
     help="--suite table: the budgets section plays seeds 0..N-1 (at most --deals) [default: 10].",
 )
+@click.option(
+    "--own-deals",
+    type=click.IntRange(min=1),
+    metavar="M",
+    help="--suite fair: lookahead's games, seeds 0..M-1 at each player count, every turn judged [default: 20].",
+)
 @output_options("Also write the full report (every case) as JSON here.")
 @click.option("--markdown", is_flag=True, help="Print the summary as a Markdown table (docs/performance.md).")
 @json_option
 @click.pass_context
-# Over 60 lines: a command that picks one of five suites by its flags; each suite is a function.
+# Over 60 lines: a command that picks one of its suites by its flags; each suite is a function.
 def bench(
     ctx: click.Context,
     suite: str,
@@ -874,6 +893,7 @@ def bench(
     samples: int | None,
     budgets: tuple[int, ...] | None,
     budget_deals: int | None,
+    own_deals: int | None,
     out: str | None,
     force: bool,
     markdown: bool,
@@ -887,6 +907,7 @@ def bench(
     """
     from tranquility.solver.batch.bench import (
         EXPLAIN_SUITE,
+        FAIR_SUITE,
         OPTIMAL_SUITE,
         PUZZLES_SUITE,
         SUITE_PLAYERS,
@@ -898,10 +919,31 @@ def bench(
 
     if as_json and markdown:
         raise usage_error("--json and --markdown do not mix; choose one")
+    if suite not in (TABLE_SUITE, FAIR_SUITE):
+        reject(ctx, {"samples": "--samples"}, "only taken by --suite table and --suite fair")
     if suite != TABLE_SUITE:
-        own = {"samples": "--samples", "budgets": "--budgets", "budget_deals": "--budget-deals"}
-        reject(ctx, own, "only taken by --suite table")
+        reject(ctx, {"budgets": "--budgets", "budget_deals": "--budget-deals"}, "only taken by --suite table")
+    if suite != FAIR_SUITE:
+        reject(ctx, {"own_deals": "--own-deals"}, "only taken by --suite fair")
     else:
+        reject(
+            ctx,
+            {"reproducible": "--reproducible"},
+            "not taken by --suite fair: its perfect analysis has --time-limit seconds a position, "
+            "and --workers is its processes",
+        )
+        from tranquility.solver.analysis.fair import FAIR_SAMPLES
+        from tranquility.solver.batch.fair_bench import FAIR_TIME_LIMIT, LOST_DEALS, OWN_DEALS, PLAYERS, FairSettings
+        from tranquility.solver.search.budget import Budget
+
+        per_position = (limits.seconds if given(ctx, "time_limit") else None) or FAIR_TIME_LIMIT
+        workers = limits.workers if given(ctx, "workers") else 1
+        counts = (players or PLAYERS, deals or LOST_DEALS, own_deals or OWN_DEALS, samples or FAIR_SAMPLES)
+        # One CP-SAT thread a position: the games' processes already fill the cores.
+        fair = FairSettings(*counts, Budget(seconds=per_position, workers=1), workers)
+        _bench_fair(fair, out, force, markdown, as_json)
+        return
+    if suite == TABLE_SUITE:
         reject(
             ctx,
             {"time_limit": "--time-limit", "reproducible": "--reproducible"},
@@ -1080,13 +1122,39 @@ def _bench_table(
         report = run_table_suite(settings, on_game)
     if out is not None:
         write_out(out, report.to_json(games=True), force)
-    if as_json:
-        click.echo(dump_json(report.to_json()))
-    elif markdown:
-        click.echo(table_markdown(report))
-    else:
-        render_table_bench(make_console(), report)
+    _print_report(report, lambda: table_markdown(report), render_table_bench, markdown, as_json)
     _stopped_by_ctrl_c(report.interrupted)
+
+
+def _bench_fair(settings, out: str | None, force: bool, markdown: bool, as_json: bool) -> None:
+    """The fair suite (``FairSettings``), on its ``workers`` processes. With --out, a journal
+    beside it keeps every game done; the report is written there once every game is, and
+    the journal removed."""
+    from tranquility.solver.batch.fair_bench import fair_markdown, journal_path, run_fair_suite
+
+    from .render import render_fair_bench
+
+    journal = None if out is None else journal_path(out)
+    with progress_bar(make_console(stderr=True), as_json) as progress:
+        task = progress.add_task("bench fair: finding thrifty's lost games", total=None)
+
+        def on_game(game, done: int, total: int) -> None:
+            case = game.case
+            said = "cut short" if game.interrupted else game.judgement
+            said = f"{case.section} {case.players}p seed {case.seed} {said}"
+            progress.update(task, completed=done, total=total, description=f"bench fair: last {said}")
+
+        report = run_fair_suite(settings, on_game, journal)
+    if out is not None and journal is not None:
+        if report.complete:
+            write_out(out, report.to_json(games=True), force)
+            journal.unlink(missing_ok=True)
+        else:
+            kept = len(report.games) - report.cut_short
+            said = f"{out} not written yet: {journal} keeps the {kept} game(s) done; the same command plays the rest."
+            click.echo(said, err=True)
+    _print_report(report, lambda: fair_markdown(report), render_fair_bench, markdown, as_json)
+    _stopped_by_ctrl_c(not report.complete)
 
 
 def _rows_or_partial(measure: Callable[[], list]) -> tuple[list, bool]:
@@ -1117,13 +1185,18 @@ def _report(report, markdown_text, render, out: str | None, force: bool, markdow
     the readable table."""
     if out is not None:
         write_out(out, report.to_json(), force)
+    _print_report(report, markdown_text, render, markdown, as_json)
+    _stopped_by_ctrl_c(report.interrupted)
+
+
+def _print_report(report, markdown_text, render, markdown: bool, as_json: bool) -> None:
+    """A suite's report on stdout: the JSON, the Markdown table or the readable table."""
     if as_json:
         click.echo(dump_json(report.to_json()))
     elif markdown:
         click.echo(markdown_text())
     else:
         render(make_console(), report)
-    _stopped_by_ctrl_c(report.interrupted)
 
 
 # -- simulate -------------------------------------------------------------------------------

@@ -539,23 +539,57 @@ def render_table_bench(console: Console, report) -> None:
     console.print(f"Machine: {report.machine}", style="dim")
     for name in SECTIONS:
         rows = [table_cells(c, result) for c in report.section(name) for result in c.arms]
-        if not rows:
-            continue
-        wide = Table(title=TITLES[name], show_header=True, header_style="bold")
-        for column in TABLE_COLUMNS:
-            wide.add_column(column, justify="left" if column == "policy" else "right", no_wrap=True)
-        for row in rows:
-            wide.add_row(*row)
-        parts: list[RenderableType] = [Text(TITLES[name])]
-        for columns in TABLE_PARTS:
-            part = Table(box=None, pad_edge=False, header_style="bold")
-            for i in columns:
-                part.add_column(TABLE_COLUMNS[i], justify="left" if i == 2 else "right", no_wrap=True)
-            for row in rows:
-                part.add_row(*(row[i] for i in columns))
-            parts.append(part)
-        console.print(fitting(console, wide, Group(*parts)))
+        if rows:
+            console.print(stacked_table(console, TITLES[name], TABLE_COLUMNS, rows, TABLE_PARTS, left=2))
     for line in summary_text(report).splitlines():
+        console.print(fitted(Text(line), console.width))
+
+
+def stacked_table(
+    console: Console,
+    title: str,
+    columns: tuple[str, ...],
+    rows: list[list[str]],
+    parts: tuple[tuple[int, ...], ...],
+    left: int | None,
+) -> RenderableType:
+    """A bench table, one row per line; on a console too narrow for it, its ``parts`` (each
+    a tuple of column indices) one under the other. Column ``left`` is text (None: none
+    is), the rest numbers."""
+    wide = Table(title=title, show_header=True, header_style="bold")
+    for i, column in enumerate(columns):
+        wide.add_column(column, justify="left" if i == left else "right", no_wrap=True)
+    for row in rows:
+        wide.add_row(*row)
+    stack: list[RenderableType] = [Text(title)]
+    for indices in parts:
+        part = Table(box=None, pad_edge=False, header_style="bold")
+        for i in indices:
+            part.add_column(columns[i], justify="left" if i == left else "right", no_wrap=True)
+        for row in rows:
+            part.add_row(*(row[i] for i in indices))
+        stack.append(part)
+    return fitting(console, wide, Group(*stack))
+
+
+def render_fair_bench(console: Console, report) -> None:
+    """``bench --suite fair``: thrifty's lost games by verdict, lookahead's own moves (each
+    table in two parts on a narrow console), then the summary lines."""
+    from tranquility.solver.batch.fair_bench import (
+        LOST_COLUMNS,
+        LOST_TITLE,
+        OWN_COLUMNS,
+        OWN_TITLE,
+        fair_summary,
+        lost_rows,
+        own_rows,
+    )
+
+    console.print(Text("Benchmark: suite fair (the fair analysis over many games, sim seed = deal seed)", style="bold"))
+    console.print(f"Machine: {report.machine}", style="dim")
+    console.print(stacked_table(console, LOST_TITLE, LOST_COLUMNS, lost_rows(report), ((0, 1, 2, 3), (0, 1, 4)), left=1))
+    console.print(stacked_table(console, OWN_TITLE, OWN_COLUMNS, own_rows(report), ((0, 1, 2, 3, 4), (0, 5, 6, 7)), left=None))
+    for line in fair_summary(report).splitlines():
         console.print(fitted(Text(line), console.width))
 
 

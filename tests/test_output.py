@@ -204,6 +204,22 @@ def _table_report():
     return TableReport(settings, comparisons, list(games.values()), Rollouts(200, 1.62), "x86_64, 2 cores, Python 3.11.7, Linux")
 
 
+def _fair_report():
+    """``bench --suite fair`` at its default settings, on games made up (not played)."""
+    from tranquility.solver.analysis.fair import Judgement
+    from tranquility.solver.batch.fair_bench import LOST, OWN, FairCase, FairGame, FairReport, FairSettings, LostScan
+
+    settings = FairSettings()
+    scan = LostScan(4, 100, 712, tuple(range(0, 700, 7)))
+    verdicts = (Judgement.MISTAKE, Judgement.BAD_LUCK, Judgement.BAD_LUCK, Judgement.UNDECIDED, Judgement.NEVER_WINNABLE)
+    games = [FairGame(FairCase(LOST, 4, seed), verdicts[seed % 5], 45, cpu_seconds=12.345 + seed) for seed in scan.seeds]
+    games += [
+        FairGame(FairCase(OWN, 4, seed), Judgement.WON, 44, examined=43, mistakes=(3,) * (seed % 3), cpu_seconds=312.5)
+        for seed in range(20)
+    ]
+    return FairReport(settings, (scan,), games, "x86_64, 2 cores, Python 3.11.7, Linux", from_journal=37)
+
+
 def _bench_reports():
     from tranquility.puzzles.timing import PuzzleRow
     from tranquility.solver.batch.bench import ExplainRow, GroupSummary, Report, SuiteReport
@@ -262,6 +278,7 @@ def outputs():
         "odds": lambda c: render_odds(c, _odds_summary()),
         "odds lookahead": lambda c: render_odds(c, _odds_with_lookahead()),
         "bench table": lambda c: render.render_table_bench(c, _table_report()),
+        "bench fair": lambda c: render.render_fair_bench(c, _fair_report()),
         "bench": lambda c: render.render_bench(c, bench),
         "bench explain": lambda c: render.render_explain_bench(c, explain_bench),
         "bench puzzles": lambda c: render.render_puzzle_bench(c, puzzle_bench),
@@ -289,7 +306,7 @@ def words(text: str) -> set[str]:
 @pytest.mark.parametrize(
     "name",
     ["show", "explain", "verify", "deal", "rules", "odds", "odds lookahead"]
-    + ["bench", "bench explain", "bench puzzles", "bench table"],
+    + ["bench", "bench explain", "bench puzzles", "bench table", "bench fair"],
 )
 def test_no_word_or_number_is_split_at_any_width(outputs, name):
     """At every width from 80 to 160 columns: no line is wider than the console (a terminal

@@ -30,7 +30,9 @@ EXPLAIN_SUITE = "explain"  # ``run_explain_suite``
 OPTIMAL_SUITE = "optimal"  # ``run_optimal_suite``
 PUZZLES_SUITE = "puzzles"  # ``tranquility.puzzles.timing.run_puzzle_suite``
 TABLE_SUITE = "table"  # ``table_bench.run_table_suite``
-ALL_SUITES = (*SUITES, EXPLAIN_SUITE, OPTIMAL_SUITE, PUZZLES_SUITE, TABLE_SUITE)  # what ``tranquility bench --suite`` takes
+FAIR_SUITE = "fair"  # ``fair_bench.run_fair_suite``
+# What ``tranquility bench --suite`` takes.
+ALL_SUITES = (*SUITES, EXPLAIN_SUITE, OPTIMAL_SUITE, PUZZLES_SUITE, TABLE_SUITE, FAIR_SUITE)
 
 RULE_SET_PLAYERS = (1, 2, 4)  # the variants' and the modules' player counts
 POSITION_PLAYERS = (2, 3, 4, 5)

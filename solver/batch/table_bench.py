@@ -27,6 +27,7 @@ import statistics
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import TypeVar
 
 from tranquility.solver.batch.bench import TABLE_SUITE, CtrlC, machine_description
 from tranquility.solver.batch.odds_summary import PolicyRate, _round, decision_cells, p90, shown_percent
@@ -393,27 +394,46 @@ def play_cases(
         if on_game is not None:
             on_game(game, len(games), len(cases))
 
+    return games, play_each(cases, workers, ctrl_c, play_case, cut_short, record)
+
+
+def cut_short(case: TableCase) -> TableGame:
+    return TableGame(case, interrupted=True)
+
+
+Case = TypeVar("Case")
+Played = TypeVar("Played")
+
+
+def play_each(
+    cases: Sequence[Case],
+    workers: int,
+    ctrl_c: CtrlC,
+    play: Callable[[Case], Played],
+    cut: Callable[[Case], Played],
+    record: Callable[[Played], None],
+) -> bool:
+    """Each case played by ``play`` and recorded, in this process or on a pool of
+    ``workers`` processes, one game each at a time (``play`` must then pickle: a module's
+    function, or a partial of one); and whether Ctrl-C stopped the run (``CtrlC``: a first
+    ends the games under way, each recorded as ``cut(case)``). The pool's workers ignore
+    Ctrl-C (odds_runner.local_executor): it stops the pool, and unless it is the second a
+    new pool plays on."""
     if workers <= 1:
-        for case in cases:
+        for one in cases:
             try:
-                game = play_case(case)
+                game = play(one)
             except KeyboardInterrupt:
-                game = TableGame(case, interrupted=True)
+                record(cut(one))
+                if ctrl_c.came():
+                    return True
+                continue
             record(game)
-            if game.interrupted and ctrl_c.came():
-                return games, True
-        return games, False
-    return games, _play_in_pool(cases, workers, ctrl_c, record)
-
-
-def _play_in_pool(cases: Sequence[TableCase], workers: int, ctrl_c: CtrlC, record: Callable[[TableGame], None]) -> bool:
-    """The cases on a pool of ``workers`` processes, one game each at a time (the workers
-    ignore Ctrl-C: odds_runner.local_executor). Ctrl-C stops the pool, records the games
-    under way as interrupted and, unless it is the second (``CtrlC``), starts a new pool."""
+        return False
     from tranquility.solver.batch.odds_runner import halt, local_executor
 
     todo = iter(cases)
-    pending: dict[cf.Future, TableCase] = {}
+    pending: dict[cf.Future, Case] = {}
     pool: cf.ProcessPoolExecutor | None = None
     try:
         while True:
@@ -422,7 +442,7 @@ def _play_in_pool(cases: Sequence[TableCase], workers: int, ctrl_c: CtrlC, recor
                     pool = local_executor(workers)  # Ctrl-C while it starts: it stops itself, raising
                 with held():
                     while len(pending) < workers and (case := next(todo, None)) is not None:
-                        pending[pool.submit(play_case, case)] = case
+                        pending[pool.submit(play, case)] = case
                 if not pending:
                     pool.shutdown()
                     return False
@@ -437,7 +457,7 @@ def _play_in_pool(cases: Sequence[TableCase], workers: int, ctrl_c: CtrlC, recor
                         halt(pool, pending)
                     for future, case in pending.items():
                         finished = future.done() and not future.cancelled() and future.exception() is None
-                        record(future.result() if finished else TableGame(case, interrupted=True))
+                        record(future.result() if finished else cut(case))
                     pending.clear()
                     pool = None
                 if ctrl_c.came():
