@@ -56,10 +56,11 @@ BY_COMMAND = {
     ("simulate", "lookahead_seat"): (["0", "1"], ["-1", "x", ""]),
     ("odds", "policy_names"): (list(POLICIES), ["", "nope"]),  # as simulate's: lookahead runs in its own tests
     ("odds", "samples"): (["1", "4"], ["0", "-1", "x", ""]),
-    # --suite table's own options, which the other suites refuse.
+    # --suite table's and fair's own options, which the other suites refuse.
     ("bench", "samples"): (["1", "4"], ["0", "-1", "x", ""]),
     ("bench", "budgets"): (["1", "1,2"], ["0", "1,0", "x", "", "1,,2"]),
     ("bench", "budget_deals"): FEW,
+    ("bench", "own_deals"): FEW,
     # analyze --fair plays every move of a turn in each world: a few worlds and turns at most.
     ("analyze", "samples"): (["1", "2"], ["0", "-1", "x", ""]),
     ("analyze", "turns"): (["0", "1"], ["-1", "x", "", "1.5"]),
