@@ -44,6 +44,7 @@ def _in_line(line: tuple | list, position: State) -> bool:
 # -- a solve is never worse than the baseline ------------------------------------------------
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("players", "seed"), [(2, 0), (3, 11)])
 def test_a_solve_keeps_at_least_the_baseline_s_best(players, seed):
     game = deal(OFFICIAL, players, seed)
@@ -94,6 +95,7 @@ def test_the_baseline_stops_at_the_bound():
 # -- a short solve says how many ran, and keeps to its time -----------------------------------
 
 
+@pytest.mark.slow
 def test_a_short_solve_plays_what_fits_and_says_how_many():
     args = ["solve", "--seed", "0", "--players", "2", "--objective", "spare"]
     out = CliRunner().invoke(main, [*args, "--time-limit", "1.5", "--json"])
@@ -125,6 +127,7 @@ def test_the_greedy_phases_of_a_hint_keep_to_its_time():
 # -- reproducible: counts, the same on every run --------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_reproducible_solve_gives_the_same_result_twice(monkeypatch):
     # The greedy phases, counted; the CP-SAT steps after them (their own tests check that
     # they are reproducible) are left out, to keep this fast.

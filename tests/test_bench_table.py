@@ -51,6 +51,7 @@ def check_consistent(data: dict, settings: TableSettings) -> None:
                     assert arm["difference_points"] == pytest.approx(100 * (arm["won"] - base["won"]) / deals, abs=0.01)
 
 
+@pytest.mark.slow
 def test_the_table_suite_through_the_command(tmp_path):
     out = tmp_path / "table.json"
     tiny = ["--players", "2", "--deals", "2", "--samples", "1", "--budgets", "1,2"]

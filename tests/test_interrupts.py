@@ -175,6 +175,7 @@ def test_a_cp_sat_solve_leaves_ctrl_c_to_python():
     assert (done.returncode, done.stdout) == (0, "interrupted\n"), done.stderr
 
 
+@pytest.mark.slow
 def test_ctrl_cs_in_a_row_never_end_the_wait_before_its_threads():
     """Before Python 3.13 a Ctrl-C landing inside Thread.join marks the thread as ended while
     it still runs: the wait returned under a running CP-SAT, and the process aborted at exit

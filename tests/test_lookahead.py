@@ -322,6 +322,7 @@ def test_a_seat_leaves_thriftys_move_only_on_a_significant_sign_test():
     assert ahead.beats(behind) and not behind.beats(ahead)  # 5 worlds to 0, the rest tied
 
 
+@pytest.mark.slow
 def test_pruned_playouts_make_the_same_decisions():
     """Pruning stops playing a move once it cannot beat thrifty's: the move chosen is the
     one the full estimate would choose."""

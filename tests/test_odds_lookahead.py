@@ -71,6 +71,7 @@ def test_a_timed_play_is_lookaheads_own_line_with_every_decision_timed():
     assert play(game, player("thrifty", 1), 1)[1] == ()
 
 
+@pytest.mark.slow
 def test_budgets_are_stored_apart_and_shown_apart(tmp_path):
     with OddsStore(tmp_path / "odds.sqlite") as store, Recording() as pool:
         steps: list[RunProgress] = []
