@@ -183,13 +183,15 @@ def test_ctrl_cs_in_a_row_never_end_the_wait_before_its_threads():
     script = (
         "import os, signal, threading, time\n"
         "from tranquility.solver.cpsat.solving import run_stoppable\n"
-        "finished = []\n"
+        "finished, sent = [], threading.Event()\n"
+        # The tasks outlast the Ctrl-Cs, however slow the machine: every one lands in the wait.
         "def task():\n"
-        "    time.sleep(0.6); finished.append(True)\n"
+        "    sent.wait(); time.sleep(0.1); finished.append(True)\n"
         "def ctrl_c():\n"
         "    time.sleep(0.1)\n"  # the tasks are running
         "    for _ in range(300):\n"
         "        os.kill(os.getpid(), signal.SIGINT); time.sleep(0.001)\n"
+        "    sent.set()\n"
         "threading.Thread(target=ctrl_c).start()\n"
         "print(run_stoppable([task, task], lambda: None), len(finished))\n"
     )
