@@ -14,10 +14,11 @@ import sys
 import traceback
 
 import click
+from tranquility.solver import ctrl_c
 
 from . import interrupts
 
-OK, NO, BAD_INPUT, BUG, INTERRUPTED = 0, 1, 2, 3, 130
+OK, NO, BAD_INPUT, BUG, INTERRUPTED, TERMINATED = 0, 1, 2, 3, 130, 143
 
 # The table, once: (code, in a --help line, in full). docs/cli.md spells it out.
 EXIT_CODES: tuple[tuple[int, str, str], ...] = (
@@ -26,6 +27,7 @@ EXIT_CODES: tuple[tuple[int, str, str], ...] = (
     (BAD_INPUT, "the input cannot be used", "the input cannot be used (a file, deal, option or output path)"),
     (BUG, "a bug", "a bug (an internal error; rerun with --debug for the traceback)"),
     (INTERRUPTED, "interrupted", "interrupted (Ctrl-C, or the reader of the output went away)"),
+    (TERMINATED, "told to stop", "told to stop (SIGTERM): what was done is kept, as after Ctrl-C"),
 )
 DOCS = "docs/cli.md"
 
@@ -65,6 +67,19 @@ class Group(click.Group):
             raise _one_line(exc) from None
 
     def invoke(self, ctx: click.Context):
+        """The command's exit code, 143 in place of any other once SIGTERM came: the command
+        has answered it as it answers Ctrl-C (docs/cli.md, "Ctrl-C")."""
+        try:
+            result = self._invoked(ctx)
+        except click.exceptions.Exit:
+            if ctrl_c.terminated():
+                ctx.exit(TERMINATED)
+            raise
+        if ctrl_c.terminated():
+            ctx.exit(TERMINATED)
+        return result
+
+    def _invoked(self, ctx: click.Context):
         from tranquility.solver.errors import BadInput, InternalError
 
         debug = bool(ctx.params.get("debug"))
@@ -113,7 +128,7 @@ def _one_line(exc: click.UsageError) -> click.ClickException:
 
 
 def _interrupted(ctx: click.Context) -> None:
-    click.echo("Interrupted.", err=True)
+    click.echo("Terminated." if ctrl_c.terminated() else "Interrupted.", err=True)
     ctx.exit(INTERRUPTED)
 
 

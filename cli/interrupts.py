@@ -12,7 +12,14 @@ interrupt at any moment has one of three outcomes:
   leaves in place, where a handler would be reset to the default and the process killed
   after its answer was out).
 
-Only this module's standard-library imports run before the handler is in place.
+SIGTERM (``kill``, ``timeout``, a job scheduler) is the same, with a stronger meaning: stop
+now. Before the command has started: "Terminated.", exit 143. While it runs: the program
+notes it (``solver.ctrl_c.terminate``), so that a batch stops at once where a first Ctrl-C
+would only end the case under way, and the command ends as Ctrl-C ends it, stopping its
+worker processes and keeping what it stored, then exits 143 (``exits.Group``). Once it has
+ended: ignored, as Ctrl-C is.
+
+Only this module's standard-library imports run before the handlers are in place.
 """
 
 import os
@@ -30,10 +37,23 @@ def _on_sigint(signum, frame) -> None:
     raise KeyboardInterrupt
 
 
+def _on_sigterm(signum, frame) -> None:
+    if _phase == _STARTING:
+        os.write(2, b"Terminated.\n")
+        os._exit(128 + signal.SIGTERM)
+    if _phase == _ENDED:
+        return
+    from tranquility.solver import ctrl_c  # loaded with cli.exits, before the command started
+
+    ctrl_c.terminate()
+    raise KeyboardInterrupt
+
+
 def install() -> None:
     global _installed
     _installed = True
     signal.signal(signal.SIGINT, _on_sigint)
+    signal.signal(signal.SIGTERM, _on_sigterm)
 
 
 def command_started() -> None:
@@ -46,3 +66,4 @@ def command_ended() -> None:
     _phase = _ENDED
     if _installed:
         signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)

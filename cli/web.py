@@ -22,6 +22,7 @@ from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
 import click
+from tranquility.solver import ctrl_c
 
 from .exits import InputError
 from .options import DealSource, given, usage_error
@@ -86,13 +87,15 @@ def same_options(ctx: click.Context, leave_out: Iterable[str] = ()) -> list[str]
 def serve(command: str, host: str, port: int) -> None:
     """Serve ``command``'s app to browsers at HOST:PORT (0: a free port), one process per
     connection, until SIGINT or SIGTERM: then every board process is stopped, and the
-    interrupt goes on as a KeyboardInterrupt (exit 130)."""
+    interrupt goes on as a KeyboardInterrupt (exit 130; 143 for SIGTERM)."""
     server = _server(command, host, port)
     loop = asyncio.new_event_loop()
     stopped = False
 
-    def stop() -> None:
+    def stop(signum: int) -> None:
         nonlocal stopped
+        if signum == signal.SIGTERM:
+            ctrl_c.terminate()
         if not stopped:  # a second Ctrl-C while the boards close changes nothing
             stopped = True
             loop.stop()
@@ -102,7 +105,7 @@ def serve(command: str, host: str, port: int) -> None:
     try:
         runner = loop.run_until_complete(_start(server, host, port))  # Ctrl-C here: the program's handler
         for signum in previous:
-            loop.add_signal_handler(signum, stop)
+            loop.add_signal_handler(signum, stop, signum)
         bound = runner.addresses[0][1]
         click.echo(f"serving at http://{f'[{host}]' if ':' in host else host}:{bound}/")
         loop.run_forever()  # until stop()

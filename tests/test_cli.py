@@ -474,7 +474,7 @@ def test_every_command_help_ends_with_the_exit_table_line():
         assert result.exit_code == 0, command
         text = flat(result.output)
         assert "Exit status: 0 " in text, command
-        assert "2 the input cannot be used, 3 a bug, 130 interrupted (docs/cli.md)." in text, command
+        assert "2 the input cannot be used, 3 a bug, 130 interrupted, 143 told to stop (docs/cli.md)." in text, command
         assert "Examples:" in text and f"tranquility {command} " in text.split("Examples:")[1], command
     # A command that answers a question says what 1 means.
     assert "0 legal (also a line that has not won yet), 1 well-formed but" in flat(run("verify", "--help").output)
@@ -490,9 +490,11 @@ def test_the_group_help_shows_the_whole_table_and_debug():
 
 
 def test_the_exit_line_comes_from_one_table():
-    assert exit_line() == "Exit status: 0 done, 2 the input cannot be used, 3 a bug, 130 interrupted (docs/cli.md)."
+    assert exit_line() == (
+        "Exit status: 0 done, 2 the input cannot be used, 3 a bug, 130 interrupted, 143 told to stop (docs/cli.md)."
+    )
     assert exit_line("yes", "no").startswith("Exit status: 0 yes, 1 no, 2 ")
-    assert [code for code, _, _ in EXIT_CODES] == [0, 1, 2, 3, 130]
+    assert [code for code, _, _ in EXIT_CODES] == [0, 1, 2, 3, 130, 143]
 
 
 def test_a_bug_is_exit_3_with_a_hint_and_no_traceback(tmp_path, monkeypatch):

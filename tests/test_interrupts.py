@@ -286,3 +286,68 @@ def test_bench_stopped_by_ctrl_c_prints_its_partial_report_and_exits_130(bench_c
     report = json.loads(result.stdout)
     assert report["interrupted"] is True and sum(g["count"] for g in report["groups"]) == 9
     assert "Interrupted: the report covers the cases done so far." in result.stderr
+
+
+# -- SIGTERM: Ctrl-C's outcome, then exit 143 ----------------------------------------------
+
+
+@pytest.fixture
+def told_to_stop(monkeypatch):
+    """SIGTERM has come (``interrupts`` notes it so, then raises KeyboardInterrupt)."""
+    from tranquility.solver import ctrl_c
+
+    monkeypatch.setattr(ctrl_c, "_terminated", True)
+
+
+def test_bench_stops_at_the_first_case_sigterm_cuts(bench_ctrl_c, told_to_stop):
+    from tranquility.solver.batch.bench import run
+
+    report = run("official", 3, 1.0)
+    # Case 1 is the first cut short: one Ctrl-C would let the run go on, SIGTERM does not.
+    assert len(report.outcomes) == 2 and report.interrupted
+
+
+def test_bench_told_to_stop_prints_its_partial_report_and_exits_143(bench_ctrl_c, told_to_stop):
+    import json
+
+    result = CliRunner().invoke(main, ["bench", "--suite", "official", "--deals", "3", "--json"])
+    assert result.exit_code == 143
+    assert json.loads(result.stdout)["interrupted"] is True
+    assert "the report covers the cases done so far" in result.stderr
+
+
+def test_a_command_that_ends_after_sigterm_exits_143_with_its_answer(told_to_stop):
+    result = CliRunner().invoke(main, ["deal", "--seed", "1", "--players", "2", "--json"])
+    assert result.exit_code == 143
+    assert result.stdout.startswith("{")
+
+
+def test_sigterm_in_a_held_step_comes_after_it_and_before_ctrl_c():
+    from tranquility.solver.ctrl_c import held
+
+    came: list[int] = []
+    previous = {
+        signum: signal.signal(signum, lambda signum, frame: came.append(signum)) for signum in (signal.SIGINT, signal.SIGTERM)
+    }
+    try:
+        with held():
+            os.kill(os.getpid(), signal.SIGINT)
+            os.kill(os.getpid(), signal.SIGTERM)
+            time.sleep(0.05)
+            assert came == []
+        assert came == [signal.SIGTERM]  # the stronger one; the Ctrl-C is spent with it
+    finally:
+        for signum, handler in previous.items():
+            signal.signal(signum, handler)
+
+
+def test_sigterm_before_the_command_starts_exits_143_at_once():
+    script = (
+        "import os, signal\n"
+        "from tranquility.cli import interrupts\n"
+        "interrupts.install()\n"
+        "os.kill(os.getpid(), signal.SIGTERM)\n"
+        "print('not reached')\n"
+    )
+    child = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60)
+    assert (child.returncode, child.stdout, child.stderr) == (143, b"", b"Terminated.\n")

@@ -202,17 +202,19 @@ def stored_deals(path: Path, table: str = "deals") -> int:
         return 0
 
 
+def odds_process(args: list, cwd: Path, **popen) -> subprocess.Popen:
+    """``tranquility odds ARGS`` started as a user's shell starts it, in a process group of
+    its own with its pool (a terminal's Ctrl-C, or ``killpg``, reaches them all); output
+    captured as text unless ``popen`` says otherwise."""
+    options = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, "text": True, "preexec_fn": default_ctrl_c} | popen
+    return subprocess.Popen([*TRANQUILITY, "odds", *map(str, args)], cwd=cwd, start_new_session=True, **options)
+
+
 def killed_mid_run(args: list, db: Path, cwd: Path, table: str = "deals") -> int:
     """``tranquility odds ARGS --db DB`` killed with SIGKILL once ``table`` holds a row: the
     rows it holds then."""
-    # start_new_session: the run and its pool are one process group, killed at once (a power cut).
-    proc = subprocess.Popen(
-        [*TRANQUILITY, "odds", *map(str, args), "--db", str(db)],
-        cwd=cwd,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
+    # The run and its pool are one process group, killed at once (a power cut).
+    proc = odds_process([*args, "--db", db], cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     try:
         give_up = time.monotonic() + 60
         while stored_deals(db, table) < 1 and proc.poll() is None and time.monotonic() < give_up:
@@ -257,15 +259,7 @@ def test_a_run_killed_with_sigkill_resumes_and_counts_each_deal_once(tmp_path):
 def test_ctrl_c_keeps_what_is_stored_and_prints_the_summary_so_far(tmp_path):
     db = tmp_path / "odds.sqlite"
     args = ["--players", "4", "--deals", 400, "--reproducible", "--jobs", 1, "--batch", 1, "--json", "--db", db]
-    proc = subprocess.Popen(
-        [*TRANQUILITY, "odds", *map(str, args)],
-        cwd=tmp_path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-        start_new_session=True,
-        preexec_fn=default_ctrl_c,
-    )
+    proc = odds_process(args, tmp_path)
     try:
         give_up = time.monotonic() + 60
         while stored_deals(db) < 2 and proc.poll() is None and time.monotonic() < give_up:
@@ -283,6 +277,52 @@ def test_ctrl_c_keeps_what_is_stored_and_prints_the_summary_so_far(tmp_path):
     summary = json.loads(out)
     assert summary["groups"][0]["deals"] == stored
     with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM deals WHERE method = 'interrupted'").fetchone() == (0,)
+
+
+def group_running(pgid: int) -> list[int]:
+    """The processes of group ``pgid`` still running (a zombie has ended: only unreaped)."""
+    running = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:  # it ended while we looked
+            continue
+        if int(fields[2]) == pgid and fields[0] != "Z":
+            running.append(int(stat.parent.name))
+    return running
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="reads the process table from /proc")
+def test_sigterm_stops_the_workers_mid_game_and_exits_143(tmp_path):
+    # `kill PID` reaches the run alone, not its workers: before SIGTERM was answered, each
+    # worker played its game to the end (seconds of lookahead, minutes of a long solve) as
+    # an orphan after the run had gone.
+    db = tmp_path / "odds.sqlite"
+    args = ["--players", "2", "--deals", 40, "--reproducible", "--policy", "lookahead", "--jobs", 2, "--batch", 1, "--db", db]
+    proc = odds_process(args, tmp_path)
+    try:
+        give_up = time.monotonic() + 60
+        while len(group_running(proc.pid)) < 4 and proc.poll() is None and time.monotonic() < give_up:
+            time.sleep(0.05)  # the run, the fork server and two workers
+        time.sleep(2.0)  # the workers are in their first games (a lookahead game takes seconds)
+        assert stored_deals(db, "plays") < 2
+        os.kill(proc.pid, signal.SIGTERM)
+        _, err = proc.communicate(timeout=60)
+        ended = time.monotonic() + 5
+        while group_running(proc.pid) and time.monotonic() < ended:
+            time.sleep(0.05)
+        left = group_running(proc.pid)
+    finally:
+        if proc.poll() is None or group_running(proc.pid):
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait()
+    assert proc.returncode == 143, err
+    assert "what was stored is kept" in err and "Traceback" not in err
+    assert left == [], f"still running after the run ended: {left}"
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("PRAGMA integrity_check").fetchone() == ("ok",)
         assert conn.execute("SELECT COUNT(*) FROM deals WHERE method = 'interrupted'").fetchone() == (0,)
 
 

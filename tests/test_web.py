@@ -220,7 +220,7 @@ def test_sigterm_to_the_server_alone_stops_every_board():
     with served("--puzzle", PUZZLE) as server:
         boards = asyncio.run(asyncio.wait_for(connect(server), SECONDS))
         _, err = server.proc.communicate(timeout=SECONDS)
-    assert (server.proc.returncode, err) == (130, "Interrupted.\n")
+    assert (server.proc.returncode, err) == (143, "Terminated.\n")
     assert boards and gone(boards)
 
 

@@ -11,6 +11,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
+from tranquility.solver import ctrl_c
 from tranquility.solver.analysis.results import Result
 from tranquility.solver.analysis.solve import solve
 from tranquility.solver.engine.actions import Action, ChoiceKind
@@ -259,14 +260,14 @@ INTERRUPT_WINDOW = 2.0  # seconds
 class CtrlC:
     """Ctrl-C in a bench run: the first ends the case under way and the run goes on; a
     second within ``INTERRUPT_WINDOW`` seconds of the one before stops the run, which
-    reports the cases done so far as interrupted (docs/cli.md)."""
+    reports the cases done so far as interrupted (docs/cli.md). SIGTERM stops it at once."""
 
     last: float | None = None
 
     def came(self) -> bool:
-        """Note a case cut short by Ctrl-C; whether the run must stop."""
+        """Note a case cut short by Ctrl-C (or SIGTERM); whether the run must stop."""
         now = time.monotonic()
-        stop = self.last is not None and now - self.last <= INTERRUPT_WINDOW
+        stop = ctrl_c.terminated() or (self.last is not None and now - self.last <= INTERRUPT_WINDOW)
         self.last = now
         return stop
 
