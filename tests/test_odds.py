@@ -202,19 +202,22 @@ def stored_deals(path: Path, table: str = "deals") -> int:
         return 0
 
 
-def odds_process(args: list, cwd: Path, **popen) -> subprocess.Popen:
+def odds_process(args: list, cwd: Path, quiet: bool = False) -> subprocess.Popen[str]:
     """``tranquility odds ARGS`` started as a user's shell starts it, in a process group of
-    its own with its pool (a terminal's Ctrl-C, or ``killpg``, reaches them all); output
-    captured as text unless ``popen`` says otherwise."""
-    options = {"stdout": subprocess.PIPE, "stderr": subprocess.PIPE, "text": True, "preexec_fn": default_ctrl_c} | popen
-    return subprocess.Popen([*TRANQUILITY, "odds", *map(str, args)], cwd=cwd, start_new_session=True, **options)
+    its own with its pool (a terminal's Ctrl-C, or ``killpg``, reaches them all); its
+    output captured as text, or thrown away (``quiet``)."""
+    out = subprocess.DEVNULL if quiet else subprocess.PIPE
+    command = [*TRANQUILITY, "odds", *map(str, args)]
+    return subprocess.Popen(
+        command, cwd=cwd, stdout=out, stderr=out, text=True, start_new_session=True, preexec_fn=default_ctrl_c
+    )
 
 
 def killed_mid_run(args: list, db: Path, cwd: Path, table: str = "deals") -> int:
     """``tranquility odds ARGS --db DB`` killed with SIGKILL once ``table`` holds a row: the
     rows it holds then."""
     # The run and its pool are one process group, killed at once (a power cut).
-    proc = odds_process([*args, "--db", db], cwd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    proc = odds_process([*args, "--db", db], cwd, quiet=True)
     try:
         give_up = time.monotonic() + 60
         while stored_deals(db, table) < 1 and proc.poll() is None and time.monotonic() < give_up:
