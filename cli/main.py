@@ -66,6 +66,7 @@ from .render import (
     render_solve,
     render_verdict,
 )
+from .tune import tune as tune_command
 
 CONTEXT = {"help_option_names": ["-h", "--help"], "max_content_width": 100}
 
@@ -1214,7 +1215,7 @@ Examples:
   tranquility simulate --seed 1 --players 4 --policy lookahead --samples 4
   tranquility simulate --seed 1 --players 4 --policy lookahead --lookahead-seat 0
 \b
-Policies (docs/simulate.md): cautious, thrifty, greedy, wavering, random. Each seat
+Policies (docs/simulate.md): tuned, cautious, thrifty, greedy, wavering, random. Each seat
 sees only its own hand, the grid and public counts; the Start event's discards are
 split by a fixed public rule, each seat choosing its own cards. lookahead also
 remembers what its seat saw and tries thrifty's best moves in worlds dealt to fit it.
@@ -1226,9 +1227,9 @@ remembers what its seat saw and tries thrifty's best moves in worlds dealt to fi
 @click.option(
     "--policy",
     type=LazyChoice(_simulate_policies),
-    default="cautious",
+    default="tuned",
     show_default=True,
-    help="How every seat plays (docs/simulate.md).",
+    help="How every seat plays (docs/simulate.md): tuned, the strongest cheap one, by default.",
 )
 @click.option(
     "--deals",
@@ -1271,15 +1272,19 @@ def simulate(
     Prints the played line, won or lost; with --deals, the policy's win rate.
     """
     from tranquility.solver.engine.deal import DealError, check_players
+    from tranquility.solver.engine.rules import Rules
     from tranquility.solver.formats.codecs import line_to_json
     from tranquility.solver.search.lookahead import DEFAULT_SAMPLES, Lookahead
-    from tranquility.solver.search.policies import Policy, win_rate
+    from tranquility.solver.search.policies import Policy, Tuned, win_rate
     from tranquility.solver.search.policies import simulate as run_simulate
+    from tranquility.solver.search.weights import weights_for
 
     from .render import render_simulation, render_win_rate
 
-    def player(players: int) -> str | Policy:
+    def player(players: int, rules: Rules) -> str | Policy:
         """The policy by name, or the lookahead policy made with its options."""
+        if policy == Tuned.name and (note := weights_for(rules, players)[1]) is not None:
+            click.echo(note, err=True)
         if policy != Lookahead.name:
             return policy
         if lookahead_seat is not None and lookahead_seat >= players:
@@ -1305,7 +1310,7 @@ def simulate(
         with progress_bar(make_console(stderr=True), as_json) as progress:
             task = progress.add_task(f"simulate {policy}", total=deals)
             stats = win_rate(
-                rules, source.players, deals, player(source.players), sim_seed, on_deal=lambda n, r: progress.advance(task)
+                rules, source.players, deals, player(source.players, rules), sim_seed, on_deal=lambda n, r: progress.advance(task)
             )
         if as_json:
             click.echo(dump_json(stats.to_json()))
@@ -1313,7 +1318,7 @@ def simulate(
             render_win_rate(make_console(), stats)
         return
     game, file = game_of(source, file)
-    table = player(as_line(game).deal.players)
+    table = player(as_line(game).deal.players, as_line(game).deal.rules)
     try:
         result = run_simulate(game, table, sim_seed)
     except BadInput as exc:
@@ -1562,7 +1567,7 @@ table of bots: your own hand alone is face up until the game ends. docs/play.md.
 @click.option(
     "--bots",
     type=LazyChoice(_simulate_policies),
-    default="lookahead",
+    default="tuned",
     show_default=True,
     help="With --seat: how the bots play (simulate's policies, docs/simulate.md).",
 )
@@ -1945,3 +1950,8 @@ def _odds_output(summary, run, as_json: bool, markdown: bool, plot: str | None) 
         click.echo(odds_markdown(summary))
     else:
         render_odds(make_console(), summary, run)
+
+
+# -- tune -------------------------------------------------------------------------------------
+
+main.add_command(tune_command)

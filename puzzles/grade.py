@@ -19,7 +19,7 @@ calibration of their own (``CALIBRATED``: official and the two module presets) a
 against it; any other rule set against the official one, and the grading says so.
 
 Beside the grade, not part of it: how a silent table fares (``solver.simulate``): the
-fixed policies cautious, thrifty and greedy once each, and wavering over 12 seeded plays.
+fixed policies tuned, cautious, thrifty and greedy once each, and wavering over 12 seeded plays.
 """
 
 from __future__ import annotations
@@ -52,7 +52,7 @@ PLAYOUTS = 32  # seeded greedy playouts from the deal
 FIRST_SAMPLE = 16  # first choices checked
 FIRST_TRIES = 6  # greedy playouts per first choice
 SPARE_CAP = 30  # spare cards beyond this count as fully comfortable
-SILENT_FIXED = ("cautious", "thrifty", "greedy")
+SILENT_FIXED = ("tuned", "cautious", "thrifty", "greedy")
 WAVERING_PLAYS = 12
 # When no playout wins: the portfolio with node budgets and CP-SAT deterministic time only.
 PROOF_BUDGET = Budget(reproducible=True, workers=1, greedy_playouts=500, search_nodes=20_000, cpsat_deterministic=20.0)

@@ -367,7 +367,7 @@ def test_the_silent_policies_play_the_lines_they_played_before(policy, preset, p
 
 
 def test_lookahead_is_not_a_silent_policy():
-    assert tuple(POLICIES) == ("cautious", "thrifty", "greedy", "wavering", "random")
+    assert tuple(POLICIES) == ("tuned", "cautious", "thrifty", "greedy", "wavering", "random")
     assert (*POLICIES, "lookahead") == SIMULATE_POLICIES
     with pytest.raises(ValueError, match="unknown policy 'lookahead'"):
         make_policy("lookahead")

@@ -87,7 +87,7 @@ def test_observation_depends_only_on_own_hand_and_public_information(players, tu
         assert observe(other, seat) == observe(state, seat)
     mover = state.seat
     other = reshuffle_hidden(state, mover, rng)
-    for name in ("cautious", "thrifty", "greedy"):
+    for name in ("tuned", "cautious", "thrifty", "greedy"):
         assert make_policy(name).act(observe(other, mover)) == make_policy(name).act(observe(state, mover))
 
 
@@ -309,7 +309,7 @@ def test_random_policy_is_seeded():
 
 
 def test_unknown_policy_names_the_known_ones():
-    with pytest.raises(ValueError, match=r"unknown policy 'bold' \(known: cautious, thrifty, greedy, wavering, random"):
+    with pytest.raises(ValueError, match=r"unknown policy 'bold' \(known: tuned, cautious, thrifty, greedy, wavering, random"):
         simulate(deal(OFFICIAL, 2, 1), "bold")
     with pytest.raises(ValueError, match="unknown policy"):
         win_rate(OFFICIAL, 2, 3, "bold")

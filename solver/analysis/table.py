@@ -22,7 +22,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
-from tranquility.solver.analysis.board import Board, BoardError, Move
+from tranquility.solver.analysis.board import Board, BoardError, Move, discard_moves
 from tranquility.solver.engine.actions import (
     Action,
     DiscardTwo,
@@ -37,7 +37,7 @@ from tranquility.solver.errors import BadInput
 from tranquility.solver.formats.notation import Token, format_action, parse_cards, tokens
 from tranquility.solver.search.lookahead import DEFAULT_SAMPLES, SIMULATE_POLICIES, Lookahead, MoveEstimate
 from tranquility.solver.search.memory import SeatMemory, remember
-from tranquility.solver.search.policies import Observation, Policy, StartCall, make_policy, observe, start_action
+from tranquility.solver.search.policies import Observation, Policy, StartCall, Tuned, make_policy, observe, start_action
 
 HINT_SAMPLES = 8  # worlds per move of the fair hint: every legal move is played out in each
 START_TOKEN = "S"  # at a table the Start is played alone: the event asks each seat its share
@@ -50,7 +50,7 @@ class Seating:
     worlds per move of the person's fair hint (``hint_samples``)."""
 
     seat: int
-    bots: str = Lookahead.name
+    bots: str = Tuned.name
     seed: int = 0
     samples: int = DEFAULT_SAMPLES
     hint_samples: int = HINT_SAMPLES
@@ -91,13 +91,14 @@ class TableStart:
         """What the event asks of the person, in words."""
         if self.call is None:
             rows = ", ".join(map(str, self.rows))
-            return [f"The Start is played: move the Jagged Rocks to a row ({rows}): type rocks ROW."]
+            return [f"The Start is played: move the Jagged Rocks to a row ({rows}): type the row, as in {self.rows[0]}."]
         call = self.call
         said = [f"The Start event (seat {call.obs.to_move} played the Start): the team still owes {call.owed} card(s)."]
         said += [f"seat {seat} gave {len(cards)} card(s)" for seat, cards in self.given]
         said.append(f"Your hand for it: {' '.join(map(str, call.obs.hand)) or 'none'}.")
         many = str(call.most) if call.least == call.most else f"{call.least} to {call.most}"
-        said.append(f"Give {many} card(s) (your share by the public rule: {call.quota}): type give CARDS (give 12,44).")
+        none = "; give alone gives none" if call.least == 0 else ""
+        said.append(f"Give {many} card(s) (your share by the public rule: {call.quota}): type the cards (12,44){none}.")
         return said
 
 
@@ -174,14 +175,21 @@ class Table:
     @cached_property
     def moves(self) -> tuple[Move, ...]:
         """The person's legal moves on its turn (none otherwise), each paid as thrifty pays,
-        from its own observation: the Start, when it must be played, is ``S`` alone."""
+        from its own observation, and every other pair it could discard (its own hand's):
+        the Start, when it must be played, is ``S`` alone."""
         if not self.my_turn or self.start is not None:
             return ()
-        obs = self.view
-        if self.board.state.must_play_start():
+        obs, state = self.view, self.board.state
+        if state.must_play_start():
             start = PlayStart(seat=self.seat)
             return (StartMove(choice_of(start), obs.rules.start_discards, start),)
-        return tuple(Move(choice_of(a), _paid_count(a), a) for a in Lookahead().every_move(obs))
+        found: list[Move] = []
+        for action in Lookahead().every_move(obs):
+            if isinstance(action, DiscardTwo):
+                found += discard_moves(state, action)
+            else:
+                found.append(Move(choice_of(action), _paid_count(action), action))
+        return tuple(found)
 
     # -- the person's moves ----------------------------------------------------------------
 

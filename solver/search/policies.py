@@ -42,6 +42,7 @@ from tranquility.solver.engine.state import IslandPlay, IslandPlays, State, Stat
 from tranquility.solver.engine.verify import position_after
 from tranquility.solver.errors import BadInput
 from tranquility.solver.search.memory import SeatMemory, remember
+from tranquility.solver.search.weights import WeightBook, Weights, weights_for
 
 UNKNOWN: Card = 0  # stands for a card the seat cannot see (island numbers start at 1)
 
@@ -313,7 +314,7 @@ class Policy:
         finishes = 0
         for card in cards:
             if card == FINISH:
-                values.append(self.finish_values[min(finishes, len(self.finish_values) - 1)])
+                values.append(self.finish_value(reading, finishes))
                 finishes += 1
             elif card == MONSTER:
                 values.append(1000.0)  # discarding one makes the game unwinnable
@@ -326,6 +327,10 @@ class Policy:
     def island_value(self, reading: Reading, card: int) -> float:
         cost = reading.best_cost(card)
         return 0.0 if cost is None else 30.0 - 4.0 * min(cost, 5)
+
+    def finish_value(self, reading: Reading, earlier: int) -> float:
+        """A Finish card's keep value when ``earlier`` other Finish cards come before it in hand."""
+        return self.finish_values[min(earlier, len(self.finish_values) - 1)]
 
     def least_useful(self, reading: Reading, cards: tuple[Card, ...], k: int, start_played: bool) -> tuple[Card, ...]:
         values = self.keep_values(reading, cards, start_played)
@@ -492,6 +497,71 @@ class Wavering(Thrifty):
         return self.rng.uniform(0.0, 3.0)
 
 
+class Tuned(Policy):
+    """Thrifty's judgements as named weights (``Weights``, weights.py), fitted offline per
+    player count on deals apart from the evaluation seeds (``tranquility tune``); rules or
+    counts without fitted weights play the nearest fitted ones (``weights_for`` says which).
+    Besides thrifty's terms it weighs the team's card pressure (the share of the cards
+    still in play that the empty cells need) against a play's cost, rewards plays that
+    give islands back to gaps short of them, and discards two on a bad score as well as on
+    a high cost. Deterministic: no noise, the same observation gives the same action."""
+
+    name = "tuned"
+
+    def __init__(self, rng: random.Random, book: WeightBook | None = None):
+        super().__init__(rng)
+        self.book = book
+        self._weights: dict[tuple[Rules, int], Weights] = {}
+
+    def weights(self, obs: Observation) -> Weights:
+        key = (obs.rules, obs.players)
+        found = self._weights.get(key)
+        if found is None:
+            found = self._weights[key] = weights_for(obs.rules, obs.players, self.book)[0]
+        return found
+
+    def finish_value(self, reading, earlier):
+        w = self.weights(reading.obs)
+        return (self.finish_values[0], w.finish_second, w.finish_later)[min(earlier, 2)]
+
+    def island_value(self, reading, card):
+        cost = reading.best_cost(card)
+        if cost is None:
+            return 0.0
+        w = self.weights(reading.obs)
+        return w.keep_base - w.keep_cost * min(cost, 5) + w.keep_tight * min(reading.tightness(card), w.tight_cap)
+
+    def choose_island(self, obs, reading, islands):
+        w = self.weights(obs)
+        hand = obs.hand
+        values = self.keep_values(reading, hand, obs.start_played)
+        ranked = sorted(values)
+        in_play = sum(obs.hand_sizes) + sum(obs.pile_sizes)
+        per_cost = w.cost + w.pressure * len(reading.empty) / max(in_play, 1)
+        best, best_cost, best_score = None, 0, 0.0
+        for play in islands:
+            card, cell, cost = play
+            deficit, misplaced = reading.placement(card, cell)
+            rest = ranked.copy()
+            rest.remove(values[hand.index(card)])
+            score = per_cost * cost + w.paid * sum(rest[:cost]) + w.misplaced * misplaced
+            score += w.deficit * max(deficit, 0.0) + w.relief * min(deficit, 0.0)
+            if best is None or score < best_score:
+                best, best_cost, best_score = play, cost, score
+        can_discard = len(hand) >= 2 and obs.pile_sizes[obs.seat] > 0
+        if best is not None and can_discard and (best_cost >= w.discard_cost or best_score >= w.discard_score):
+            return None  # discard two and hope for a cheaper play
+        return best
+
+    def give(self, call):
+        reading = Reading(call.obs)
+        w = self.weights(call.obs)
+        values = self.keep_values(reading, call.obs.hand, True)
+        dead = sum(1 for v in values if v <= w.give_dead)
+        k = min(max(call.quota, call.least, min(dead, call.owed)), call.most)
+        return self.least_useful(reading, call.obs.hand, k, True)
+
+
 class RandomPolicy(Policy):
     """A legal choice uniformly at random each turn, paid with random cards (seeded by
     --sim-seed). Start event: each seat gives a random number of random cards within
@@ -521,7 +591,7 @@ class RandomPolicy(Policy):
         return self._sample(call.obs.hand, self.rng.randint(call.least, call.most))
 
 
-POLICIES: dict[str, type[Policy]] = {p.name: p for p in (Cautious, Thrifty, Greedy, Wavering, RandomPolicy)}
+POLICIES: dict[str, type[Policy]] = {p.name: p for p in (Tuned, Cautious, Thrifty, Greedy, Wavering, RandomPolicy)}
 
 
 def make_policy(name: str, seed: int = 0) -> Policy:
@@ -623,7 +693,7 @@ def play_on(state: State, policy: Policy, memories: list[SeatMemory] | None = No
     return state, actions
 
 
-def simulate(game: Game, policy: str | Policy = "cautious", seed: int = 0) -> SimResult:
+def simulate(game: Game, policy: str | Policy = "tuned", seed: int = 0) -> SimResult:
     """Play ``game`` (a deal, or a line to continue) to its end with one policy at every
     seat: a silent policy's name (made with ``seed``), or a policy made by the caller."""
     player = make_policy(policy, seed) if isinstance(policy, str) else policy
@@ -677,7 +747,7 @@ def win_rate(
     rules: Rules,
     players: int,
     deals: int,
-    policy: str | Policy = "cautious",
+    policy: str | Policy = "tuned",
     seed: int = 0,
     on_deal: Callable[[int, SimResult], None] | None = None,
 ) -> WinRate:
