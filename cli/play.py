@@ -18,6 +18,7 @@ from functools import partial
 from pathlib import Path
 from typing import Any, TypeVar
 
+from rich.cells import cell_len
 from rich.console import Console, ConsoleOptions, RenderResult
 from rich.text import Text
 from textual import on, work
@@ -28,10 +29,11 @@ from textual.geometry import Size
 from textual.screen import Screen
 from textual.widget import Widget
 from textual.widgets import Footer, Header, Input, OptionList, Static
+from textual.widgets.input import Selection
 from textual.widgets.option_list import Option
 from textual.worker import get_current_worker
 from tranquility.solver.analysis.analyze import Analysis, analyze
-from tranquility.solver.analysis.board import Board, FileExists, Goal, Hint, Move, MoveRefused, Proofs
+from tranquility.solver.analysis.board import Board, FileExists, Goal, Hint, Move, MoveRefused, Proofs, offering
 from tranquility.solver.analysis.fair import FairAnalysis, fair_analysis
 from tranquility.solver.analysis.ranking import Ranking, rank_moves
 from tranquility.solver.analysis.results import Step
@@ -62,17 +64,31 @@ COMMANDS = (
     "undo, redo, back, hint, moves (the best three), check, save PATH (save! PATH overwrites), "
     "load PATH, analyze (analyze fair: the fair analysis), help, quit"
 )
-KEYS = (
-    "ctrl+z undo, ctrl+y redo, ctrl+g back (to the last position proven winnable), ctrl+t hint, "
-    "ctrl+b best moves, ctrl+n check on/off, ctrl+s save, ctrl+o load, ctrl+r analysis, Tab the move list, ctrl+q quit"
+HOW_TO_MOVE = (
+    "Type a move in the notation (41@20-3,77, x12,F, S/2,5, F; several at once, in turn) and Enter, or pick one "
+    "from the list (Tab, then arrows and Enter: it fills the input line; Enter plays it)."
 )
-HELP = (
-    "Type a move in the notation (41@20-3,77, x12,F, S/2,5, F; several at once, in turn) or pick one "
-    f"from the list (Tab, then arrows and Enter: it fills the input line; Enter plays it).\n\nCommands: {COMMANDS}."
-    f"\n\nKeys: {KEYS}."
+# The board's keys: the command each runs (as typed), the key bar's word, the help's words,
+# its key in a terminal and in a web page (play --web; None: typed only there). A browser
+# keeps ctrl+r (reload: the game starts again), ctrl+t, ctrl+n, ctrl+s and ctrl+o for itself,
+# and F1, F3, F5-F7 and F10-F12 too: the web board takes F2, F4, F8 and F9, which none takes.
+KEYS = (
+    ("undo", "Undo", "undo", "ctrl+z", "ctrl+z"),
+    ("redo", "Redo", "redo", "ctrl+y", "ctrl+y"),
+    ("back", "Back", "back (to the last position proven winnable)", "ctrl+g", "f8"),
+    ("hint", "Hint", "hint", "ctrl+t", "f2"),
+    ("moves", "Moves", "best moves", "ctrl+b", "f4"),
+    ("check", "Check", "check on/off", "ctrl+n", None),
+    ("save", "Save", "save", "ctrl+s", None),
+    ("load", "Load", "load", "ctrl+o", None),
+    ("analyze", "Analysis", "analysis", "ctrl+r", "f9"),
 )
 BEST_MOVES = 3  # the moves the board's ranking shows; `tranquility moves` lists them all
 GREETING = "Type a move (41@20) or pick one from the list (Tab); help lists the commands."
+WEB_GREETING = (
+    "Type a move (41@20) and Enter, or Tab to the list of moves; help lists the commands. "
+    "Keys here: F2 hint, F4 best moves, F8 back, F9 analysis (ctrl+r would reload the page: a new game)."
+)
 # Below this many rows the title bar is left out: at 80x24 the board needs the row.
 TITLE_ROWS = 30
 # The moves a message names when a line of moves is played; more are counted.
@@ -81,19 +97,21 @@ T = TypeVar("T")
 BOT_DELAY = 0.8  # seconds between the bots' moves at a table (play --seat): a pace to follow
 HELP_TABLE = (
     "\n\nAt a table with bots (play --seat): you see your own hand only and move on your turn; "
-    "the bots move on theirs. In the Start event, give CARDS gives your share (give 12,44; give alone gives none) "
-    "and, after a Start you played under manual Jagged Rocks, rocks ROW moves them. hint (ctrl+t) is the fair hint: "
-    "your moves' win chances in worlds dealt to fit what your seat has seen. undo, redo, back, moves and check "
-    "are off until the game ends; then every card is face up and the board is the usual one."
+    "the bots move on theirs. In the Start event, type the cards you give (12,44, or give 12,44; give alone gives none) "
+    "and, after a Start you played under manual Jagged Rocks, the row the rocks move to (3, or rocks 3). "
+    "hint is the fair hint: your moves' win chances in worlds dealt to fit what your seat has seen. "
+    "undo, redo, back, moves and check are off until the game ends; then every card is face up and the board is the usual one."
 )
 # Why a command is off while the cards are face down: each would use the hidden cards.
 OFF_AT_TABLE = {
     "undo": "undo, redo and back are off at a table with bots: you would see the bots' answers and try again "
     "(they come back with every card face up when the game ends)",
     "moves": "the best moves are solved with every card face up: off until the game ends "
-    "(hint, ctrl+t, ranks your moves from what your seat has seen)",
+    "(hint ranks your moves from what your seat has seen)",
     "check": "the check solves each position with every card face up: off until the game ends",
 }
+# The commands off at a table: their keys leave the key bar there.
+OFF_COMMANDS = ("undo", "redo", "back", "moves", "check")
 
 
 def drawn(draw: Callable[[Console], None], width: int) -> Text:
@@ -231,6 +249,20 @@ class MoveList(OptionList):
         self.border_subtitle = "Tab: pick from here"
 
 
+class MoveRow:
+    """A move of the list, drawn for the width it is given: its cost, its token (padded to
+    the list's widest) and its words when they fit whole, else without them (picking the
+    move says them): never cut short."""
+
+    def __init__(self, move: Move, wide: int) -> None:
+        self.move, self.wide = move, wide
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        head = f"cost {self.move.cost}  {self.move.token:<{self.wide}}"
+        whole = f"{head}  {self.move.words}"
+        yield Text(whole if cell_len(whole) <= options.max_width else head.rstrip())
+
+
 class AnalysisScreen(Screen[None]):
     """The post-game analysis on a screen of its own, its verdict first; Escape goes back."""
 
@@ -262,22 +294,27 @@ class PlayApp(App):
     #table { width: 3fr; padding-right: 1; scrollbar-size-vertical: 1; }
     #side { width: 2fr; min-width: 30; }
     #moves { height: 2fr; min-height: 4; text-wrap: nowrap; text-overflow: ellipsis; }
+    /* The default border title takes the border's colour, near the background's. */
+    #moves { border-title-color: $foreground; border-subtitle-color: $foreground; }
     #report-box { height: auto; max-height: 50%; border-top: solid $primary; display: none; }
     #report-box.-shown { display: block; }
     #history-box { height: 1fr; border-top: solid $primary; }
     #history { text-wrap: nowrap; text-overflow: ellipsis; }
     #message { height: auto; max-height: 3; color: $warning; }
     """
+    # Each key runs its command, the terminal's or the web page's set (check_action keeps
+    # the other set off); at a table the keys of the commands that are off there leave the key
+    # bar, and say why they are off when pressed.
     BINDINGS = [  # noqa: RUF012  # Textual reads bindings from the class
-        Binding("ctrl+z", "undo", "Undo", priority=True),
-        Binding("ctrl+y", "redo", "Redo", priority=True),
-        Binding("ctrl+g", "back_to_win", "Back", priority=True),
-        Binding("ctrl+t", "hint", "Hint", priority=True),
-        Binding("ctrl+b", "best_moves", "Moves", priority=True),
-        Binding("ctrl+n", "toggle_check", "Check", priority=True),
-        Binding("ctrl+s", "prompt('save ')", "Save", priority=True),
-        Binding("ctrl+o", "prompt('load ')", "Load", priority=True),
-        Binding("ctrl+r", "analyze", "Analysis", priority=True),
+        *(Binding(key, f"key('{name}', False)", shown, priority=True) for name, shown, _, key, _ in KEYS),
+        *(Binding(key, f"key('{name}', True)", shown, priority=True) for name, shown, _, _, key in KEYS if key),
+        *(
+            Binding(key, f"off('{name}')", show=False, priority=True)
+            for name, _, _, *keys in KEYS
+            if name in OFF_COMMANDS
+            for key in dict.fromkeys(keys)
+            if key
+        ),
     ]
 
     def __init__(
@@ -288,9 +325,11 @@ class PlayApp(App):
         check: bool = True,
         seating: Seating | None = None,
         bot_delay: float = BOT_DELAY,
+        web: bool | None = None,
     ) -> None:
         super().__init__()
         self.board = board
+        self.served = web  # None: as the driver says (play --web draws through the web driver)
         # At a table (play --seat): the game while its cards are face down; None without a
         # seating and once the game is over (every card is then face up).
         self.seating = seating
@@ -325,8 +364,11 @@ class PlayApp(App):
                 with VerticalScroll(id="history-box"):
                     yield Static(id="history")
         yield Static(id="message")
-        yield Input(placeholder="a move (41@20-3,77) or a command (hint, undo, save game.json, help)", id="command")
-        yield Footer()
+        # Focus comes back to the line after a pick, its cursor at the end: not all selected.
+        yield Input(
+            placeholder="a move (41@20-3,77) or a command (hint, undo, save game.json, help)", id="command", select_on_focus=False
+        )
+        yield Footer(compact=True)
 
     def on_mount(self) -> None:
         for scroll in self.home.query(VerticalScroll):
@@ -335,10 +377,39 @@ class PlayApp(App):
         self.home.query_one(MoveList).on_blur()
         self.retitle()
         self.redraw()
-        self.say(GREETING)
+        self.say(WEB_GREETING if self.web else GREETING)
         self.home.query_one("#command", Input).focus()
         self.start_check()
         self.advance()
+
+    @property
+    def web(self) -> bool:
+        """Whether the board is a web page (play --web): its keys are then the web's."""
+        return self.is_web if self.served is None else self.served
+
+    def keyed(self, command: str) -> str:
+        """The key that runs ``command`` here, or the command itself when only typed."""
+        key = next(keys[4 if self.web else 3] for keys in KEYS if keys[0] == command)
+        return key or command
+
+    def help_words(self) -> str:
+        keys = [f"{key} {words}" for _, _, words, *both in KEYS if (key := both[1 if self.web else 0])]
+        return (
+            f"{HOW_TO_MOVE}\n\nCommands: {COMMANDS}.\n\nKeys: {', '.join(keys)}, Tab the move list, ctrl+q quit."
+            + (HELP_TABLE if self.seating else "")
+        )
+
+    def action_key(self, command: str, web: bool) -> None:
+        """Run ``command`` as typed (save and load wait for their PATH); ``web``: a key of
+        the web page's set (check_action tells the sets apart)."""
+        if command in ("save", "load"):
+            self.action_prompt(f"{command} ")
+        else:
+            self.command(command)
+
+    def action_off(self, command: str) -> None:
+        """A key of a command that is off at a table: the command says why."""
+        self.command(command)
 
     @property
     def home(self) -> Screen:
@@ -373,7 +444,8 @@ class PlayApp(App):
         if table is None:
             render_position(console, state, piles=True, last=last, compact=compact)
         else:
-            render_seat_view(console, table.view, last=last, compact=compact)
+            starting = board.state.seat if table.start is not None else None  # its action waits for every share
+            render_seat_view(console, table.view, last=last, compact=compact, starting=starting)
         for title, cards in (("Discarded", state.discarded), ("Out of the game", state.gone)):
             if table is not None and title == "Discarded":
                 console.print(Text(f"{title}: ") + _face_down_words(len(cards), table.memory.own_discards))
@@ -396,29 +468,32 @@ class PlayApp(App):
         token = format_action(board.actions[turn - 1])
         return (
             f"Turn {turn} ({token}) threw the win away: a proven win before it, a proven loss after it. "
-            f"ctrl+g: back to turn {back + 1}."
+            f"{self.keyed('back')}: back to turn {back + 1}."
         )
 
     def redraw(self) -> None:
         board, table = self.board, self.table
         self.home.query_one(BoardView).changed()
+        self.list_moves(board.moves if table is None else table.moves, 0)
         moves = self.home.query_one(MoveList)
-        moves.clear_options()
-        self.listed = board.moves if table is None else table.moves
-        wide = max((len(m.token) for m in self.listed), default=0)
-        moves.add_options(
-            Option(Text(f"cost {m.cost}  {m.token:<{wide}}  {m.words}"), id=str(i)) for i, m in enumerate(self.listed)
-        )
-        moves.highlighted = 0 if self.listed else None
         moves.border_title = f"Legal moves ({len(self.listed)})"
         if table is not None and not self.listed:
             moves.border_title = "Your moves: " + ("the Start event" if table.my_turn else "the bots' turn")
         played = list(board.history() if table is None else table.history())
         wide = max((len(token) for _, token, _ in played), default=0)
         lines = [f"{turn:>3}. {token:<{wide}}  {words}" for turn, token, words in played]
-        lines += [f"  (undone: {len(board.undone)}; ctrl+y or redo plays them again)"] if board.undone else []
+        lines += [f"  (undone: {len(board.undone)}; {self.keyed('redo')} or redo plays them again)"] if board.undone else []
         self.home.query_one("#history", Static).update(Text("\n".join(lines) or "(no turn played yet)"))
         self.history_to_end()
+
+    def list_moves(self, listed: tuple[Move, ...], highlighted: int) -> None:
+        """Show ``listed`` in the move list, the move at ``highlighted`` highlighted."""
+        self.listed = listed
+        moves = self.home.query_one(MoveList)
+        moves.clear_options()
+        wide = max((len(m.token) for m in listed), default=0)
+        moves.add_options(Option(MoveRow(m, wide), id=str(i)) for i, m in enumerate(listed))
+        moves.highlighted = highlighted if listed else None
 
     def history_to_end(self) -> None:
         """Show the last turns, once the side column is laid out (a hint shown or gone
@@ -449,7 +524,7 @@ class PlayApp(App):
             outcome = "won" if board.state.won else "lost"
             shown = " Every card is face up now." if self.seating is not None else ""
             said += (
-                f" Game over: {outcome}.{shown} Type analyze (or press ctrl+r) for the post-game analysis, "
+                f" Game over: {outcome}.{shown} Type analyze (or press {self.keyed('analyze')}) for the post-game analysis, "
                 "analyze fair for the fair one."
             )
         self.say(said)
@@ -465,7 +540,9 @@ class PlayApp(App):
             self.command(text)
 
     def command(self, text: str) -> None:
-        """Run one line typed at the board: a command word, or moves in the notation."""
+        """Run one line typed at the board: a command word, or moves in the notation. What
+        was said about the line before (a refusal) goes: each command says its own."""
+        self.say("")
         word, _, rest = text.partition(" ")
         rest = rest.strip()
         actions: dict[str, Callable[[], None]] = {
@@ -476,7 +553,7 @@ class PlayApp(App):
             "moves": self.action_best_moves,
             "check": self.action_toggle_check,
             "analyze": partial(self.action_analyze, rest == "fair"),
-            "help": partial(self.report, HELP + (HELP_TABLE if self.seating else ""), "Help"),
+            "help": partial(self.report, self.help_words(), "Help"),
             "quit": self.exit,
             "save": partial(self.save, rest, False),
             "save!": partial(self.save, rest, True),
@@ -488,7 +565,9 @@ class PlayApp(App):
             actions[word]()
             return
         if self.table is not None:
-            self.at_table("play", text)
+            # While the Start event asks, the cards given (or the rocks' row) may come alone.
+            start = self.table.start
+            self.at_table("play" if start is None else "give" if start.call is not None else "rocks", text)
             return
         board = self.tried(partial(self.board.play, text), text)
         if board is not None:
@@ -501,7 +580,7 @@ class PlayApp(App):
             return change()
         except MoveRefused as exc:
             self.say(f"refused: {exc}")
-            self.retype(text, exc.column - 1)
+            self.retype(text, exc.column - 1 + len(exc.token), exc.column - 1)
         except BadInput as exc:
             self.say(f"refused: {exc}")
         return None
@@ -528,10 +607,6 @@ class PlayApp(App):
         self.moved(table.board, said)
         if table.start is not None:
             self.report("\n".join(table.start.words()), "The Start event")
-            field = self.home.query_one("#command", Input)
-            if not field.value:  # what the person typed meanwhile stays
-                verb = "give " if table.start.call is not None else "rocks "
-                self.retype(verb, len(verb))
         self.advance()
 
     def advance(self) -> None:
@@ -581,16 +656,17 @@ class PlayApp(App):
         if found is None:
             return
         if not _same_game(board, self.board):
-            self.say(f"the hint for turn {board.turn + 1} came after the board changed; ctrl+t asks again")
+            self.say(f"the hint for turn {board.turn + 1} came after the board changed; {self.keyed('hint')} asks again")
             return
         self.report(found if isinstance(found, str) else "\n".join(found.words()), title)
 
-    def retype(self, text: str, at: int) -> None:
-        """Put ``text`` back on the input line, the cursor at ``at``: a refused line is
-        mended, not typed again."""
+    def retype(self, text: str, at: int, start: int | None = None) -> None:
+        """Put ``text`` back on the input line, the cursor at ``at``, and the text from
+        ``start`` to it selected (typing replaces it): a refused move is mended or typed
+        again, never glued to what is typed next."""
         field = self.home.query_one("#command", Input)
         field.value = text
-        field.cursor_position = at
+        field.selection = Selection(at if start is None else start, at)
         field.focus()
 
     @on(OptionList.OptionSelected, "#moves")
@@ -638,7 +714,7 @@ class PlayApp(App):
             undone = self.board.turn - turn
             self.moved(
                 self.board.back_to(turn),
-                f"back to turn {turn + 1}, a proven win: {undone} move(s) undone (ctrl+y plays them again).",
+                f"back to turn {turn + 1}, a proven win: {undone} move(s) undone ({self.keyed('redo')} plays them again).",
             )
 
     def save(self, path: str, force: bool) -> None:
@@ -684,7 +760,7 @@ class PlayApp(App):
             self.say(f"check on: after every move the board solves whether it threw the win away ({self.hint_time:g} s a solve)")
             self.start_check()
         else:
-            self.say("check off: moves are no longer checked (ctrl+n turns it on)")
+            self.say(f"check off: moves are no longer checked ({self.keyed('check')} turns it on)")
 
     def start_check(self) -> None:
         """Judge the moves played since the board last checked, in a worker thread; one
@@ -735,14 +811,19 @@ class PlayApp(App):
 
     def hinted(self, board: Board, found: Hint | str) -> None:
         if not _same_game(board, self.board):
-            self.say(f"the hint for turn {board.turn + 1} came after the board changed; ctrl+t asks again")
+            self.say(f"the hint for turn {board.turn + 1} came after the board changed; {self.keyed('hint')} asks again")
             return
         if isinstance(found, str):
             self.report(found, _hint_title(board))
             return
         self.last_hint = found
         self.proofs = self.proofs.proven(board.line, found.verdict)
-        self.report(Text("\n".join(found.words())), _hint_title(board))
+        said = found.words()
+        offered = None if found.best is None else offering(self.listed, found.best)
+        if offered is not None:  # the list offers the hint's move, whatever it pays, highlighted
+            self.list_moves(*offered)
+            said.append("the move list highlights it (Tab, then Enter)")
+        self.report(Text("\n".join(said)), _hint_title(board))
 
     def action_best_moves(self) -> None:
         if self.off_at_table("moves"):
@@ -754,13 +835,19 @@ class PlayApp(App):
 
     def ranked(self, board: Board, found: Ranking | str) -> None:
         if not _same_game(board, self.board):
-            self.say(f"the moves for turn {board.turn + 1} came after the board changed; ctrl+b asks again")
+            self.say(f"the moves for turn {board.turn + 1} came after the board changed; {self.keyed('moves')} asks again")
             return
         self.report(found if isinstance(found, str) else Text("\n".join(_best_moves_words(found))), _moves_title(board))
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        # The board's keys do nothing while the analysis covers it.
-        return not isinstance(self.screen, AnalysisScreen) or action in ("quit", "pop_screen")
+        if isinstance(self.screen, AnalysisScreen):  # the board's keys do nothing while the analysis covers it
+            return action in ("quit", "pop_screen")
+        if action == "key":
+            command, web = parameters
+            return web == self.web and not (self.table is not None and command in OFF_COMMANDS)
+        if action == "off":
+            return self.table is not None
+        return True
 
     def action_analyze(self, fair: bool = False) -> None:
         """The post-game analysis: the perfect one (every card face up), or with ``fair``

@@ -248,10 +248,13 @@ def render_position(console: Console, state, piles: bool = False, last: int | No
     _legend(console, state, last, compact)
 
 
-def render_seat_view(console: Console, obs, last: int | None = None, compact: bool = False) -> None:
+def render_seat_view(
+    console: Console, obs, last: int | None = None, compact: bool = False, starting: int | None = None
+) -> None:
     """What one seat sees of the table, drawn from its ``Observation`` alone (so nothing it
     cannot see can show): the grid, its own hand, and every other hand and every pile, its
-    own too, as counts: their cards are face down."""
+    own too, as counts: their cards are face down. ``starting``: the seat whose Start is
+    being played, while its event asks the seats for their shares."""
     view = obs.view  # the grid and the counts; every card the seat cannot see is a blank
     console.print(grid_table(view, last))
     table = Table(show_header=True, header_style="bold", box=None, pad_edge=False)
@@ -265,11 +268,14 @@ def render_seat_view(console: Console, obs, last: int | None = None, compact: bo
         to_move = " <" if seat == obs.to_move and not obs.won else ""
         table.add_row(f"{seat}{to_move}", hand, str(left), "you" if mine else "")
     console.print(table)
-    _legend(console, view, last, compact)
+    _legend(console, view, last, compact, starting)
 
 
-def _legend(console: Console, state, last: int | None, compact: bool) -> None:
+def _legend(console: Console, state, last: int | None, compact: bool, starting: int | None = None) -> None:
+    # The Start's action is applied once every share is given: meanwhile it is being played.
     start = "played" if state.start_played else "not yet played"
+    if starting is not None:
+        start = f"played by seat {starting}, its event going on"
     if compact:
         console.print(f"Start {start}; {state.filled}/{state.rules.cells} cells filled.", style="dim")
         return
@@ -843,10 +849,54 @@ FAIR_STYLES = {
 }
 
 
-def chance_text(move: dict) -> str:
+def percent(share: float, digits: int) -> str:
+    return f"{100 * share:.{digits}f}"
+
+
+def bound_digits(turn: dict) -> int:
+    """The decimals a turn's intervals are printed with: the fewest that show what the
+    mistake rule found on the exact bounds (the best's lower end above the played move's
+    upper end, or not). Whole percents hide a gap as small as 69.00 against 68.57."""
+    low, high = turn["best"]["interval"][0], turn["played"]["interval"][1]
+    return next((d for d in range(16) if (float(percent(low, d)) > float(percent(high, d))) == turn["mistake"]), 16)
+
+
+def chance_text(move: dict, digits: int = 0) -> str:
     """A move's win chance in its worlds and its 95% interval, in percent: ``42% [25-61]``."""
     low, high = move["interval"]
-    return f"{round(100 * move['rate'])}% [{round(100 * low)}-{round(100 * high)}]"
+    return f"{round(100 * move['rate'])}% [{percent(low, digits)}-{percent(high, digits)}]"
+
+
+def chances(turn: dict) -> tuple[str, str]:
+    """The played move's and the best's ``chance_text``, with the digits the turn needs."""
+    digits = bound_digits(turn)
+    return chance_text(turn["played"], digits), chance_text(turn["best"], digits)
+
+
+def rule_text(turn: dict) -> str:
+    """The mistake rule applied to a turn, with the bounds it compares, as printed."""
+    digits = bound_digits(turn)
+    low, high = percent(turn["best"]["interval"][0], digits), percent(turn["played"]["interval"][1], digits)
+    if turn["mistake"]:
+        return f"the best's interval lies wholly above the played move's ({low} > {high})"
+    return f"the intervals overlap ({low} is not above {high}), so no move was clearly better"
+
+
+def judged_text(turn: dict) -> str:
+    """Why a turn the perfect analysis flags is called a mistake or bad luck
+    (``turn["judged"]``), in plain words: the win chances that show it, then what the win
+    needed and where it went."""
+    played, best = turn["played"], turn["best"]
+    said_played, said_best = chances(turn)
+    if played == best:
+        chance = f"the move played, {played['notation']}, was the best, won in {said_played} of its worlds"
+    else:
+        chance = (
+            f"{played['notation']} (played) won in {said_played} of its worlds, the best, {best['notation']}, "
+            f"in {said_best}: {rule_text(turn)}"
+        )
+    why = "" if turn["why"] is None else " " + turn["why"]["text"]
+    return f"By what seat {turn['seat']} could see, {chance}.{why}"
 
 
 def render_fair(console: Console, fair) -> None:
@@ -873,19 +923,31 @@ def render_fair(console: Console, fair) -> None:
             played, best = turn["played"], turn["best"]
             mark = f"{turn['turn']}{'*' if turn['flagged'] else ' '}"
             cost = f"{turn['cost']:+.0f}"
-            mistake = Text("mistake", style="bold red") if turn["mistake"] else Text("")
-            row = (played["notation"], chance_text(played), best["notation"], chance_text(best), cost)
-            table.add_row(mark, str(turn["seat"]), *row, mistake)
+            word = turn["judged"] or ("mistake" if turn["mistake"] else "")
+            judged = Text(word, style=FAIR_STYLES[word] if word else "")
+            said_played, said_best = chances(turn)
+            row = (played["notation"], said_played, best["notation"], said_best, cost)
+            table.add_row(mark, str(turn["seat"]), *row, judged)
             # Narrower than the table (long payments): one paragraph per turn, wrapped at spaces.
-            said = f"turn {mark.strip()} (seat {turn['seat']}): played {played['notation']}, won in {chance_text(played)}; "
-            said += f"best {best['notation']}, won in {chance_text(best)}; cost {cost}"
-            stacked.append(Text(said) + (Text(": ") + mistake if turn["mistake"] else Text("")))
+            said = f"turn {mark.strip()} (seat {turn['seat']}): played {played['notation']}, won in {said_played}; "
+            said += f"best {best['notation']}, won in {said_best}; cost {cost}"
+            stacked.append(Text(said) + (Text(": ") + judged if word else Text("")))
         console.print(fitting(console, table, Group(*stacked)))
         console.print(
-            "won in = the share of the mover's worlds the move won [95% interval]; cost = best less played, in points; "
-            "mistake = the best's interval lies wholly above the played move's."
-            + (" * = the perfect analysis places the loss of the win here." if any(t["flagged"] for t in turns) else "")
+            "won in = the share of the mover's worlds the move won [95% interval], in percent; cost = best less "
+            "played, in percentage points; mistake = the best's interval lies wholly above the played move's "
+            "(bounds printed with the decimals it takes to show it)."
+            + (
+                " * = the perfect analysis places the loss of the win here: a mistake, or bad luck when no move was "
+                "clearly better."
+                if any(t["flagged"] for t in turns)
+                else ""
+            )
         )
+        for turn in turns:
+            if turn["judged"] is not None:
+                word = Text(turn["judged"].capitalize(), style=FAIR_STYLES[turn["judged"]])
+                console.print(Text(f"Turn {turn['turn']}: ") + word + Text(". " + judged_text(turn)))
     verdict = data["verdict"]
     console.print(Text(f"Verdict: {verdict.upper()}.", style=FAIR_STYLES[verdict]) + Text(" " + fair_verdict_text(data)))
     if data["interrupted"]:
@@ -911,15 +973,27 @@ def fair_verdict_text(data: dict) -> str:
     if verdict == "mistake":
         turn = next(t for t in data["turns"] if t["turn"] == data["mistake_at"])
         already = " already" if turn["turn"] < span[0] else ""
+        said_played, said_best = chances(turn)
+        # An earlier mistake cost win chances, not the win itself: with every card face up it was still there.
+        survived = f" With every card face up, the win was still there after turn {turn['turn']}." if already else ""
         return (
             f"The win was lost {where} (perfect information); turn {turn['turn']} was{already} a mistake by what "
-            f"seat {turn['seat']} could see: {turn['best']['notation']} won in {chance_text(turn['best'])} of its "
-            f"worlds, {turn['played']['notation']} (played) in {chance_text(turn['played'])}."
+            f"seat {turn['seat']} could see: {turn['best']['notation']} won in {said_best} of its "
+            f"worlds, {turn['played']['notation']} (played) in {said_played}: {rule_text(turn)}.{survived}"
         )
     if verdict == "bad luck":
-        return (
+        said = (
             f"The win was lost {where} (perfect information), but no examined turn up to it was a mistake by what "
             f"its mover could see (turns examined: {examined})."
+        )
+        costly = [t for t in data["turns"] if t["turn"] <= span[1] and t["cost"] > 0]
+        if not costly:
+            return said + " Every examined turn up to it played its best move."
+        turn = max(costly, key=lambda t: (t["cost"], -t["turn"]))
+        said_played, said_best = chances(turn)
+        return said + (
+            f" The nearest to one, turn {turn['turn']}: {turn['best']['notation']} won in {said_best} of seat "
+            f"{turn['seat']}'s worlds, {turn['played']['notation']} (played) in {said_played}: {rule_text(turn)}."
         )
     if span is None:
         why = "Ctrl-C stopped it" if data["interrupted"] else "it left positions unknown"

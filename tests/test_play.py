@@ -19,12 +19,13 @@ from tranquility.cli.play import BoardView, MoveList, PlayApp, load_board, open_
 from tranquility.puzzles.generate import Puzzle, puzzle_id
 from tranquility.puzzles.grade import grade
 from tranquility.puzzles.shipped import catalogue
-from tranquility.solver.analysis.board import Board, BoardError, FileExists, Goal, Judgement, MoveRefused, Proofs
+from tranquility.solver.analysis.board import Board, BoardError, FileExists, Goal, Judgement, MoveRefused, Proofs, offering
 from tranquility.solver.analysis.solve import solve
+from tranquility.solver.engine.actions import Choice, ChoiceKind, DiscardTwo, PlayIsland
 from tranquility.solver.engine.deal import deal
 from tranquility.solver.engine.line import Line
 from tranquility.solver.engine.rules import OFFICIAL, PRESETS
-from tranquility.solver.engine.state import IllegalAction, Status
+from tranquility.solver.engine.state import IllegalAction, Status, sub_multisets
 from tranquility.solver.engine.verify import verify
 from tranquility.solver.formats.codecs import line_from_json
 from tranquility.solver.formats.notation import NotationError, parse_notation
@@ -65,12 +66,31 @@ def saved(path: Path) -> tuple:
 def test_moves_are_every_legal_choice_with_its_cost_and_a_legal_action():
     for board in (Board.open(small()), Board.open(deal(OFFICIAL, 4, 1)), Board.open(small()).play("10@4 7@2 1@0")):
         state = board.state
-        assert [m.choice for m in board.moves] == list(state.legal_choices())
+        assert list(dict.fromkeys(m.choice for m in board.moves)) == list(state.legal_choices())
+        # Discarding two: one move per pair of the hand it may discard (which two go is the choice).
+        pairs = [m.action.discard for m in board.moves if isinstance(m.action, DiscardTwo)]
+        legal = {a.discard for a in state.actions_for(Choice(ChoiceKind.DISCARD)) if state.explain_illegal(a) is None}
+        assert set(pairs) == legal
+        assert len(pairs) == len(set(pairs)) and set(pairs) <= set(sub_multisets(state.hand, 2))
         for move in board.moves:
             assert state.explain_illegal(move.action) is None
             paid = getattr(move.action, "discard", ())
             assert move.cost == (state.rules.start_discards if move.choice.kind == "start" else len(paid))
             assert board.play(move.token).actions[-1] == move.action  # the token plays that action
+
+
+def test_every_pair_to_discard_is_listed_and_a_hints_move_is_one_of_the_list():
+    board = Board.open(deal(OFFICIAL, 2, 1)).play("66@29 17@7 32@14 6@2")  # seat 0 holds 19 48 57 62 72
+    discards = [m for m in board.moves if m.choice.kind == ChoiceKind.DISCARD]
+    assert [m.token for m in discards][:3] == ["x19,48", "x19,57", "x19,62"] and len(discards) == 10
+    assert discards[1].words == "discard 19, 57" and discards[1].cost == 2
+    same, at = offering(board.moves, DiscardTwo(seat=0, discard=(57, 72))) or ((), -1)
+    assert same == board.moves and same[at].token == "x57,72"
+    paid_otherwise = PlayIsland(seat=0, card=19, cell=8, discard=(62, 72))  # the list pays 48, 57
+    offered, at = offering(board.moves, paid_otherwise) or ((), -1)
+    assert offered[at].token == "19@8-62,72" and offered[at].cost == 2 and len(offered) == len(board.moves)
+    assert [m for i, m in enumerate(offered) if i != at] == [m for i, m in enumerate(board.moves) if i != at]
+    assert offering(board.moves, PlayIsland(seat=0, card=19, cell=35)) is None
 
 
 def test_play_refuses_an_illegal_move_with_the_engines_reason_and_changes_nothing():
@@ -525,7 +545,7 @@ def test_a_hint_is_numbered_as_the_board_and_goes_when_the_board_changes():
         field = app.query_one("#command", Input)
         await _enter(pilot, "10@4 7@2  1@5")
         assert app.said.startswith("refused: move 3 of 3, 1@5 (turn 3): ") and app.board.turn == 0
-        assert (field.value, field.cursor_position) == ("10@4 7@2  1@5", 10)  # kept, at the move refused
+        assert (field.value, field.selection) == ("10@4 7@2  1@5", (10, 13))  # kept, the move refused selected
         await _enter(pilot, "10@4")
         await pilot.press("ctrl+t")
         await _settle(app, pilot)

@@ -148,7 +148,7 @@ def test_after_its_start_the_person_moves_the_manual_rocks():
         else:
             table = table.play(table.moves[0].token) if table.my_turn else table.bot_move()
     assert table.start is not None and table.start.rows == (1, 2, 3, 4, 5)
-    assert table.start.words() == ["The Start is played: move the Jagged Rocks to a row (1, 2, 3, 4, 5): type rocks ROW."]
+    assert table.start.words() == ["The Start is played: move the Jagged Rocks to a row (1, 2, 3, 4, 5): type the row."]
     with pytest.raises(BoardError, match="one of rows 1, 2, 3, 4, 5"):
         table.rocks("0")
     with pytest.raises(BoardError, match="give is for your share"):

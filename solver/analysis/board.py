@@ -19,7 +19,8 @@ from pathlib import Path
 
 from tranquility.solver.analysis.results import Best, Result
 from tranquility.solver.analysis.solve import solve
-from tranquility.solver.engine.actions import Action, Choice, ChoiceKind, describe, describe_rocks
+from tranquility.solver.engine.actions import Action, Choice, ChoiceKind, DiscardTwo, choice_of, describe, describe_rocks
+from tranquility.solver.engine.cards import Card, card_name
 from tranquility.solver.engine.deal import Deal
 from tranquility.solver.engine.line import Game, Line, as_line
 from tranquility.solver.engine.state import State, Status
@@ -78,9 +79,11 @@ class Move:
 
     @property
     def words(self) -> str:
-        """The choice in words, with the rocks move its action makes (manual Jagged Rocks)."""
-        rocks = self.action.rocks
-        return str(self.choice) if rocks is None else f"{self.choice}; {describe_rocks(rocks)}"
+        """The choice in words (a discard names its two cards), with the rocks move its
+        action makes (manual Jagged Rocks)."""
+        action, rocks = self.action, self.action.rocks
+        said = f"discard {', '.join(map(card_name, action.discard))}" if isinstance(action, DiscardTwo) else str(self.choice)
+        return said if rocks is None else f"{said}; {describe_rocks(rocks)}"
 
 
 @dataclass(frozen=True)
@@ -214,9 +217,16 @@ class Board:
 
     @cached_property
     def moves(self) -> tuple[Move, ...]:
-        """Every legal choice of the seat to move, with its cost and a suggested action."""
-        state = self.state
-        return tuple(Move(choice, _cost(state, choice), _suggested(state, choice)) for choice in state.legal_choices())
+        """Every legal choice of the seat to move, with its cost and a suggested action;
+        discarding two is one move per pair of cards (``discard_moves``)."""
+        state, found = self.state, []
+        for choice in state.legal_choices():
+            suggested = _suggested(state, choice)
+            if isinstance(suggested, DiscardTwo):
+                found += discard_moves(state, suggested)
+            else:
+                found.append(Move(choice, _cost(state, choice), suggested))
+        return tuple(found)
 
     def history(self) -> Iterator[tuple[int, str, str]]:
         """(turn from 1, token, the action in words) for each action played."""
@@ -445,6 +455,35 @@ def _cost(state: State, choice: Choice) -> int:
             return state.rules.start_discards
         case _:  # Finish, Sea Monster
             return 0
+
+
+def discard_moves(state: State, first: DiscardTwo) -> tuple[Move, ...]:
+    """Discarding two, one move per pair of cards the seat could discard, ``first``'s pair
+    first: which two go is the choice (a hint may name any), so the list offers each. Two
+    cards alike (two Finish) are one pair; with manual Jagged Rocks each pair comes with its
+    first legal rocks move."""
+    paid: dict[tuple[Card, ...], Action] = {first.discard: first}
+    choice = choice_of(first)
+    for action in state.actions_for(choice):
+        if isinstance(action, DiscardTwo) and action.discard not in paid and state.explain_illegal(action) is None:
+            paid[action.discard] = action
+    return tuple(Move(choice, 2, action) for action in paid.values())
+
+
+def offering(moves: tuple[Move, ...], action: Action) -> tuple[tuple[Move, ...], int] | None:
+    """``moves`` with ``action`` in the place of the move it is listed as (the same choice;
+    for a discard, the same pair), and that place: a hint's move, whatever it pays, is one
+    of the list. None when the list has no such move."""
+    listed = _listed_as(action)
+    at = next((at for at, move in enumerate(moves) if _listed_as(move.action) == listed), None)
+    if at is None:
+        return None
+    return (*moves[:at], replace(moves[at], action=action), *moves[at + 1 :]), at
+
+
+def _listed_as(action: Action) -> tuple[Choice, tuple[Card, ...] | None]:
+    """What the list of moves tells moves apart by: the choice, and a discard's pair."""
+    return choice_of(action), action.discard if isinstance(action, DiscardTwo) else None
 
 
 def _suggested(state: State, choice: Choice) -> Action:

@@ -91,7 +91,7 @@ class TableStart:
         """What the event asks of the person, in words."""
         if self.call is None:
             rows = ", ".join(map(str, self.rows))
-            return [f"The Start is played: move the Jagged Rocks to a row ({rows}): type the row, as in {self.rows[0]}."]
+            return [f"The Start is played: move the Jagged Rocks to a row ({rows}): type the row."]
         call = self.call
         said = [f"The Start event (seat {call.obs.to_move} played the Start): the team still owes {call.owed} card(s)."]
         said += [f"seat {seat} gave {len(cards)} card(s)" for seat, cards in self.given]
