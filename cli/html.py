@@ -25,7 +25,7 @@ from tranquility.solver.engine.position import Position
 from tranquility.solver.engine.state import State
 from tranquility.solver.formats.position_forms import position_to_json, position_to_text
 
-from .render import chance_text, fair_verdict_text, rules_line
+from .render import chances, fair_verdict_text, judged_text, rule_text, rules_line
 
 CRITICAL_TEXT = {
     "only": "Only move",
@@ -301,8 +301,9 @@ def perfect_text(perfect: dict) -> str:
 
 
 def _turn_marks(perfect: dict, fair: dict | None) -> dict[int, list[dict[str, str]]]:
-    """Per turn, what the analyses say of it: the perfect analysis's loss of the win, each
-    turn the fair analysis examined (a mistake or not) and, at the loss, bad luck."""
+    """Per turn, what the analyses say of it: the perfect analysis's loss of the win and
+    each turn the fair analysis examined (a mistake or not; a flagged turn a mistake or bad
+    luck, with what the win needed)."""
     marks: dict[int, list[dict[str, str]]] = {}
 
     def mark(turn: int, kind: str, label: str, text: str) -> None:
@@ -319,18 +320,20 @@ def _turn_marks(perfect: dict, fair: dict | None) -> dict[int, list[dict[str, st
         return marks
     for turn in fair["turns"]:
         played, best = turn["played"], turn["best"]
+        said_played, said_best = chances(turn)
         text = (
             f"Fair analysis (what seat {turn['seat']} could know): the move played, {played['notation']}, won in "
-            f"{chance_text(played)} of the seat's worlds; the best, {best['notation']}, in {chance_text(best)} "
-            f"(cost {turn['cost']:+.0f} points)."
+            f"{said_played} of the seat's worlds; the best, {best['notation']}, in {said_best} "
+            f"(cost {turn['cost']:+.0f} percentage points)."
         )
-        if turn["mistake"]:
-            mark(turn["turn"], "mistake", "mistake", text + " A mistake: the best's interval lies wholly above the played one's.")
+        if turn["judged"] == "bad luck":
+            mark(turn["turn"], "bad-luck", "bad luck", f"Bad luck. {judged_text(turn)}")
+        elif turn["judged"] == "mistake":
+            mark(turn["turn"], "mistake", "mistake", f"Mistake. {judged_text(turn)}")
+        elif turn["mistake"]:
+            mark(turn["turn"], "mistake", "mistake", f"{text} A mistake: {rule_text(turn)}.")
         else:
-            mark(turn["turn"], "examined", "examined", text + " Not a mistake.")
-    if fair["verdict"] == "bad luck":
-        said = "Bad luck: no examined turn up to the loss of the win was a mistake by what its mover could know."
-        mark(fair["loss_turns"][1], "bad-luck", "bad luck", said)
+            mark(turn["turn"], "examined", "examined", f"{text} Not a mistake: {rule_text(turn)}.")
     return marks
 
 

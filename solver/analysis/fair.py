@@ -8,7 +8,9 @@ memory (``remember``: the public history, its own hands and discards) and view
 played if its payment is not one of those) is played in the same sampled worlds that fit
 what the mover saw, then thrifty at every seat to the end (``Lookahead.estimate``). A move
 played where a clearly better one was there to see (``FairTurn.mistake``) is a mistake;
-a win lost with no such move before it was bad luck.
+a win lost with no such move before it was bad luck. Each turn the perfect analysis flags
+is called one or the other, with what the win needed and where it went (needed.py): the
+reason a player can check.
 
 The budget is a count of worlds and the worlds are dealt from a seed made of the sim seed,
 the turn and the seat: the same line and settings give the same estimates on every machine.
@@ -16,10 +18,11 @@ the turn and the seat: the same line and settings give the same estimates on eve
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from tranquility.solver.analysis.analyze import Analysis
+from tranquility.solver.analysis.needed import Needed, what_the_win_needed
 from tranquility.solver.analysis.results import Progress, Step
 from tranquility.solver.engine.actions import PlayStart, describe
 from tranquility.solver.engine.line import Line
@@ -58,7 +61,7 @@ def move_json(estimate: MoveEstimate) -> dict:
         "wins": estimate.wins,
         "worlds": estimate.worlds,
         "rate": round(estimate.rate, 4),
-        "interval": [round(low, 4), round(high, 4)],
+        "interval": [low, high],  # unrounded: the mistake rule compares them as they are
     }
 
 
@@ -73,6 +76,7 @@ class FairTurn:
     ranked: tuple[MoveEstimate, ...]  # best first; the played move is one of them
     played: MoveEstimate
     flagged: bool = False  # the perfect analysis placed the loss of the win here
+    needed: Needed | None = None  # on a flagged turn: what the win needed, and where it went
 
     @property
     def best(self) -> MoveEstimate:
@@ -88,6 +92,14 @@ class FairTurn:
         """The best move's 95% interval lies wholly above the played move's."""
         return self.best.interval()[0] > self.played.interval()[1]
 
+    @property
+    def judged(self) -> str | None:
+        """A flagged turn in a word: a mistake, or bad luck (no move was clearly better by
+        what the mover could see); None for a turn the perfect analysis does not flag."""
+        if not self.flagged:
+            return None
+        return str(Judgement.MISTAKE if self.mistake else Judgement.BAD_LUCK)
+
     def to_json(self) -> dict:
         return {
             "turn": self.turn,
@@ -97,6 +109,8 @@ class FairTurn:
             "best": move_json(self.best),
             "cost": round(self.cost, 1),
             "mistake": self.mistake,
+            "judged": self.judged,
+            "why": None if self.needed is None else self.needed.to_json(self.seat),
             "moves": [move_json(m) for m in self.ranked],
         }
 
@@ -237,13 +251,16 @@ def fair_analysis(
     planned, flagged = chosen_turns(perfect, others)
     if perfect.interrupted:
         return FairAnalysis(perfect, (), planned, samples, seed, others, interrupted=True)
+    span = loss_span(perfect)
+    needed = None if span is None else what_the_win_needed(perfect, span)
     done: list[FairTurn] = []
     try:
         for k, turn in enumerate(planned, start=1):
             if progress is not None:
                 found = f"{sum(t.mistake for t in done)} mistake(s) so far"
                 progress(Step(f"turn {turn} ({k} of {len(planned)}), seat {perfect.line.actions[turn - 1].seat}", None, found))
-            done.append(examine(perfect.line, turn, samples, seed, turn in flagged))
+            judged = examine(perfect.line, turn, samples, seed, turn in flagged)
+            done.append(replace(judged, needed=needed) if judged.flagged else judged)
     except KeyboardInterrupt:
         return FairAnalysis(perfect, tuple(done), planned, samples, seed, others, interrupted=True)
     return FairAnalysis(perfect, tuple(done), planned, samples, seed, others)
