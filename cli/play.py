@@ -494,6 +494,7 @@ class PlayApp(App):
         wide = max((len(m.token) for m in listed), default=0)
         moves.add_options(Option(MoveRow(m, wide), id=str(i)) for i, m in enumerate(listed))
         moves.highlighted = highlighted if listed else None
+        moves.call_after_refresh(moves.scroll_to_highlight)  # once the new rows are laid out
 
     def history_to_end(self) -> None:
         """Show the last turns, once the side column is laid out (a hint shown or gone

@@ -275,7 +275,7 @@ def _legend(console: Console, state, last: int | None, compact: bool, starting: 
     # The Start's action is applied once every share is given: meanwhile it is being played.
     start = "played" if state.start_played else "not yet played"
     if starting is not None:
-        start = f"played by seat {starting}, its event going on"
+        start = "being played" if compact else f"being played by seat {starting}, its event asking each seat its share"
     if compact:
         console.print(f"Start {start}; {state.filled}/{state.rules.cells} cells filled.", style="dim")
         return
@@ -405,7 +405,7 @@ def verdict_head(verdict: str, method: str, seconds: float, phases) -> Text:
 
     head = Text(verdict.upper(), style=VERDICT_STYLES[verdict])
     if not phases:
-        return head.append(f"  by {method} in {seconds:.2f} s")
+        return head.append(f"  by {method} in {seconds_text(seconds)}")
     said = phases_text(p.to_json() for p in phases)
     if len(phases) == 1:  # one phase: its own time is the whole time
         return head.append(f"  {said}")
@@ -675,7 +675,7 @@ def render_explanation(
     ``hands`` names, one of ``HANDS``), the grid where it matters, critical moves, a
     summary; or, for an unwinnable position, how far the team gets and what binds."""
     result = e.result
-    console.print(fitted(verdict_head(result.verdict, result.method, e.seconds or result.seconds, e.phases), console.width))
+    console.print(fitted(verdict_head(result.verdict, result.method, e.total_seconds, e.phases), console.width))
     if e.already_won:
         console.print(
             f"Already won: the line given won at turn {len(e.turns)}; here it is as played, with its critical moves.",

@@ -19,7 +19,7 @@ from tranquility.cli.play import BoardView, MoveList, PlayApp, load_board, open_
 from tranquility.puzzles.generate import Puzzle, puzzle_id
 from tranquility.puzzles.grade import grade
 from tranquility.puzzles.shipped import catalogue
-from tranquility.solver.analysis.board import Board, BoardError, FileExists, Goal, Judgement, MoveRefused, Proofs, offering
+from tranquility.solver.analysis.board import Board, BoardError, FileExists, Goal, Hint, Judgement, MoveRefused, Proofs, offering
 from tranquility.solver.analysis.solve import solve
 from tranquility.solver.engine.actions import Choice, ChoiceKind, DiscardTwo, PlayIsland
 from tranquility.solver.engine.deal import deal
@@ -31,7 +31,7 @@ from tranquility.solver.formats.codecs import line_from_json
 from tranquility.solver.formats.notation import NotationError, parse_notation
 from tranquility.solver.formats.reading import read_game_file
 from tranquility.solver.search.budget import Budget
-from tranquility.solver.verdicts import Objective, Verdict
+from tranquility.solver.verdicts import DecidedBy, Objective, Verdict
 
 from .helpers import SMALL, WON, run
 
@@ -643,3 +643,127 @@ def test_play_opens_a_position_given_as_text():
     board = open_board(DealSource(position_text=text), None, None)
     assert board.state.grid == start.state.grid and board.state.hands == start.state.hands
     assert board.play("1@0 S/2,5 8@3-4 6@1-3 11@5-9 F").state.won
+
+
+# -- the typing line, the move list and the keys at 80x24 ------------------------------------------
+
+FOUR_IN = "66@29 17@7 32@14 6@2"  # deal 1 2: seat 0 then holds 19 48 57 62 72
+
+
+def _four_in() -> Board:
+    return Board.open(deal(OFFICIAL, 2, 1)).play(FOUR_IN)
+
+
+def test_a_refused_move_is_selected_so_that_the_next_one_replaces_it():
+    async def script(app, pilot) -> None:
+        field = app.query_one("#command", Input)
+        await _type(pilot, "80@3")  # seat 0 holds no 80
+        assert app.said == "refused: play: island 80 is not in seat 0's hand"
+        assert (field.value, field.selection) == ("80@3", (0, 4))  # kept, and selected
+        await _type(pilot, "72@32")  # typed over it: not glued to it (72@3280@3)
+        assert app.board.turn == 5 and app.said == "played 72@32." and field.value == ""
+        await _type(pilot, "14@5 99@1")  # of several moves, the one refused is selected
+        assert (field.value, field.selection) == ("14@5 99@1", (5, 9))
+        await _type(pilot, "19@9")  # seat 1 plays 14 at 5, then seat 0 19 at 9
+        assert app.board.turn == 7 and field.value == "" and app.said == "played 14@5 19@9."
+
+    _drive(_four_in(), script)
+
+
+def _hint_of(board: Board, best) -> Hint:
+    return Hint(Verdict.WIN, DecidedBy.GREEDY, 0.01, None, best, None, None, None, board.turn)
+
+
+def test_the_list_offers_every_pair_to_discard_and_the_hints_move():
+    board = _four_in()
+
+    async def script(app, pilot) -> None:
+        moves = app.query_one(MoveList)
+        tokens = [m.token for m in app.listed]
+        assert {"x19,48", "x57,72", "x62,72"} <= set(tokens) and f"Legal moves ({len(board.moves)})" in _screen(app)
+        app.hinted(board, _hint_of(board, DiscardTwo(seat=0, discard=(57, 72))))
+        assert app.listed[moves.highlighted].token == "x57,72" and "the move list highlights it" in app.reported
+        app.hinted(board, _hint_of(board, PlayIsland(seat=0, card=19, cell=8, discard=(62, 72))))  # the list pays 48, 57
+        assert app.listed[moves.highlighted].token == "19@8-62,72" and len(app.listed) == len(board.moves)
+        await pilot.press("tab", "enter")  # Tab, Enter: the hint's move in the input line
+        assert app.query_one("#command", Input).value == "19@8-62,72"
+
+    _drive(board, script)
+
+
+def _rows_of_the_list(app) -> list[str]:
+    return [line.split("▊", 2)[-1].rstrip("▎ ▁▂▃▄▅▆▇█") for line in _screen(app).splitlines() if " cost " in line]
+
+
+def test_at_80_columns_the_key_bar_and_the_moves_are_whole_and_a_hint_clears_a_refusal():
+    async def script(app, pilot) -> None:
+        shown = _screen(app).splitlines()
+        assert shown[-1].rstrip().endswith("^r Analysis") and "^b Moves" in shown[-1]  # every key, whole
+        rows = _rows_of_the_list(app)
+        assert rows and not any("…" in row for row in rows), rows  # a move's words are left out, never cut
+        assert all(re.fullmatch(r" cost \d  \S+ *", row) for row in rows), rows
+        await _type(pilot, "80@3")
+        assert app.said.startswith("refused: ")
+        await pilot.press("ctrl+t")
+        await _settle(app, pilot)
+        assert app.reported.startswith("still winnable") and "refused" not in _screen(app)  # not stale
+        await pilot.resize_terminal(120, 40)
+        await pilot.pause()
+        rows = _rows_of_the_list(app)  # room for the words
+        assert rows and all(re.fullmatch(r" cost \d  (\S+) +(\d+ at cell \d+|discard \S+, \S+)", row) for row in rows), rows
+
+    _drive(_four_in(), script)
+
+
+def _contrast(style) -> float:
+    """The WCAG contrast ratio of a segment's colours (1 to 21; text wants 4.5 at least)."""
+
+    def luminance(color) -> float:
+        channels = [c / 255 for c in color.get_truecolor()]
+        r, g, b = (c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in channels)
+        return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+    light, dark = sorted((luminance(style.color), luminance(style.bgcolor)), reverse=True)
+    return (light + 0.05) / (dark + 0.05)
+
+
+@pytest.mark.parametrize("web", [False, True])
+def test_the_web_board_takes_keys_no_browser_takes_and_its_titles_are_readable(web):
+    board = _four_in()
+
+    async def script(app, pilot) -> None:
+        bar = _screen(app).splitlines()[-1]
+        browsers = ("^r", "^t", "^n", "^s", "^o")
+        assert not any(key in bar for key in browsers) if web else all(key in bar for key in browsers), bar
+        if web:
+            assert bar.split() == ["^z", "Undo", "^y", "Redo", "f8", "Back", "f2", "Hint", "f4", "Moves", "f9", "Analysis"]
+            assert app.said.startswith("Type a move (41@20) and Enter") and "F2 hint" in app.said
+            await pilot.press("ctrl+r", "ctrl+t", "ctrl+n")  # the browser's: nothing happens on the board
+            assert app.checking is False and not app.reported and not app.workers
+            await pilot.press("f2")  # the hint
+            await _settle(app, pilot)
+            assert app.reported.startswith("still winnable")
+            await _enter(pilot, "help")
+            assert "f2 hint" in app.reported and "ctrl+t" not in app.reported
+            await _type(pilot, "72@32")
+            await pilot.press("f8")  # back to the position the hint proved winnable
+            assert app.board.turn == 4 and app.said.startswith("back to turn 5, a proven win")
+            await pilot.press("ctrl+y", "ctrl+y")
+            assert app.board.turn == 5 and app.said.startswith("nothing to redo")
+        titled = [
+            seg
+            for strip in app.screen._compositor.render_strips()
+            for seg in strip
+            if "Legal moves" in seg.text or "Tab: pick" in seg.text
+        ]
+        assert len(titled) == 2 and all(_contrast(seg.style) >= 4.5 for seg in titled), [s.style for s in titled]
+
+    app = PlayApp(board, check=False, web=web)
+    app.budget = QUICK
+
+    async def run_it() -> None:
+        async with app.run_test(size=(80, 24)) as pilot:
+            await pilot.pause()
+            await script(app, pilot)
+
+    asyncio.run(run_it())

@@ -8,11 +8,13 @@ from __future__ import annotations
 import asyncio
 import re
 import shlex
+import subprocess
 import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 import pytest
+from textual.widgets import Input
 from tranquility.cli import web
 from tranquility.cli.play import OFF_AT_TABLE, BoardView, PlayApp
 from tranquility.solver.analysis.board import Board, BoardError, MoveRefused
@@ -29,7 +31,8 @@ from tranquility.solver.search.memory import remember
 from tranquility.solver.search.policies import observe
 
 from .helpers import SMALL, run
-from .test_play import QUICK, _enter, _rows_and_hands, _screen, _settle
+from .test_play import QUICK, _enter, _rows_and_hands, _screen, _settle, _type
+from .test_readme import PER_EXAMPLE, ROOT, commands, quick_blocks, sh_blocks
 
 
 def small(seed: int, players: int) -> Board:
@@ -376,6 +379,37 @@ def test_save_and_load_at_a_table(tmp_path):
     _drive_table(small(1, 2), Seating(1, "thrifty"), script)
 
 
+async def _to_the_start_event(app: PlayApp, pilot) -> None:
+    """Play the first move the list offers until the Start event asks for the person's share."""
+    await _settle(app, pilot)
+    while app.table is not None and app.table.start is None:
+        await _enter(pilot, app.table.moves[0].token)
+        await _settle(app, pilot)
+
+
+@pytest.mark.parametrize("typed", ["give {}", "{}"])
+def test_the_start_event_takes_what_it_says_to_type(typed):
+    async def script(app, pilot) -> None:
+        bar = _screen(app).splitlines()[-1]
+        assert bar.split() == ["^t", "Hint", "^s", "Save", "^o", "Load", "^r", "Analysis"]  # what is off is not offered
+        await pilot.press("ctrl+z")  # still says why it is off
+        assert app.said == OFF_AT_TABLE["undo"]
+        await _to_the_start_event(app, pilot)
+        table, field = app.table, app.query_one("#command", Input)
+        assert table is not None and table.start is not None and table.board.state.seat == 0
+        assert field.value == "" and app.said.endswith("type the cards (12,44).")  # said, not pre-filled
+        board_pane = " ".join(app.query_one(BoardView).render().plain.split())
+        assert "Start being played by seat 0, its event asking" in board_pane and "not yet played" not in board_pane
+        share = _share(table)
+        await _type(pilot, typed.format(share))  # key by key, as the message says
+        assert app.table is not None and app.table.start is None, app.said
+        played = app.board.actions[table.board.turn]
+        assert isinstance(played, PlayStart) and ",".join(map(str, played.team_discard[1])) == share
+        assert "Start played;" in " ".join(app.query_one(BoardView).render().plain.split())
+
+    _drive_table(small(1, 2), Seating(1, "thrifty"), script, size=(80, 24))
+
+
 # -- the command line ----------------------------------------------------------------------------
 
 
@@ -405,3 +439,26 @@ def test_the_table_options_are_checked_before_the_board_opens(tmp_path, monkeypa
     assert shlex.split(commands[0]) == [sys.executable, "-m", "tranquility.cli", "play", *args]
     result = run("play", "--seed", "3", "--players", "2", "--seat", "4", "--web")
     assert result.exit_code == 2 and "--seat 4: the game has seats 0..1" in result.output and len(commands) == 1
+
+
+def test_the_play_examples_of_the_docs_run_as_written(tmp_path, monkeypatch):
+    """Each ``tranquility play`` line of docs/play.md, as written, in the folder its quick
+    examples leave (the files they write): its options are taken and its board opens (up to
+    the terminal it needs), or, with --web, it is served."""
+    text = (ROOT / "docs" / "play.md").read_text(encoding="utf-8")
+    monkeypatch.chdir(tmp_path)
+    for line in commands(quick_blocks(text)):
+        made = subprocess.run(["sh", "-c", line], capture_output=True, text=True, timeout=PER_EXAMPLE, check=False)
+        assert made.returncode == 0, (line, made.stderr)
+    served: list[str] = []
+    monkeypatch.setattr(web, "serve", lambda command, host, port: served.append(command))
+    examples = [line.split("#")[0] for line in commands(sh_blocks(text)) if line.startswith("tranquility play ")]
+    for example in examples:
+        args = shlex.split(example)[1:]
+        result = run(*args)
+        if "--web" in args:
+            assert result.exit_code == 0 and served, (example, result.output)
+        else:
+            assert result.exit_code == 2 and "needs a terminal" in result.output, (example, result.output)
+    seated = [e for e in examples if "--seat" in e and "--bots" in e and "--web" not in e]
+    assert any("--players 3" in e for e in seated), examples  # three seats, two of them bots
