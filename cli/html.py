@@ -25,6 +25,7 @@ from tranquility.solver.engine.position import Position
 from tranquility.solver.engine.state import State
 from tranquility.solver.formats.position_forms import position_to_json, position_to_text
 
+from .progress import seconds_text
 from .render import chances, fair_verdict_text, judged_text, rule_text, rules_line
 
 CRITICAL_TEXT = {
@@ -120,8 +121,9 @@ PROVEN_BY = {
 
 
 def _seconds(data: dict) -> str:
-    seconds = data.get("seconds")
-    return f" in {seconds:.1f} s" if isinstance(seconds, (int, float)) and not isinstance(seconds, bool) else ""
+    """The whole explanation's time, as the terminal's first line gives it."""
+    seconds = data.get("total_seconds", data.get("seconds"))
+    return f"; {seconds_text(seconds)} in all" if isinstance(seconds, (int, float)) and not isinstance(seconds, bool) else ""
 
 
 def verdict_text(data: dict, what: str = "this deal") -> str:
@@ -131,7 +133,7 @@ def verdict_text(data: dict, what: str = "this deal") -> str:
         if method == "replay" or data.get("already_won"):
             return "Won: the line given had already won the game; the replay shows it as it was played."
         how = FOUND_BY.get(method, "by the solver")
-        return f"The team can win {what}. Here is a winning line, found{_seconds(data)} {how}."
+        return f"The team can win {what}. Here is a winning line, found {how}{_seconds(data)}."
     if verdict == "no-win":
         how = PROVEN_BY.get(method, "proven by the solver")
         return f"The team cannot win {what}, however it plays ({how}{_seconds(data)})."

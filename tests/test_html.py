@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from tranquility.cli.html import replay_html, verdict_text
+from tranquility.cli.progress import seconds_text
 from tranquility.solver.analysis.explain import explain
 from tranquility.solver.engine.actions import PlayFinish, PlayIsland, PlayStart, describe
 from tranquility.solver.engine.cards import FINISH, START
@@ -200,8 +201,22 @@ def test_header_shows_verdict_objective_summary(won):
     assert f"{data['summary']['spare_cards']} cards left" in page.text["summary"]
     assert "Rules: official + rows=2 cols=4 islands=12 hand=3 start_discards=2: 2x4 grid" in page.text["rules"]
     said = page.text["verdict-by"]
-    assert said.startswith("The team can win this deal. Here is a winning line, found in ")
-    assert f"by {data['method']}" not in said
+    assert said.startswith("The team can win this deal. Here is a winning line, found by ")
+    assert f"by {data['method']}" not in said and said.endswith(f"; {seconds_text(data['total_seconds'])} in all.")
+
+
+def test_the_terminal_and_the_page_give_the_same_time(tmp_path):
+    """One figure for the whole explanation, printed by one formatter: the terminal's first
+    line and the page's header agree to the digit."""
+    out = tmp_path / "replay.html"
+    args = ["explain", "--seed", WIN_SEED, "--players", "2", "--rule", "rows=2", "--rule", "cols=4"]
+    args += ["--rule", "islands=12", "--rule", "hand=3", "--rule", "start_discards=2"]
+    result = run(*args, "--time-limit", "2", "--critical-time", "1", "--html", out)
+    assert result.exit_code == 0, result.output
+    took = re.match(r"WIN +in (\d+\.\d\d s): ", result.stdout)
+    assert took is not None, result.stdout
+    said = parse(out.read_text(encoding="utf-8")).text["verdict-by"]
+    assert said.endswith(f"; {took.group(1)} in all."), said
 
 
 DECIDES = {

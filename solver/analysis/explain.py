@@ -88,6 +88,12 @@ class Explanation:
     seconds: float = 0.0  # the whole explanation (the solve's own seconds are result.seconds)
 
     @property
+    def total_seconds(self) -> float:
+        """The whole explanation's seconds as every view gives them (the terminal's first
+        line, the --html page, --json): to the millisecond, one figure for all of them."""
+        return round(self.seconds or self.result.seconds, 3)
+
+    @property
     def already_won(self) -> bool:
         """The line given had already won: its turns are narrated as played, from the deal."""
         return self.result.verdict == Verdict.WIN and self.result.method == DecidedBy.REPLAY
@@ -102,7 +108,7 @@ class Explanation:
             "verdict": self.result.verdict,
             "method": self.result.method,
             "seconds": round(self.result.seconds, 3),
-            "total_seconds": round(self.seconds, 3),
+            "total_seconds": self.total_seconds,
             "interrupted": self.interrupted,
             "phases": [p.to_json() for p in self.phases],
             "reason": self.result.reason,
