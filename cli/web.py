@@ -6,11 +6,20 @@ its stdin and stdout (``TEXTUAL_DRIVER``), and relays it over a websocket to an 
 This module checks the input first (bad input is exit 2 before anything is served), serves
 that page without anything from outside the machine, and owns the event loop, so that Ctrl-C
 stops every board process and ends in exit 130 like any other command.
+
+A board process ends with its page, whatever it is doing. Its solves (a hint, the check, the
+analysis) run in threads that cannot be stopped, and a Python process waits for its threads
+before it exits: a board told to quit mid-solve would live on, busy, until the solve ended,
+minutes perhaps. So the board's driver (``BoardDriver``) ends the process soon after the board
+has quit, and quits when its input ends (the server gone); the server (``Board``) starts each
+board without a shell, in a process group of its own, and kills that group if the board has
+not ended in time; and a page that stops answering the websocket's pings is closed.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib.util
 import os
 import re
@@ -18,10 +27,13 @@ import shlex
 import signal
 import socket
 import sys
-from collections.abc import Iterable
+import threading
+from collections.abc import Awaitable, Iterable
 from typing import TYPE_CHECKING, Any
 
 import click
+from textual import messages
+from textual.drivers.web_driver import WebDriver
 from tranquility.solver import ctrl_c
 
 from .exits import InputError
@@ -36,6 +48,11 @@ if TYPE_CHECKING:
 SERVER_OPTIONS = ("web", "host", "port")
 # Seconds for the board processes to close once asked, and for the server to stop.
 STOP_SECONDS = 5.0
+# Seconds for a board process to end once its board has quit, threads still running or not.
+END_SECONDS = 2.0
+# Seconds of silence before the server pings a page; a page that does not answer within half
+# of that is gone (a killed browser behind a half-open connection, a frozen machine).
+HEARTBEAT_SECONDS = 5.0
 # textual-serve's page links its font from a web font service; the same font ships in its
 # static folder, so the page gets it from there.
 _REMOTE_LINK = re.compile(r"<link\b[^>]*\bhref=\"https?://[^\"]*\"[^>]*>")
@@ -120,25 +137,42 @@ def serve(command: str, host: str, port: int) -> None:
 
 
 def _server(command: str, host: str, port: int) -> Any:
+    from aiohttp import web
     from textual_serve import server as serving
     from textual_serve.app_service import AppService
 
     boards: set[asyncio.subprocess.Process] = set()
 
     class Board(AppService):
-        """textual-serve's board process, known to the server so that it is waited for."""
+        """textual-serve's board process, run without a shell in a process group of its own
+        under ``BoardDriver``, known to the server so that it is waited for, and ended for
+        sure: if it has not ended STOP_SECONDS after being told to quit, its group is killed."""
+
+        def _build_environment(self, width: int = 80, height: int = 24) -> dict[str, str]:
+            return super()._build_environment(width, height) | {"TEXTUAL_DRIVER": f"{__name__}:BoardDriver"}
 
         async def _open_app_process(self, width: int = 80, height: int = 24) -> asyncio.subprocess.Process:
-            process = await super()._open_app_process(width, height)
+            pipe = asyncio.subprocess.PIPE
+            self._process = process = await asyncio.create_subprocess_exec(
+                *shlex.split(self.command),
+                stdin=pipe,
+                stdout=pipe,
+                stderr=pipe,
+                env=self._build_environment(width, height),
+                start_new_session=True,
+            )
+            self._stdin = process.stdin
             boards.add(process)
             return process
 
-    # This process serves boards and nothing else: its connections start theirs as Board.
-    serving.AppService = Board  # type: ignore[misc]
+        async def stop(self) -> None:
+            if self._process is not None:
+                await _ended(super().stop(), self._process)
 
     class BoardServer(serving.Server):
-        """textual-serve's server, with the page kept to this machine and every
-        connection's task and board process known, so that they can be stopped."""
+        """textual-serve's server, with the page kept to this machine, a page that stops
+        answering closed, and every connection's task and board process known, so that
+        they can be stopped."""
 
         def __init__(self) -> None:
             super().__init__(command, host=host, port=port, title="tranquility play")
@@ -164,15 +198,72 @@ def _server(command: str, host: str, port: int) -> Any:
             return await super().handle_index(request)
 
         async def handle_websocket(self, request: web.Request) -> web.WebSocketResponse:
+            """One page's connection, as textual-serve's (its size from the query, then a
+            board relaying it), until the page goes, stops answering, or the server stops."""
+            websocket = web.WebSocketResponse(heartbeat=HEARTBEAT_SECONDS, timeout=STOP_SECONDS)
+            width = serving.to_int(request.query.get("width", "80"), 80)
+            height = serving.to_int(request.query.get("height", "24"), 24)
+
+            async def close() -> None:  # when the board quits
+                await websocket.close()
+
+            board = Board(
+                self.command,
+                write_bytes=websocket.send_bytes,
+                write_str=websocket.send_str,
+                close=close,
+                download_manager=self.download_manager,
+            )
             task = asyncio.current_task()
             assert task is not None
             self.sessions.add(task)
             try:
-                return await super().handle_websocket(request)
+                await websocket.prepare(request)
+                await board.start(width, height)
+                await self._process_messages(websocket, board)
+            except asyncio.CancelledError:
+                pass  # the server is stopping: the board is ended all the same
             finally:
                 self.sessions.discard(task)
+                await board.stop()
+                await websocket.close()
+            return websocket
 
     return BoardServer()
+
+
+async def _ended(step: Awaitable[Any], board: asyncio.subprocess.Process) -> None:
+    """Await ``step``, which ends with the board process (its quitting, its exit); if it has
+    not come to its end within STOP_SECONDS, the board's process group is killed first."""
+    waiting = asyncio.ensure_future(step)
+    if not (await asyncio.wait({waiting}, timeout=STOP_SECONDS))[0]:
+        with contextlib.suppress(ProcessLookupError):  # it has just ended
+            os.killpg(board.pid, signal.SIGKILL)  # its own group (start_new_session): the board and all it started
+    await waiting
+
+
+class BoardDriver(WebDriver):
+    """Textual's web driver, for a board process whose page can go at any moment: the board
+    quits when its input ends (the server is gone, nobody can reach it again), and once it
+    has quit the process ends within END_SECONDS, whatever its threads are doing."""
+
+    def run_input_thread(self) -> None:
+        super().run_input_thread()
+        if not self.exit_event.is_set():  # the input ended (or failed) before the board quit
+            self._app.post_message(messages.ExitApp())
+
+    def stop_application_mode(self) -> None:
+        super().stop_application_mode()
+        # A solve's thread cannot be stopped, and the process would wait for it to finish:
+        # the game is over for its page, so the process ends without it.
+        ender = threading.Timer(END_SECONDS, _end_now)
+        ender.daemon = True
+        ender.start()
+
+
+def _end_now() -> None:
+    sys.stderr.flush()
+    os._exit(0)
 
 
 async def _start(server: Any, host: str, port: int) -> web.AppRunner:
@@ -191,8 +282,7 @@ async def _start(server: Any, host: str, port: int) -> web.AppRunner:
 
 
 async def _stop(server: Any, runner: web.AppRunner) -> None:
-    """Close every connection: textual-serve then tells its board process to quit and
-    waits for it to end."""
+    """Close every connection, each ending its board; then end any board left."""
     sessions = set(server.sessions)
     for task in sessions:
         task.cancel()
@@ -202,9 +292,4 @@ async def _stop(server: Any, runner: web.AppRunner) -> None:
     # Each board's end waited for while the loop runs: one that ended after the loop had
     # closed would have asyncio print "Loop ... that handles pid N is closed".
     for board in server.boards:
-        if board.returncode is None:
-            try:
-                await asyncio.wait_for(board.wait(), STOP_SECONDS)
-            except TimeoutError:
-                board.kill()
-                await board.wait()
+        await _ended(board.wait(), board)

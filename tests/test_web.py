@@ -95,9 +95,9 @@ def served(*args: str) -> Iterator[Served]:
         server.close()
 
 
-def gone(pids: set[int]) -> bool:
-    """Whether every one of ``pids`` has ended (waiting a little: an orphan is reaped late)."""
-    deadline = time.monotonic() + SECONDS
+def gone(pids: set[int], seconds: float = SECONDS) -> bool:
+    """Whether every one of ``pids`` has ended within ``seconds`` (an orphan is reaped late)."""
+    deadline = time.monotonic() + seconds
     while pids & set(_parents()):
         if time.monotonic() > deadline:
             return False
@@ -204,20 +204,27 @@ def test_serves_a_page_from_this_machine_only_and_stops_on_ctrl_c():
 @pytest.mark.slow
 def test_sigterm_to_the_server_alone_stops_every_board():
     async def connect(server: Served) -> set[int]:
-        """Connect as a page does, wait for the board, then stop the server: its boards."""
+        """Connect as a page does, ask for a hint, then stop the server mid-solve: its boards."""
         async with aiohttp.ClientSession() as session, session.ws_connect(server.url.replace("http", "ws", 1) + "ws") as ws:
             drawn = b""
-            while b"Turn 1" not in drawn:
-                message = await asyncio.wait_for(ws.receive(), SECONDS)
-                assert message.type in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT), message
-                drawn += message.data if message.type == aiohttp.WSMsgType.BINARY else b""
+
+            async def until(text: bytes) -> None:
+                nonlocal drawn
+                while text not in drawn:
+                    message = await asyncio.wait_for(ws.receive(), SECONDS)
+                    assert message.type in (aiohttp.WSMsgType.BINARY, aiohttp.WSMsgType.TEXT), message
+                    drawn += message.data if message.type == aiohttp.WSMsgType.BINARY else b""
+
+            await until(b"Turn 1")
+            await ws.send_str(json.dumps(["stdin", "hint\r"]))
+            await until(b"solving (120 s at most)")
             boards = server.boards()
             server.proc.send_signal(signal.SIGTERM)  # to the server only: it must stop its boards itself
             async for _ in ws:  # until the server closes the connection
                 pass
             return boards
 
-    with served("--puzzle", PUZZLE) as server:
+    with served("--puzzle", PUZZLE, "--hint-time", "120") as server:
         boards = asyncio.run(asyncio.wait_for(connect(server), SECONDS))
         _, err = server.proc.communicate(timeout=SECONDS)
     assert (server.proc.returncode, err) == (143, "Terminated.\n")
@@ -309,3 +316,27 @@ def test_a_puzzle_played_to_its_end_in_the_browser(tmp_path):
     assert server.url in requests and any(url.startswith("ws:") for url in requests)  # the recording works
     here = urlsplit(server.url).netloc
     assert all(urlsplit(url).netloc == here for url in requests if url != "about:blank"), requests
+
+
+@pytest.mark.slow
+@needs_browser
+def test_boards_end_with_their_browser_even_while_solving(tmp_path):
+    # A page gone while its board solves: the solve's thread used to keep the board process
+    # alive (and busy) long after the board had quit, and the server waiting for it.
+    with served("--puzzle", PUZZLE, "--hint-time", "120") as server:
+        browser = DevTools(server.url, tmp_path / "profile", on_screen("Turn 1: seat 0 to move"), KEEP_THE_TERMINAL, 60)
+        try:
+            enter(browser, "hint")
+            browser.new_page(server.url, on_screen("Turn 1: seat 0 to move"))
+            enter(browser, "hint")
+            browser.wait_for(on_screen("solving (120 s at most)..."))
+            boards = server.boards()
+            assert len(boards) >= 2, "a board process for each page"
+            os.kill(browser.proc.pid, signal.SIGKILL)
+            browser.proc.wait()
+            assert gone(boards, 15), "no board process outlives its page by 15 s"
+        finally:
+            browser.close()
+        code, _, err = server.interrupt()
+        assert (code, err) == (130, "Interrupted.\n")
+        assert not server.boards()
