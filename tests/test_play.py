@@ -69,7 +69,8 @@ def test_moves_are_every_legal_choice_with_its_cost_and_a_legal_action():
         assert list(dict.fromkeys(m.choice for m in board.moves)) == list(state.legal_choices())
         # Discarding two: one move per pair of the hand it may discard (which two go is the choice).
         pairs = [m.action.discard for m in board.moves if isinstance(m.action, DiscardTwo)]
-        legal = {a.discard for a in state.actions_for(Choice(ChoiceKind.DISCARD)) if state.explain_illegal(a) is None}
+        discards = [a for a in state.actions_for(Choice(ChoiceKind.DISCARD)) if isinstance(a, DiscardTwo)]
+        legal = {a.discard for a in discards if state.explain_illegal(a) is None}
         assert set(pairs) == legal
         assert len(pairs) == len(set(pairs)) and set(pairs) <= set(sub_multisets(state.hand, 2))
         for move in board.moves:

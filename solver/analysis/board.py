@@ -219,7 +219,8 @@ class Board:
     def moves(self) -> tuple[Move, ...]:
         """Every legal choice of the seat to move, with its cost and a suggested action;
         discarding two is one move per pair of cards (``discard_moves``)."""
-        state, found = self.state, []
+        state = self.state
+        found: list[Move] = []
         for choice in state.legal_choices():
             suggested = _suggested(state, choice)
             if isinstance(suggested, DiscardTwo):
