@@ -7,6 +7,7 @@ typing the moves, then reads the result from the page."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import os
 import re
@@ -53,12 +54,7 @@ class Served:
 
     def boards(self) -> set[int]:
         """The processes the server has started (a board, or the shell that runs it) and theirs."""
-        found: set[int] = set()
-        parents = {self.proc.pid}
-        while parents:
-            parents = {pid for pid, parent in _parents().items() if parent in parents} - found
-            found |= parents
-        return found
+        return descendants(self.proc.pid)
 
     def interrupt(self) -> tuple[int, str, str]:
         """Ctrl-C, sent as a terminal sends it (to the whole process group, board processes
@@ -71,6 +67,16 @@ class Served:
         if self.proc.poll() is None:
             os.killpg(self.proc.pid, signal.SIGKILL)
             self.proc.communicate()
+
+
+def descendants(pid: int) -> set[int]:
+    """The live processes ``pid`` has started, and theirs."""
+    found: set[int] = set()
+    parents = {pid}
+    while parents:
+        parents = {child for child, parent in _parents().items() if parent in parents} - found
+        found |= parents
+    return found
 
 
 def _parents() -> dict[int, int]:
@@ -340,3 +346,24 @@ def test_boards_end_with_their_browser_even_while_solving(tmp_path):
         code, _, err = server.interrupt()
         assert (code, err) == (130, "Interrupted.\n")
         assert not server.boards()
+
+
+@pytest.mark.slow
+@needs_browser
+def test_a_page_that_stops_answering_loses_its_board(tmp_path):
+    with served("--puzzle", PUZZLE) as server:
+        browser = DevTools(server.url, tmp_path / "profile", on_screen("Turn 1: seat 0 to move"), KEEP_THE_TERMINAL, 60)
+        frozen = {browser.proc.pid} | descendants(browser.proc.pid)
+        try:
+            boards = server.boards()
+            assert boards, "a board process for the page"
+            for pid in frozen:  # the whole browser, as a frozen machine: its connection stays open, silent
+                os.kill(pid, signal.SIGSTOP)
+            assert gone(boards, 15), "the board ends once its page has stopped answering"
+        finally:
+            for pid in frozen:
+                with contextlib.suppress(ProcessLookupError):
+                    os.kill(pid, signal.SIGKILL)
+            browser.close()
+        code, _, err = server.interrupt()
+    assert (code, err) == (130, "Interrupted.\n")
