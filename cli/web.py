@@ -291,5 +291,4 @@ async def _stop(server: Any, runner: web.AppRunner) -> None:
     await runner.cleanup()
     # Each board's end waited for while the loop runs: one that ended after the loop had
     # closed would have asyncio print "Loop ... that handles pid N is closed".
-    for board in server.boards:
-        await _ended(board.wait(), board)
+    await asyncio.gather(*(_ended(board.wait(), board) for board in server.boards))
