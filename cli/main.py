@@ -858,15 +858,15 @@ each game done is kept in PATH.part: a rerun goes on from it. docs/performance.m
     "(1 unless given).",
 )
 @samples_option(
-    "--suite table: lookahead's worlds per decision in the rates, modes and beliefs [default: 12]; "
+    "--suite table: lookahead's worlds per round in the rates, modes and beliefs [default: 6]; "
     "--suite fair: the fair analysis's worlds per move [default: 24]."
 )
 @click.option(
     "--budgets",
     callback=lambda ctx, param, value: _counts(value, param),
     metavar="N,N,N",
-    help="--suite table: lookahead's worlds per decision in the budgets section "
-    "[default: 12,32,128, about 0.25, 1 and 4 CPU s a decision].",
+    help="--suite table: lookahead's worlds per round in the budgets section "
+    "[default: 6,24,96: each costs about four times the one before].",
 )
 @click.option(
     "--budget-deals",
@@ -1245,7 +1245,9 @@ remembers what its seat saw and tries thrifty's best moves in worlds dealt to fi
     show_default=True,
     help="Seed of the policy's own random choices (wavering, random, and lookahead's worlds; the others do not randomise).",
 )
-@samples_option("lookahead: worlds dealt per decision, each move played out once in each [default: 12].")
+@samples_option(
+    "lookahead: worlds dealt per round of successive halving, the moves still in played out once in each [default: 6]."
+)
 @click.option(
     "--lookahead-seat",
     type=click.IntRange(min=0),
@@ -1722,7 +1724,7 @@ docs/odds.md.
     help="Also play each deal once with this policy of tranquility simulate (repeatable); lookahead is stored "
     "as lookahead:N, N its --samples, and its decisions are timed.",
 )
-@samples_option("With --policy lookahead: worlds per decision [default: 12]; plays of each N are stored and shown apart.")
+@samples_option("With --policy lookahead: worlds per round [default: 6]; plays of each N are stored and shown apart.")
 @click.option(
     "--db",
     type=click.Path(dir_okay=False),

@@ -359,12 +359,12 @@ def test_cli_out_writes_a_line_that_verifies(tmp_path):
 
 
 def test_cli_json_and_deal_file(tmp_path):
-    data = json.loads(run("simulate", "--seed", 3, "--players", 2, "--json").output)
+    data = json.loads(run("simulate", "--seed", 3, "--players", 2, "--json").stdout)
     assert set(data) == {"policy", "sim_seed", "won", "status", "turns", "cells_filled", "cells", "line"}
-    assert data["policy"] == "cautious" and data["turns"] == len(data["line"]["actions"])
+    assert data["policy"] == "tuned" and data["turns"] == len(data["line"]["actions"])  # the default
     deal_file = tmp_path / "deal.json"
     assert run("deal", "--seed", 3, "--players", 2, "--out", deal_file).exit_code == 0
-    from_file = json.loads(run("simulate", deal_file, "--json").output)
+    from_file = json.loads(run("simulate", deal_file, "--json").stdout)
     assert from_file == data
 
 
@@ -382,7 +382,7 @@ def test_cli_deals_prints_the_win_rate():
     [
         (
             ["--seed", 1, "--players", 2, "--policy", "bold"],
-            "'bold' is not one of 'cautious', 'thrifty', 'greedy', 'wavering', 'random'",
+            "'bold' is not one of 'tuned', 'cautious', 'thrifty', 'greedy', 'wavering', 'random'",
         ),
         (["--seed", 1, "--players", 2, "--deals", 3], "not --seed or FILE"),
         (["--deals", 3], "needs --players P"),

@@ -46,7 +46,7 @@ DEALS = 50  # seeds 0..49
 BUDGET_DEALS = 10  # the budgets section's seeds, at most: 0..9
 # Worlds per decision of about 0.25, 1 and 4 CPU s a decision: on official seed 0 at 2 and 4
 # players, the median decision took 0.26 s at 12 worlds and 1.15 s at 36 (2 cores, busy).
-BUDGETS = (12, 32, 128)
+BUDGETS = (6, 24, 96)
 ROLLOUT_SEEDS = 20  # the rollout rate's positions: thrifty's games on seeds 0..19, halfway through
 ROLLOUT_REPEATS = 5  # each played out this many times
 

@@ -230,17 +230,18 @@ class TuneResult:
         }
 
 
-Evaluate = Callable[[list[tuple[Rules, int, range, Weights | None]]], list[Score]]
+Task = tuple[Rules, int, range, Weights | None]  # play_deals' arguments
+Evaluate = Callable[[list[Task]], list[Score]]
 
 
-def serial(tasks: list[tuple[Rules, int, range, Weights | None]]) -> list[Score]:
+def serial(tasks: list[Task]) -> list[Score]:
     return [play_deals(*task) for task in tasks]
 
 
 def pooled(executor: cf.Executor) -> Evaluate:
     """Play the tasks on ``executor``'s workers, one task each."""
 
-    def run(tasks: list[tuple[Rules, int, range, Weights | None]]) -> list[Score]:
+    def run(tasks: list[Task]) -> list[Score]:
         return [future.result() for future in [executor.submit(play_deals, *task) for task in tasks]]
 
     return run
@@ -270,7 +271,7 @@ def tune(
         seeds = settings.seeds(generation)
         todo = [i for i in range(len(xs)) if (generation, i) not in journal.done]
         thrifty_key = (generation, -1)
-        tasks = [(settings.rules, settings.players, seeds, weights_at(xs[i])) for i in todo]
+        tasks: list[Task] = [(settings.rules, settings.players, seeds, weights_at(xs[i])) for i in todo]
         if thrifty_key not in journal.done:
             tasks.append((settings.rules, settings.players, seeds, None))
         # Evaluated in one batch, then journaled together: a kill loses at most a generation.

@@ -3,17 +3,24 @@
 On its turn a lookahead seat takes its memory of the game (``SeatMemory``: the public
 history, its own hands and discards), deals the cards it has not seen into worlds that
 agree with everything it saw (``sample_world``) and, with the ``filtered`` belief, with
-the moves the other seats made since its own last turn, had they played thrifty
-(``agreeing_world``). It tries its few best moves in each: every world, every move, one
-playout to the end with ``thrifty`` at every seat. A move other than thrifty's own is
-played only if it wins in significantly more of the same worlds (a sign test,
-``significant``), the best such move by wins, then cells filled and cards to spare;
-otherwise thrifty's move is. The budget is a count of worlds (``samples``), never a
-clock, and the worlds are dealt from a seed made of the sim seed, the turn and the seat,
-so the same deal and settings give the same line on every machine (docs/simulate.md).
+the moves the other seats made since its own last turn, had they played the blueprint
+(``agreeing_world``). The blueprint is the silent policy every seat is taken to play:
+``tuned`` by default. The seat tries the blueprint's own move and its few best
+alternatives, each played out to the end in the same worlds (common random numbers) with
+the blueprint at every seat. A playout's value is shaped: 1 for a win, plus
+``CELLS_WEIGHT`` x the share of cells filled, so that two lost playouts still tell a
+near miss from a collapse. Each alternative is judged by its value less the blueprint
+move's in the same world (the blueprint's own result is the control variate), and the
+alternatives are thinned by successive halving: every round deals ``samples`` new worlds
+and plays the moves still in, then keeps the better half of the alternatives. The last
+alternative standing replaces the blueprint's move only if its mean advantage is at least
+``EFFECT`` and its one-sided 95% lower bound is above zero: an effect a seat can rely on,
+not the best of several noisy estimates. The budget is a count of worlds, never a clock,
+and the worlds are dealt from a seed made of the sim seed, the turn and the seat, so the
+same deal and settings give the same line on every machine (docs/simulate.md).
 
 The Start event's split, the Sea Monsters, the Finish and the manual rocks are played as
-thrifty plays them: only the choice between island plays and discarding two is searched.
+the blueprint plays them: only the choice between island plays and discarding two is searched.
 """
 
 from __future__ import annotations
@@ -29,16 +36,19 @@ from tranquility.solver.engine.cards import Card, sorted_cards
 from tranquility.solver.engine.state import State
 from tranquility.solver.errors import BadInput
 from tranquility.solver.search.memory import SeatMemory, TurnRecord
-from tranquility.solver.search.policies import POLICIES, Observation, Reading, Thrifty, observe, play_on
+from tranquility.solver.search.policies import POLICIES, Observation, Policy, Reading, StartCall, make_policy, observe, play_on
 from tranquility.solver.search.worlds import sample_world, undo_turn, unseen_cards
 
-DEFAULT_SAMPLES = 12  # worlds per decision: a median decision of 0.21 to 0.27 CPU s (docs/simulate.md)
-WIDTH = 3  # thrifty's best island plays tried, besides its own move and discarding two
-ALPHA = (1, 20)  # the sign test's level, 1/20: how sure a seat must be to leave thrifty's move
-TRIES = 24  # worlds dealt, at most, to find one where the last round's moves are thrifty's
+DEFAULT_SAMPLES = 6  # worlds dealt per round of successive halving (docs/simulate.md measures the cost)
+BLUEPRINTS = ("tuned", "thrifty")  # the silent policies that score their plays; the first is the default
+WIDTH = 3  # the blueprint's best island plays tried, besides its own move and discarding two
+TRIES = 24  # worlds dealt, at most, to find one where the last round's moves are the blueprint's
+CELLS_WEIGHT = 0.25  # a playout's share of cells filled, against 1 for a win (the shaped value)
+EFFECT = 0.03  # the least mean advantage, in shaped value, for which a seat leaves the blueprint's move
+Z_ONE_SIDED = 1.6448536269514722  # the normal quantile of a one-sided 95% bound
 # How a seat weighs the worlds: ``counts`` deals every hidden card at random within the
-# counts (the face-down ones leaning towards the cards thrifty gives up); ``filtered`` also
-# keeps only worlds where thrifty, at the other seats, would have made the moves they made
+# counts (the face-down ones leaning towards the cards the blueprint gives up); ``filtered`` also
+# keeps only worlds where the blueprint, at the other seats, would have made the moves they made
 # since the seat's own last turn (SPARTA's belief update).
 BELIEFS = ("filtered", "counts")
 
@@ -49,11 +59,12 @@ Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
 class MoveEstimate:
     """How one move fared in a seat's sampled worlds: ``won`` says, world by world, whether
     its playout won; ``rest`` sums, over the worlds, the cells filled plus a hundredth per
-    card to spare."""
+    card to spare; ``values`` holds each playout's shaped value (``shaped``)."""
 
     action: Action
     won: tuple[bool, ...]
     rest: float
+    values: tuple[float, ...] = ()
 
     @property
     def wins(self) -> int:
@@ -67,10 +78,6 @@ class MoveEstimate:
     def rate(self) -> float:
         return self.wins / self.worlds
 
-    def beats(self, other: MoveEstimate) -> bool:
-        """Whether this move wins in significantly more of the same worlds than ``other``."""
-        return significant(*discordant(self.won, other.won))
-
     def interval(self) -> tuple[float, float]:
         """The Wilson 95% interval of the win chance (honest at 0 and at every world won)."""
         n, p = self.worlds, self.rate
@@ -79,97 +86,117 @@ class MoveEstimate:
         scale = 1 + Z95 * Z95 / n
         return max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)
 
-
-def discordant(won: Sequence[bool], other: Sequence[bool]) -> tuple[int, int]:
-    """(worlds won by the first move and lost by the other, worlds lost by the first and won
-    by the other), over the worlds both were played in."""
-    pairs = list(zip(won, other, strict=False))
-    return sum(a and not b for a, b in pairs), sum(b and not a for a, b in pairs)
-
-
-def significant(better: int, worse: int) -> bool:
-    """A one-sided sign test at level ``ALPHA`` on the worlds where exactly one of two moves
-    wins: ``better`` for the first, ``worse`` for the second (exact, in integers: the same
-    on every machine)."""
-    split = better + worse
-    tail = sum(math.comb(split, k) for k in range(better, split + 1))
-    return better > worse and tail * ALPHA[1] <= ALPHA[0] * 2**split
+    def advantage(self, base: MoveEstimate) -> tuple[float, float]:
+        """(mean, one-sided 95% lower bound) of this move's shaped value less ``base``'s,
+        over the worlds both were played in (the pairing cancels each world's luck)."""
+        diffs = [a - b for a, b in zip(self.values, base.values, strict=False)]
+        n = len(diffs)
+        mean = sum(diffs) / n
+        if n < 2:
+            return mean, -math.inf
+        var = sum((d - mean) * (d - mean) for d in diffs) / (n - 1)
+        return mean, mean - Z_ONE_SIDED * math.sqrt(var / n)
 
 
-class Lookahead(Thrifty):
-    """Thrifty's moves, checked by playouts in sampled worlds (module docstring).
+def shaped(end: State) -> float:
+    """A playout's value: 1 for a win, plus ``CELLS_WEIGHT`` x the share of cells filled."""
+    return end.won + CELLS_WEIGHT * end.filled / end.rules.cells
 
-    ``seat``: only that seat looks ahead and the others play thrifty; None: every seat does."""
+
+class Lookahead(Policy):
+    """The blueprint's moves, checked by playouts in sampled worlds (module docstring).
+
+    ``seat``: only that seat looks ahead and the others play the blueprint; None: every seat does."""
 
     name = "lookahead"
     remembers = True
 
-    def __init__(self, seed: int = 0, samples: int = DEFAULT_SAMPLES, seat: int | None = None, belief: str = BELIEFS[0]):
+    def __init__(
+        self,
+        seed: int = 0,
+        samples: int = DEFAULT_SAMPLES,
+        seat: int | None = None,
+        belief: str = BELIEFS[0],
+        blueprint: str = BLUEPRINTS[0],
+    ):
         if samples < 1:
             raise BadInput(f"lookahead needs at least 1 sample, got {samples}")
         if belief not in BELIEFS:
             raise BadInput(f"unknown belief {belief!r} (known: {', '.join(BELIEFS)})")
+        if blueprint not in BLUEPRINTS:
+            raise BadInput(f"lookahead cannot search on {blueprint!r} (known: {', '.join(BLUEPRINTS)})")
         super().__init__(random.Random(seed))
         self.seed = seed
         self.samples = samples
         self.seat = seat
         self.belief = belief
-        self.playout = Thrifty(random.Random(seed))  # the blueprint every seat plays in a playout
+        self.playout = make_policy(blueprint, seed)  # the blueprint every seat plays in a playout
+
+    def act(self, obs: Observation) -> Action:
+        return self.playout.act(obs)
+
+    def give(self, call: StartCall) -> tuple[Card, ...]:
+        return self.playout.give(call)
+
+    def rocks_row(self, obs: Observation, grid: tuple, hand: tuple[Card, ...], rows: list[int]) -> int:
+        return self.playout.rocks_row(obs, grid, hand, rows)
 
     def decide(self, obs: Observation, memory: SeatMemory | None) -> Action:
-        own = self.act(obs)  # thrifty's move, from the observation alone
+        own = self.act(obs)  # the blueprint's move, from the observation alone
         if memory is None or (self.seat is not None and obs.seat != self.seat):
             return own
         moves = self.candidates(obs, own)
         if len(moves) == 1:
             return own
-        found = self.estimate(obs, memory, moves, f"lookahead/{self.seed}/{obs.turn}/{obs.seat}", prune=True)
-        # A game is chaotic: any other move sends thrifty down another path, and the best of
-        # several noisy estimates looks better than it is. Leave thrifty's move only for one
-        # that wins significantly more often in the same worlds (the best of those).
-        better = [e for e in found[1:] if e.worlds == self.samples and e.beats(found[0])]
-        return max(better, key=lambda e: (e.wins, e.rest)).action if better else own
+        found = self.halving(obs, memory, moves, f"lookahead/{self.seed}/{obs.turn}/{obs.seat}")
+        last = found[-1]
+        if last is found[0]:
+            return own
+        mean, low = last.advantage(found[0])
+        return last.action if mean >= EFFECT and low > 0.0 else own
 
-    def estimate(
-        self, obs: Observation, memory: SeatMemory, moves: Sequence[Action], key: str, prune: bool = False
-    ) -> tuple[MoveEstimate, ...]:
-        """Each of ``moves`` played in the same ``samples`` worlds (dealt from the seed
-        ``key``), then thrifty at every seat to the end: how each fared, in ``moves``' order.
-        ``prune``: stop playing a move once it can no longer beat the first one (``beats``)
-        in the worlds left, and stop when none can: its estimate covers fewer worlds."""
+    def halving(self, obs: Observation, memory: SeatMemory, moves: Sequence[Action], key: str) -> list[MoveEstimate]:
+        """Successive halving over ``moves`` (the blueprint's own first): each round deals
+        ``samples`` new worlds and plays every move still in; then the better half of the
+        alternatives, by mean advantage over the blueprint's move, stays. The estimates of
+        the blueprint's move and of the last alternatives standing, the best last."""
         rng = random.Random(key)
         weights = self.giving_weights(obs, memory)
-        won: list[list[bool]] = [[] for _ in moves]
-        rest = [0.0] * len(moves)
         window = last_round(memory) if self.belief == "filtered" else ()
+        played: dict[int, list[State]] = {i: [] for i in range(len(moves))}
         alive = list(range(len(moves)))
-        for left in range(self.samples - 1, -1, -1):
-            world = self.world(memory, obs, rng, weights, window)
+        while True:
+            worlds = [self.world(memory, obs, rng, weights, window) for _ in range(self.samples)]
             for i in alive:
-                end, _ = play_on(world.apply(moves[i]), self.playout)
-                won[i].append(end.won)
-                rest[i] += end.filled + end.cards_left / 100.0
-            if prune:
-                # Could it still win significantly more often, winning every world to come?
-                splits = {i: discordant(won[i], won[0]) for i in alive[1:]}
-                alive = [0] + [i for i, (better, worse) in splits.items() if significant(better + left, worse)]
-                if len(alive) == 1:
-                    break
-        return tuple(MoveEstimate(move, tuple(w), r) for move, w, r in zip(moves, won, rest, strict=True))
+                played[i] += [play_on(world.apply(moves[i]), self.playout)[0] for world in worlds]
+            estimates = {i: estimate_of(moves[i], played[i]) for i in alive}
+            others = sorted(alive[1:], key=lambda i: (-estimates[i].advantage(estimates[0])[0], i))
+            if len(others) <= 1:
+                return [estimates[0], *(estimates[i] for i in others)]
+            alive = [0, *sorted(others[: (len(others) + 1) // 2])]
+
+    def estimate(self, obs: Observation, memory: SeatMemory, moves: Sequence[Action], key: str) -> tuple[MoveEstimate, ...]:
+        """Each of ``moves`` played in the same ``samples`` worlds (dealt from the seed
+        ``key``), then the blueprint at every seat to the end: how each fared, in ``moves``' order."""
+        rng = random.Random(key)
+        weights = self.giving_weights(obs, memory)
+        window = last_round(memory) if self.belief == "filtered" else ()
+        worlds = [self.world(memory, obs, rng, weights, window) for _ in range(self.samples)]
+        return tuple(estimate_of(move, [play_on(world.apply(move), self.playout)[0] for world in worlds]) for move in moves)
 
     def every_move(self, obs: Observation) -> list[Action]:
-        """One action per legal choice of the seat to move, paid as thrifty pays: each
+        """One action per legal choice of the seat to move, paid as the blueprint pays: each
         island play, each Sea Monster, the Finish, discarding two (the payment's choice of
         cards is not searched)."""
-        reading = Reading(obs)
-        moves = [self.island_action(obs, reading, play) for play in obs.view.island_plays]
+        reading, blueprint = Reading(obs), self.playout
+        moves = [blueprint.island_action(obs, reading, play) for play in obs.view.island_plays]
         for choice in obs.view.other_choices:
             if choice.kind == ChoiceKind.FINISH:
                 moves.append(self._with_rocks(obs, PlayFinish(seat=obs.seat)))
             elif choice.kind == ChoiceKind.MONSTER:
                 moves.append(self._with_rocks(obs, PlayMonster(seat=obs.seat, cell=choice.target)))
             elif choice.kind == ChoiceKind.DISCARD:
-                moves.append(self.discard_action(obs, reading))
+                moves.append(blueprint.discard_action(obs, reading))
         return list(dict.fromkeys(moves))
 
     def world(
@@ -182,7 +209,7 @@ class Lookahead(Thrifty):
     def agreeing_world(
         self, memory: SeatMemory, obs: Observation, rng: random.Random, weights: dict[Card, float], window: tuple[TurnRecord, ...]
     ) -> tuple[State, int]:
-        """A world where thrifty, replayed at the other seats from where ``window`` starts,
+        """A world where the blueprint, replayed at the other seats from where ``window`` starts,
         makes every move they made, and how many of the window's moves it made: worlds are
         dealt until one agrees (at most ``TRIES``; failing that, the one that agreed with
         the most of them in order)."""
@@ -205,38 +232,44 @@ class Lookahead(Thrifty):
                 past = past.apply(move)
                 matched += 1
             if matched == len(window):
-                return past, matched  # the real round's moves, and thrifty's choice of payments
+                return past, matched  # the real round's moves, and the blueprint's choice of payments
             if matched > agreed:
                 best, agreed = world, matched
         assert best is not None
         return best, agreed
 
     def giving_weights(self, obs: Observation, memory: SeatMemory) -> dict[Card, float]:
-        """How likely each unseen card is to lie face down: the other seats, thrifty too, gave
-        up the cards thrifty values least (a dead island weighs 1, a live one 1/8 to
+        """How likely each unseen card is to lie face down: the other seats, playing the blueprint,
+        gave up the cards it values least (a dead island weighs 1, a live one 1/8 to
         1/2744, a Finish 1/8000, a Sea Monster or a live Start next to nothing)."""
         cards = sorted_cards(unseen_cards(memory, obs))
-        values = self.keep_values(Reading(obs), cards, obs.start_played)
+        values = self.playout.keep_values(Reading(obs), cards, obs.start_played)
         # Products, not pow(): the same weights on every machine.
         lean = [1.0 + value / 5.0 for value in values]
         return {card: 1.0 / (d * d * d) for card, d in zip(cards, lean, strict=True)}
 
     def candidates(self, obs: Observation, own: Action) -> list[Action]:
-        """Thrifty's own move first, then its ``WIDTH`` best island plays and discarding
+        """The blueprint's own move first, then its ``WIDTH`` best island plays and discarding
         two; a Finish or a Sea Monster is played without a search."""
         kinds = {c.kind for c in obs.view.other_choices}
         if ChoiceKind.FINISH in kinds or ChoiceKind.MONSTER in kinds:
             return [own]
-        reading = Reading(obs)
+        reading, blueprint = Reading(obs), self.playout
         islands = obs.view.island_plays
-        scores = self.island_scores(obs, reading, islands)
+        scores = blueprint.island_scores(obs, reading, islands)
         ranked = sorted(range(len(islands)), key=lambda i: (scores[i], i))
         moves = [own]
-        found = [self.island_action(obs, reading, islands[i]) for i in ranked[:WIDTH]]
+        found = [blueprint.island_action(obs, reading, islands[i]) for i in ranked[:WIDTH]]
         if ChoiceKind.DISCARD in kinds:
-            found.append(self.discard_action(obs, reading))
+            found.append(blueprint.discard_action(obs, reading))
         moves += [move for move in found if move != own]
         return list(dict.fromkeys(moves))
+
+
+def estimate_of(move: Action, ends: Sequence[State]) -> MoveEstimate:
+    """A move's estimate from the last states of its playouts, world by world."""
+    rest = sum(end.filled + end.cards_left / 100.0 for end in ends)
+    return MoveEstimate(move, tuple(end.won for end in ends), rest, tuple(shaped(end) for end in ends))
 
 
 def last_round(memory: SeatMemory) -> tuple[TurnRecord, ...]:

@@ -372,6 +372,11 @@ class Policy:
         or None to discard two instead."""
         raise NotImplementedError
 
+    def island_scores(self, obs: Observation, reading: Reading, islands: IslandPlays) -> list[float]:
+        """The score of each of ``islands`` (lower is better), for a policy that scores its
+        plays: a searching seat tries the best-scored ones (lookahead.py)."""
+        raise NotImplementedError
+
     def monster_cell(self, reading: Reading, monsters: list[Choice]) -> int:
         """Sink the island whose cell, once empty, the most islands may fill."""
         obs = reading.obs
@@ -531,23 +536,30 @@ class Tuned(Policy):
         w = self.weights(reading.obs)
         return w.keep_base - w.keep_cost * min(cost, 5) + w.keep_tight * min(reading.tightness(card), w.tight_cap)
 
-    def choose_island(self, obs, reading, islands):
+    def island_scores(self, obs: Observation, reading: Reading, islands: IslandPlays) -> list[float]:
+        """The score of each of ``islands`` (lower is better)."""
         w = self.weights(obs)
         hand = obs.hand
         values = self.keep_values(reading, hand, obs.start_played)
         ranked = sorted(values)
         in_play = sum(obs.hand_sizes) + sum(obs.pile_sizes)
         per_cost = w.cost + w.pressure * len(reading.empty) / max(in_play, 1)
-        best, best_cost, best_score = None, 0, 0.0
-        for play in islands:
-            card, cell, cost = play
+        scores = []
+        for card, cell, cost in islands:
             deficit, misplaced = reading.placement(card, cell)
             rest = ranked.copy()
             rest.remove(values[hand.index(card)])
             score = per_cost * cost + w.paid * sum(rest[:cost]) + w.misplaced * misplaced
-            score += w.deficit * max(deficit, 0.0) + w.relief * min(deficit, 0.0)
+            scores.append(score + w.deficit * max(deficit, 0.0) + w.relief * min(deficit, 0.0))
+        return scores
+
+    def choose_island(self, obs, reading, islands):
+        w = self.weights(obs)
+        hand = obs.hand
+        best, best_cost, best_score = None, 0, 0.0
+        for play, score in zip(islands, self.island_scores(obs, reading, islands), strict=True):
             if best is None or score < best_score:
-                best, best_cost, best_score = play, cost, score
+                best, best_cost, best_score = play, play[2], score
         can_discard = len(hand) >= 2 and obs.pile_sizes[obs.seat] > 0
         if best is not None and can_discard and (best_cost >= w.discard_cost or best_score >= w.discard_score):
             return None  # discard two and hope for a cheaper play
