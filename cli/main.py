@@ -875,6 +875,18 @@ each game done is kept in PATH.part: a rerun goes on from it. docs/performance.m
     help="--suite table: the budgets section plays seeds 0..N-1 (at most --deals) [default: 10].",
 )
 @click.option(
+    "--silent-deals",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="--suite table: the silent section (thrifty against tuned) plays seeds 0..N-1 [default: 1000].",
+)
+@click.option(
+    "--sections",
+    callback=lambda ctx, param, value: _sections(value, param),
+    metavar="NAME,...",
+    help="--suite table: play only these sections (silent, rates, budgets, modes, beliefs) [default: all].",
+)
+@click.option(
     "--own-deals",
     type=click.IntRange(min=1),
     metavar="M",
@@ -894,6 +906,8 @@ def bench(
     samples: int | None,
     budgets: tuple[int, ...] | None,
     budget_deals: int | None,
+    silent_deals: int | None,
+    sections: tuple[str, ...] | None,
     own_deals: int | None,
     out: str | None,
     force: bool,
@@ -923,7 +937,8 @@ def bench(
     if suite not in (TABLE_SUITE, FAIR_SUITE):
         reject(ctx, {"samples": "--samples"}, "only taken by --suite table and --suite fair")
     if suite != TABLE_SUITE:
-        reject(ctx, {"budgets": "--budgets", "budget_deals": "--budget-deals"}, "only taken by --suite table")
+        table_only = ("budgets", "budget_deals", "silent_deals", "sections")
+        reject(ctx, {name: "--" + name.replace("_", "-") for name in table_only}, "only taken by --suite table")
     if suite != FAIR_SUITE:
         reject(ctx, {"own_deals": "--own-deals"}, "only taken by --suite fair")
     else:
@@ -951,7 +966,8 @@ def bench(
             "not taken by --suite table: it plays games, solving none",
         )
         workers = limits.workers if given(ctx, "workers") else 1
-        _bench_table(players, deals, samples, budgets, budget_deals, workers, out, force, markdown, as_json)
+        table = (players, deals, samples, budgets, budget_deals, workers, silent_deals, sections)
+        _bench_table(table, out, force, markdown, as_json)
         return
     if players is not None:
         missing = [str(p) for p in players if p not in SUITE_PLAYERS[suite]]
@@ -1080,6 +1096,19 @@ def _bench_puzzles(
     _report(report, lambda: puzzle_markdown(rows), render_puzzle_bench, out, force, markdown, as_json)
 
 
+def _sections(value: str | None, param: click.Parameter) -> tuple[str, ...] | None:
+    """``silent,rates``: names of the table suite's sections (None when not given)."""
+    from tranquility.solver.batch.table_bench import SECTIONS
+
+    if value is None:
+        return None
+    names = tuple(dict.fromkeys(v.strip() for v in value.split(",")))
+    unknown = [n for n in names if n not in SECTIONS]
+    if unknown or not names:
+        raise click.BadParameter(f"{unknown[0] if unknown else value!r}: sections are {', '.join(SECTIONS)}", param=param)
+    return names
+
+
 def _counts(value: str | None, param: click.Parameter) -> tuple[int, ...] | None:
     """``12,32,128``: positive whole numbers, as a tuple (None when not given)."""
     if value is None:
@@ -1090,27 +1119,32 @@ def _counts(value: str | None, param: click.Parameter) -> tuple[int, ...] | None
     return tuple(int(part) for part in parts)
 
 
-def _bench_table(
-    players: tuple[int, ...] | None,
-    deals: int | None,
-    samples: int | None,
-    budgets: tuple[int, ...] | None,
-    budget_deals: int | None,
-    workers: int,
-    out: str | None,
-    force: bool,
-    markdown: bool,
-    as_json: bool,
-) -> None:
-    """The table suite: lookahead against thrifty, each game played once, on ``workers``
-    processes; --out gets every game too."""
-    from tranquility.solver.batch.table_bench import BUDGET_DEALS, BUDGETS, DEALS, TableSettings, run_table_suite, table_markdown
+def _bench_table(options: tuple, out: str | None, force: bool, markdown: bool, as_json: bool) -> None:
+    """The table suite: the silent policies and lookahead, each game played once, on
+    ``workers`` processes; --out gets every game too."""
+    from tranquility.solver.batch.table_bench import (
+        BUDGET_DEALS,
+        BUDGETS,
+        DEALS,
+        SILENT_DEALS,
+        TableSettings,
+        run_table_suite,
+        table_markdown,
+    )
     from tranquility.solver.search.lookahead import DEFAULT_SAMPLES
 
     from .render import render_table_bench
 
+    players, deals, samples, budgets, budget_deals, workers, silent_deals, sections = options
     settings = TableSettings(
-        players, deals or DEALS, samples or DEFAULT_SAMPLES, budgets or BUDGETS, budget_deals or BUDGET_DEALS, workers
+        players,
+        deals or DEALS,
+        samples or DEFAULT_SAMPLES,
+        budgets or BUDGETS,
+        budget_deals or BUDGET_DEALS,
+        workers,
+        silent_deals or SILENT_DEALS,
+        sections or (),
     )
     with progress_bar(make_console(stderr=True), as_json) as progress:
         task = progress.add_task("bench table", total=len(settings.cases()))

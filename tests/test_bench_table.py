@@ -9,6 +9,7 @@ Tiny runs: official 2-player deals 0-1, 1 or 2 worlds per decision."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 from click.testing import CliRunner
@@ -23,7 +24,7 @@ from tranquility.solver.search.policies import simulate
 
 from .helpers import run
 
-TINY = TableSettings(players=(2,), deals=2, samples=1, budgets=(1, 2))
+TINY = TableSettings(players=(2,), deals=2, samples=1, budgets=(1, 2), silent_deals=3)
 
 
 def check_consistent(data: dict, settings: TableSettings) -> None:
@@ -32,7 +33,7 @@ def check_consistent(data: dict, settings: TableSettings) -> None:
         for comparison in data[name]:
             deals = comparison["deals"]
             base = comparison["arms"][0]
-            assert deals <= settings.deals and base["deals"] == deals
+            assert deals <= (settings.silent_deals if name == "silent" else settings.deals) and base["deals"] == deals
             assert "difference_points" not in base
             for arm in comparison["arms"]:
                 assert arm["deals"] == deals and 0 <= arm["won"] <= deals
@@ -49,12 +50,14 @@ def check_consistent(data: dict, settings: TableSettings) -> None:
                     assert arm["only_this"] - arm["only_baseline"] == arm["won"] - base["won"]
                     assert arm["only_this"] <= arm["won"] and arm["only_baseline"] <= base["won"]
                     assert arm["difference_points"] == pytest.approx(100 * (arm["won"] - base["won"]) / deals, abs=0.01)
+                    low, high = arm["difference_interval"]
+                    assert -100 <= low < high <= 100  # never of no width, even when no deal tells them apart
 
 
 @pytest.mark.slow
 def test_the_table_suite_through_the_command(tmp_path):
     out = tmp_path / "table.json"
-    tiny = ["--players", "2", "--deals", "2", "--samples", "1", "--budgets", "1,2"]
+    tiny = ["--players", "2", "--deals", "2", "--samples", "1", "--budgets", "1,2", "--silent-deals", "3"]
     done = run("bench", "--suite", "table", *tiny, "--json", "--out", out)
     assert done.exit_code == 0, done.output
     data = json.loads(done.stdout)
@@ -69,12 +72,15 @@ def test_the_table_suite_through_the_command(tmp_path):
         "budgets": [1, 2],
         "budget_deals": 2,
         "workers": 1,
+        "silent_deals": 3,
+        "sections": list(SECTIONS),
     }
     check_consistent(data, TINY)
     names = {name: [[a["policy"] for a in c["arms"]] for c in data[name]] for name in SECTIONS}
     assert names == {
-        "rates": [["thrifty", "lookahead:1"]],
-        "budgets": [["thrifty", "lookahead:1", "lookahead:2"]],
+        "silent": [["thrifty", "tuned"]],
+        "rates": [["tuned", "lookahead:1"]],
+        "budgets": [["tuned", "lookahead:1", "lookahead:2"]],
         "modes": [["lookahead:1", "lookahead:1, seat 0 only"]],
         "beliefs": [["lookahead:1", *(f"lookahead:1, belief {b}" for b in BELIEFS[1:])]],
     }
@@ -85,15 +91,18 @@ def test_the_table_suite_through_the_command(tmp_path):
         == {k: v for k, v in shared[0].items() if k.startswith(("won", "cpu", "decisions"))}
         for a in shared
     )
-    # Each game once: thrifty, lookahead:1, lookahead:2, seat 0 only and each other belief, on 2 deals.
-    assert data["games"] == {"played": 2 * (4 + len(BELIEFS) - 1), "interrupted": 0, "lines_ok": True}
+    # Each game once: thrifty and tuned on 3 deals; lookahead:1, lookahead:2, seat 0 only and
+    # each other belief on 2 (tuned's first 2 are the silent section's).
+    assert data["games"] == {"played": 2 * 3 + 2 * (3 + len(BELIEFS) - 1), "interrupted": 0, "lines_ok": True}
     assert data["decisions"]["count"] == data["rates"][0]["arms"][1]["decisions"]
     assert data["decisions"]["cpu_s_median"] == data["rates"][0]["arms"][1]["cpu_s_median"]
     rollouts = data["rollouts"]
     assert rollouts["playouts"] == table_bench.ROLLOUT_SEEDS * table_bench.ROLLOUT_REPEATS and rollouts["per_second"] > 0
-    # The games are simulate's: thrifty's wins, and lookahead's (seed = the deal's seed).
-    thrifty, ahead = data["rates"][0]["arms"]
-    assert thrifty["won"] == sum(simulate(deal(OFFICIAL, 2, s), "thrifty", s).won for s in range(2))
+    # The games are simulate's: the silent policies' wins, and lookahead's (seed = the deal's seed).
+    thrifty, tuned = data["silent"][0]["arms"]
+    assert thrifty["won"] == sum(simulate(deal(OFFICIAL, 2, s), "thrifty", s).won for s in range(3))
+    assert tuned["won"] == sum(simulate(deal(OFFICIAL, 2, s), "tuned", s).won for s in range(3))
+    ahead = data["rates"][0]["arms"][1]
     cases = json.loads(out.read_text())["cases"]
     assert len(cases) == data["games"]["played"] and all(c["checked"] for c in cases)
     won = [c["won"] for c in cases if c["policy"] == "lookahead:1"]
@@ -125,13 +134,13 @@ def test_ctrl_c_ends_the_game_under_way_and_a_second_within_2_s_stops(monkeypatc
         return TableGame(case, won=case.seed % 2 == 0, decisions=(0.1,) if case.arm.samples else ())
 
     monkeypatch.setattr(table_bench, "play_case", play_case)
-    settings = TableSettings(players=(2,), deals=10, samples=2, budgets=(2,))
+    settings = TableSettings(players=(2,), deals=10, samples=2, budgets=(2,), silent_deals=10)
     report = run_table_suite(settings)
     assert report.interrupted and len(played) == 9 and report.rollouts is None
     assert [g.interrupted for g in report.games].count(True) == 4
     data = report.to_json()
     assert data["interrupted"] is True and data["games"] == {"played": 5, "interrupted": 4, "lines_ok": True}
-    # Cases run deal by deal, thrifty then lookahead: of deals 0-3, only deal 1 is whole.
+    # Cases run deal by deal, tuned then lookahead: of deals 0-3, only deal 1 is whole.
     (rates,) = data["rates"]
     assert rates["deals"] == 1 and [a["won"] for a in rates["arms"]] == [0, 0]
     check_consistent(data, settings)
@@ -159,9 +168,9 @@ def test_stopped_by_ctrl_c_the_command_prints_the_partial_report_and_exits_130(m
 
 @pytest.mark.slow
 def test_a_pool_plays_the_same_games_and_ctrl_c_in_it_ends_only_the_games_under_way(monkeypatch):
-    settings = TableSettings(players=(2,), deals=2, samples=1, budgets=(1,))
+    settings = TableSettings(players=(2,), deals=2, samples=1, budgets=(1,), silent_deals=2)
     alone = run_table_suite(settings)
-    pooled = run_table_suite(TableSettings(players=(2,), deals=2, samples=1, budgets=(1,), workers=2))
+    pooled = run_table_suite(TableSettings(players=(2,), deals=2, samples=1, budgets=(1,), workers=2, silent_deals=2))
 
     def untimed(report) -> list:
         arms = [a for c in report.comparisons for a in c.to_json()["arms"]]
@@ -180,7 +189,7 @@ def test_a_pool_plays_the_same_games_and_ctrl_c_in_it_ends_only_the_games_under_
         return real(futures, timeout, return_when)
 
     monkeypatch.setattr(table_bench.cf, "wait", wait)
-    cut = run_table_suite(TableSettings(players=(2,), deals=2, samples=1, budgets=(1,), workers=2))
+    cut = run_table_suite(TableSettings(players=(2,), deals=2, samples=1, budgets=(1,), workers=2, silent_deals=2))
     assert not cut.interrupted
     lost = [g for g in cut.games if g.interrupted]
     assert 1 <= len(lost) <= 2 and len(cut.games) == len(alone.games)
@@ -199,6 +208,9 @@ def test_a_pool_plays_the_same_games_and_ctrl_c_in_it_ends_only_the_games_under_
         (["--suite", "table", "--budgets", "many"], "not a list of positive whole numbers"),
         (["--suite", "table", "--samples", "0"], "--samples"),
         (["--suite", "table", "--json", "--markdown"], "do not mix"),
+        (["--suite", "table", "--sections", "rates,bogus"], "'bogus': sections are silent, rates, budgets, modes, beliefs"),
+        (["--suite", "official", "--silent-deals", "5"], "--silent-deals is only taken by --suite table"),
+        (["--suite", "official", "--sections", "silent"], "--sections is only taken by --suite table"),
     ],
 )
 def test_table_options_that_cannot_be_used_exit_2(args, message):
@@ -209,7 +221,9 @@ def test_table_options_that_cannot_be_used_exit_2(args, message):
 
 def test_the_sections_share_their_games():
     cases = TINY.cases()
-    assert len(cases) == len(set(cases)) == 2 * (4 + len(BELIEFS) - 1)
+    # tuned, lookahead:1, lookahead:2, seat 0 only and each other belief on 2 deals; then the
+    # silent section's thrifty on 3 and tuned on the one deal the others do not play.
+    assert len(cases) == len(set(cases)) == 2 * (4 + len(BELIEFS) - 1) + 3 + 1
     assert TableCase(Arm.lookahead(2), 2, 0) in cases and TableCase(Arm(), 2, 1) in cases
     # The budgets play min(--deals, --budget-deals) deals; the rest play --deals.
     wide = TableSettings(players=(2, 4), deals=5, samples=2, budgets=(3,), budget_deals=2)
@@ -217,4 +231,6 @@ def test_the_sections_share_their_games():
     assert budget == {0, 1}
     defaults = TableSettings()
     assert [s.players for s in defaults.sections() if s.name == "rates"] == [1, 2, 3, 4, 5]
-    assert {s.players for s in defaults.sections() if s.name != "rates"} == {2, 4}
+    assert [s.players for s in defaults.sections() if s.name == "silent"] == [1, 2, 3, 4, 5]
+    assert {s.players for s in defaults.sections() if s.name not in ("rates", "silent")} == {2, 4}
+    assert [s.name for s in replace(defaults, chosen=("silent",)).sections()] == ["silent"] * 5

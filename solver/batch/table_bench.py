@@ -1,19 +1,22 @@
-"""``tranquility bench --suite table`` (docs/performance.md): lookahead against thrifty at
-the silent table.
+"""``tranquility bench --suite table`` (docs/performance.md): the silent policies and
+lookahead at the silent table.
 
 Official rules. Every way of playing (an ``Arm``) plays the same seeded deals, each with
 the deal's seed as its sim seed; the engine checks every action (``simulate``) and the
 verifier replays every line to the same end. The sections, each a ``Comparison`` of arms
 on the deals all of them finished (the first arm is its baseline):
 
-- rates: per player count, thrifty and lookahead at the default budget;
-- budgets: thrifty and lookahead at three budgets (about 0.25, 1 and 4 CPU s a decision)
-  on fewer deals;
-- modes: every seat looking ahead, and one seat (seat 0) among thrifty players;
+- silent: per player count, thrifty and tuned on many deals (they cost milliseconds a game);
+- rates: per player count, tuned and lookahead (on the tuned blueprint) at the default budget;
+- budgets: tuned and lookahead at three budgets (each about four times the cost of the one
+  before) on fewer deals;
+- modes: every seat looking ahead, and one seat (seat 0) among tuned players;
 - beliefs: each of lookahead's beliefs (``lookahead.BELIEFS``).
 
-Then the CPU seconds of a decision at the default budget (median, p90) and the rollout
-rate: thrifty playouts from mid-game positions per CPU second. An arm that two sections
+Each arm after the first carries the paired difference from the first with its 95%
+interval. Then the CPU seconds of a decision at the default budget (median, p90) and the
+rollout rate: blueprint playouts from mid-game positions per CPU second. ``sections``
+chooses the sections to play. An arm that two sections
 share plays each deal once (the same arm, deal and seed give the same line). The games run
 in this process, or side by side in ``workers`` processes; every CPU second is the
 deciding thread's own (one core). Ctrl-C as in every suite (``CtrlC``): the first ends the
@@ -23,6 +26,7 @@ report covers the games done, ``interrupted``."""
 from __future__ import annotations
 
 import concurrent.futures as cf
+import math
 import statistics
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -30,35 +34,37 @@ from dataclasses import dataclass, field
 from typing import TypeVar
 
 from tranquility.solver.batch.bench import TABLE_SUITE, CtrlC, machine_description
-from tranquility.solver.batch.odds_summary import PolicyRate, _round, decision_cells, p90, shown_percent
+from tranquility.solver.batch.odds_summary import Z95, PolicyRate, _round, decision_cells, p90, shown_percent
 from tranquility.solver.batch.plays import SEARCHING, TimedLookahead, play, stored_name
 from tranquility.solver.ctrl_c import held
 from tranquility.solver.engine.deal import deal
 from tranquility.solver.engine.rules import OFFICIAL
 from tranquility.solver.engine.state import replay
 from tranquility.solver.engine.verify import verify
-from tranquility.solver.search.lookahead import BELIEFS, DEFAULT_SAMPLES
+from tranquility.solver.search.lookahead import BELIEFS, BLUEPRINTS, DEFAULT_SAMPLES
 from tranquility.solver.search.policies import Policy, make_policy, play_on, simulate
 
 RATE_PLAYERS = (1, 2, 3, 4, 5)  # the rates section's player counts
 COMPARE_PLAYERS = (2, 4)  # the other sections'
 DEALS = 50  # seeds 0..49
+SILENT_DEALS = 1000  # the silent section's seeds: 0..999, the evaluation seeds
 BUDGET_DEALS = 10  # the budgets section's seeds, at most: 0..9
-# Worlds per decision of about 0.25, 1 and 4 CPU s a decision: on official seed 0 at 2 and 4
-# players, the median decision took 0.26 s at 12 worlds and 1.15 s at 36 (2 cores, busy).
+# Worlds per round of successive halving: each budget costs about four times the one before.
 BUDGETS = (6, 24, 96)
-ROLLOUT_SEEDS = 20  # the rollout rate's positions: thrifty's games on seeds 0..19, halfway through
+ROLLOUT_SEEDS = 20  # the rollout rate's positions: the blueprint's games on seeds 0..19, halfway through
 ROLLOUT_REPEATS = 5  # each played out this many times
 
 
 @dataclass(frozen=True)
 class Arm:
-    """One way of playing a deal: thrifty at every seat (``samples`` None), or lookahead
-    with ``samples`` worlds per decision and a ``belief``, at every seat or at ``seat`` only."""
+    """One way of playing a deal: the silent ``policy`` at every seat (``samples`` None),
+    or lookahead with ``samples`` worlds per round and a ``belief``, at every seat or at
+    ``seat`` only (the other seats play its blueprint)."""
 
     samples: int | None = None
     seat: int | None = None
     belief: str | None = None
+    policy_name: str = "thrifty"
 
     @classmethod
     def lookahead(cls, samples: int, seat: int | None = None, belief: str = BELIEFS[0]) -> Arm:
@@ -66,14 +72,14 @@ class Arm:
 
     @property
     def name(self) -> str:
-        """``thrifty``, ``lookahead:12`` (as the odds store names it), with ``, seat 0 only``
+        """``thrifty``, ``lookahead:6`` (as the odds store names it), with ``, seat 0 only``
         or ``, belief counts`` when it differs from the default."""
         return self.label(self.belief not in (None, BELIEFS[0]))
 
     def label(self, belief: bool) -> str:
         """The name, with the belief said (``belief``) or not."""
         if self.samples is None:
-            return "thrifty"
+            return self.policy_name
         name = stored_name(SEARCHING, self.samples)
         if self.seat is not None:
             name += f", seat {self.seat} only"
@@ -81,7 +87,7 @@ class Arm:
 
     def policy(self, seed: int) -> Policy:
         if self.samples is None:
-            return make_policy("thrifty", seed)
+            return make_policy(self.policy_name, seed)
         return TimedLookahead(seed, self.samples, self.seat, belief=self.belief)
 
     def to_json(self) -> dict:
@@ -181,11 +187,27 @@ class ArmResult:
             return None
         return 100 * (self.rate.won - self.baseline_won) / self.rate.deals
 
+    @property
+    def difference_interval(self) -> tuple[float, float] | None:
+        """The 95% interval of ``difference_points``, paired deal by deal: only the deals
+        one of the two won count, the rest cancel. Agresti and Min's interval (2005): the
+        paired Wald interval with half a deal added to each cell of the 2x2 table, which
+        keeps its width honest when few deals (or none) were won by one arm alone."""
+        n = self.rate.deals
+        if self.baseline_won is None or not n:
+            return None
+        b, c, m = self.only_this + 0.5, self.only_baseline + 0.5, n + 2.0
+        mean = (b - c) / m
+        spread = Z95 * math.sqrt(max(0.0, (b + c) / m - mean * mean) / m)
+        return max(-100.0, 100 * (mean - spread)), min(100.0, 100 * (mean + spread))
+
     def to_json(self) -> dict:
         data = {**self.arm.to_json(), **self.rate.to_json()}
         if self.baseline_won is not None:
+            low, high = self.difference_interval or (0.0, 0.0)
             data.update(
                 difference_points=_round(self.difference_points, 2),
+                difference_interval=[_round(low, 2), _round(high, 2)],
                 only_this=self.only_this,
                 only_baseline=self.only_baseline,
             )
@@ -236,17 +258,17 @@ class Rollouts:
 
 
 def measure_rollouts(players: Iterable[int], seeds: int = ROLLOUT_SEEDS, repeats: int = ROLLOUT_REPEATS) -> Rollouts:
-    """The blueprint's speed, as lookahead's playouts run it: thrifty's own game on each
+    """The blueprint's speed, as lookahead's playouts run it: its own game on each
     official deal (``players`` x seeds 0..``seeds``-1) cut halfway, each position played
-    out to the end by thrifty at every seat ``repeats`` times, timed in this thread's CPU
+    out to the end by the blueprint at every seat ``repeats`` times, timed in this thread's CPU
     seconds (the games that make the positions are not timed)."""
     positions = []
     for count in players:
         for seed in range(seeds):
             game = deal(OFFICIAL, count, seed)
-            line = simulate(game, "thrifty", seed).line
+            line = simulate(game, BLUEPRINTS[0], seed).line
             positions.append(replay(game, line.actions[: len(line.actions) // 2]))
-    blueprint = make_policy("thrifty")
+    blueprint = make_policy(BLUEPRINTS[0])
     began = time.thread_time()
     for _ in range(repeats):
         for state in positions:
@@ -265,6 +287,8 @@ class TableSettings:
     budgets: tuple[int, ...] = BUDGETS
     budget_deals: int = BUDGET_DEALS
     workers: int = 1
+    silent_deals: int = SILENT_DEALS
+    chosen: tuple[str, ...] = ()  # the sections to play (empty: all of them)
 
     @property
     def rate_players(self) -> tuple[int, ...]:
@@ -279,15 +303,17 @@ class TableSettings:
         return list(dict.fromkeys(case for s in self.sections() for case in s.cases()))
 
     def sections(self) -> list[Section]:
-        thrifty, default = Arm(), Arm.lookahead(self.samples)
+        thrifty, tuned, default = Arm(), Arm(policy_name=BLUEPRINTS[0]), Arm.lookahead(self.samples)
         seeds = range(self.deals)
-        found = [Section("rates", p, (thrifty, default), seeds) for p in self.rate_players]
-        budgets = (thrifty, *(Arm.lookahead(n) for n in self.budgets))
+        found = [Section("rates", p, (tuned, default), seeds) for p in self.rate_players]
+        budgets = (tuned, *(Arm.lookahead(n) for n in self.budgets))
         found += [Section("budgets", p, budgets, range(min(self.deals, self.budget_deals))) for p in self.compare_players]
         found += [Section("modes", p, (default, Arm.lookahead(self.samples, seat=0)), seeds) for p in self.compare_players]
         beliefs = tuple(Arm.lookahead(self.samples, belief=b) for b in BELIEFS)
         found += [Section("beliefs", p, beliefs, seeds) for p in self.compare_players]
-        return found
+        # Last: its many quick games would hold back the searching sections' figures.
+        found += [Section("silent", p, (thrifty, tuned), range(self.silent_deals)) for p in self.rate_players]
+        return [s for s in found if not self.chosen or s.name in self.chosen]
 
     def to_json(self) -> dict:
         return {
@@ -299,14 +325,17 @@ class TableSettings:
             "budgets": list(self.budgets),
             "budget_deals": min(self.deals, self.budget_deals),
             "workers": self.workers,
+            "silent_deals": self.silent_deals,
+            "sections": list(self.chosen or SECTIONS),
         }
 
 
-SECTIONS = ("rates", "budgets", "modes", "beliefs")
+SECTIONS = ("silent", "rates", "budgets", "modes", "beliefs")
 TITLES = {
-    "rates": "Win rates: thrifty, and lookahead at the default budget",
-    "budgets": "Lookahead at three budgets, beside thrifty (fewer deals)",
-    "modes": "Every seat looking ahead, and seat 0 alone among thrifty players",
+    "silent": "The silent policies: thrifty and tuned",
+    "rates": "Win rates: tuned, and lookahead on it at the default budget",
+    "budgets": "Lookahead at three budgets, beside tuned (fewer deals)",
+    "modes": "Every seat looking ahead, and seat 0 alone among tuned players",
     "beliefs": "Lookahead's beliefs (the first is the default)",
 }
 
@@ -367,7 +396,7 @@ def run_table_suite(settings: TableSettings, on_game: OnGame | None = None) -> T
     ctrl_c = CtrlC()
     games, interrupted = play_cases(settings.cases(), settings.workers, ctrl_c, on_game)
     rollouts = None
-    if not interrupted:
+    if not interrupted and settings.cases():
         try:
             rollouts = measure_rollouts(settings.compare_players)
         except KeyboardInterrupt:  # the rollouts' case: left out, as a game cut short
@@ -493,7 +522,7 @@ TABLE_COLUMNS = (
     "policy",
     "won",
     "rate [95%]",
-    "points vs first",
+    "points vs first [95%]",
     "only it / first",
     "decisions",
     "median CPU s",
@@ -506,7 +535,7 @@ TABLE_PARTS = ((0, 2, 1, 3, 4), (0, 2, 5, 6), (0, 2, 7, 8, 9))
 def table_cells(comparison: Comparison, result: ArmResult) -> list[str]:
     """One arm's row in a section's table (``TABLE_COLUMNS``): shares and CPU seconds as
     in the odds tables."""
-    diff, rate = result.difference_points, result.rate
+    diff, rate, spread = result.difference_points, result.rate, result.difference_interval
     versus = "-" if result.baseline_won is None else f"{result.only_this} / {result.only_baseline}"
     return [
         str(comparison.players),
@@ -514,7 +543,7 @@ def table_cells(comparison: Comparison, result: ArmResult) -> list[str]:
         result.arm.label(comparison.section == "beliefs" or result.arm.belief not in (None, BELIEFS[0])),
         str(rate.won),
         shown_percent(rate.rate, rate.ci95),
-        "-" if diff is None else f"{diff:+.1f}",
+        "-" if diff is None or spread is None else f"{diff:+.1f} [{spread[0]:+.1f}, {spread[1]:+.1f}]",
         versus,
         *(decision_cells(rate)[1:] if rate.searching else ["-"] * 3),
     ]
@@ -530,7 +559,7 @@ def summary_text(report: TableReport) -> str:
     if report.rollouts is not None and report.rollouts.per_second is not None:
         r = report.rollouts
         said.append(
-            f"Rollouts: {r.playouts} thrifty playouts from mid-game in {r.cpu_seconds:.2f} s of CPU time: "
+            f"Rollouts: {r.playouts} {BLUEPRINTS[0]} playouts from mid-game in {r.cpu_seconds:.2f} s of CPU time: "
             f"{r.per_second:.1f} a second on one core"
         )
     played = sum(not g.interrupted for g in report.games)
