@@ -6,7 +6,7 @@ turn it blames may have been a fine move by what the mover saw. Here the mover's
 memory (``remember``: the public history, its own hands and discards) and view
 (``observe``) are all there is: every legal move (``Lookahead.every_move``, and the move
 played if its payment is not one of those) is played in the same sampled worlds that fit
-what the mover saw, then thrifty at every seat to the end (``Lookahead.estimate``). A move
+what the mover saw, then the tuned blueprint at every seat to the end (``Lookahead.estimate``). A move
 played where a clearly better one was there to see (``FairTurn.mistake``) is a mistake;
 a win lost with no such move before it was bad luck. Each turn the perfect analysis flags
 is called one or the other, with what the win needed and where it went (needed.py): the
@@ -18,13 +18,14 @@ the turn and the seat: the same line and settings give the same estimates on eve
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from tranquility.solver.analysis.analyze import Analysis
 from tranquility.solver.analysis.needed import Needed, what_the_win_needed
 from tranquility.solver.analysis.results import Progress, Step
-from tranquility.solver.engine.actions import PlayStart, describe
+from tranquility.solver.engine.actions import Action, PlayStart, describe
 from tranquility.solver.engine.line import Line
 from tranquility.solver.formats.notation import format_action
 from tranquility.solver.search.lookahead import Lookahead, MoveEstimate
@@ -32,10 +33,11 @@ from tranquility.solver.search.memory import remember
 from tranquility.solver.search.policies import observe
 from tranquility.solver.verdicts import Verdict
 
-# Worlds per move: twice the lookahead policy's 12, so that a Wilson interval at 50% is
-# about +-19 points instead of +-25 and a mistake can be called on a gap of 30 to 40 points
-# (at 12 it takes 50 to 60); the cost grows in step (docs/explain.md measures it).
-FAIR_SAMPLES = 24
+# Worlds per move, each played out by the tuned blueprint (lookahead's): a Wilson interval
+# at 50% is then about +-17 points, so a mistake can be called on a gap of about 30 points;
+# the cost grows in step (docs/explain.md measures it and how often ten times the worlds
+# give the same verdict).
+FAIR_SAMPLES = 32
 DEFAULT_TURNS = 6  # turns examined besides the ones the perfect analysis flags
 
 
@@ -115,8 +117,11 @@ class FairTurn:
         }
 
 
-def examine(line: Line, turn: int, samples: int = FAIR_SAMPLES, seed: int = 0, flagged: bool = False) -> FairTurn:
-    """Turn ``turn`` (from 1) of ``line`` judged by what its mover knew before it."""
+def examine(
+    line: Line, turn: int, samples: int = FAIR_SAMPLES, seed: int = 0, flagged: bool = False, only: Sequence[Action] = ()
+) -> FairTurn:
+    """Turn ``turn`` (from 1) of ``line`` judged by what its mover knew before it: every
+    legal move, or the moves ``only`` (the played one is always judged too)."""
     action = line.actions[turn - 1]
     if isinstance(action, PlayStart):
         raise ValueError(f"turn {turn} is the Start event: the table plays it, no seat chooses it alone")
@@ -126,8 +131,8 @@ def examine(line: Line, turn: int, samples: int = FAIR_SAMPLES, seed: int = 0, f
     # A judge of its own per turn: the playouts' random choices then depend on this turn
     # alone, not on which turns were examined before it.
     judge = Lookahead(seed, samples)
-    moves = judge.every_move(obs)
-    if action not in moves:  # the played payment is not thrifty's: judge it as played too
+    moves = list(only) or judge.every_move(obs)
+    if action not in moves:  # the played payment is not the blueprint's: judge it as played too
         moves.append(action)
     found = judge.estimate(obs, remember(before, seat), moves, f"fair/{seed}/{turn}/{seat}")
     order = sorted(range(len(found)), key=lambda i: (-found[i].wins, -found[i].rest, i))
