@@ -151,7 +151,7 @@ def folder(tmp_path_factory) -> Path:
 
 
 def commands() -> list[str]:
-    return sorted(main.commands)
+    return main.list_commands(click.Context(main))
 
 
 @pytest.mark.slow
@@ -159,7 +159,8 @@ def commands() -> list[str]:
 def test_no_option_combination_is_a_bug(name: str, folder: Path, monkeypatch):
     # play --web serves until Ctrl-C: everything up to the serving is checked, not the serving.
     monkeypatch.setattr(web, "serve", lambda command, host, port: None)
-    command = main.commands[name]
+    command = main.get_command(click.Context(main), name)
+    assert command is not None
     position = (folder / "position.txt").read_text()
     params = [p for p in command.params if p.name != "help"]
 

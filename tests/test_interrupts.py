@@ -205,7 +205,7 @@ def test_ctrl_cs_in_a_row_never_end_the_wait_before_its_threads():
 def test_an_error_that_ctrl_c_caused_is_an_interrupt_not_a_bug(monkeypatch):
     """An extension module whose import Ctrl-C cut short raises ImportError from it: exit
     130, not "internal error (a bug)"."""
-    import tranquility.cli.main as cli
+    import tranquility.cli.commands.games as cli
 
     def cut_short(*args, **kwargs):
         try:

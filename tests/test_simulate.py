@@ -15,7 +15,7 @@ from pathlib import Path
 
 import click
 import pytest
-from tranquility.cli.main import simulate as simulate_command
+from tranquility.cli.commands.simulate import simulate as simulate_command
 from tranquility.solver.engine.actions import PlayStart
 from tranquility.solver.engine.cards import Card
 from tranquility.solver.engine.deal import deal

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
-from .exits import INTERRUPTED, exit_line
-from .options import deal_source, input_error, json_option, usage_error
+from ..exits import INTERRUPTED, exit_line
+from ..options import deal_source, input_error, json_option, usage_error
 
 
 def count_option(name: str, default: int, text: str, least: int = 1):
@@ -76,7 +76,7 @@ def tune(
     from tranquility.solver.errors import BadInput
     from tranquility.solver.search.weights import WeightBook
 
-    from .render import dump_json
+    from ..render import dump_json
 
     if force and merge:
         raise usage_error("--force overwrites --out and --merge adds to it: give one")

@@ -1,0 +1,472 @@
+"""``bench``: the solver timed on fixed suites of seeded deals and positions."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import click
+
+from ..exits import INTERRUPTED, exit_line
+from ..options import (
+    LazyChoice,
+    Limits,
+    PlayerRange,
+    given,
+    json_option,
+    output_options,
+    reject,
+    samples_option,
+    solver_options,
+    usage_error,
+)
+from ..progress import progress_bar
+from ..render import (
+    dump_json,
+    make_console,
+    render_bench,
+)
+from .common import write_out
+
+
+def _suites() -> tuple[str, ...]:
+    from tranquility.solver.batch.bench import ALL_SUITES
+
+    return ALL_SUITES
+
+
+@click.command(
+    epilog=f"""\b
+Examples:
+  tranquility bench --suite official --deals 20
+  tranquility bench --suite positions --time-limit 10 --json --out bench.json   # about 20 s
+  tranquility bench --suite official --deals 5 --reproducible --markdown
+  tranquility bench --suite explain --deals 3 --time-limit 120   # about 10 min
+  tranquility bench --suite optimal --deals 3 --time-limit 30     # about 6 min
+  tranquility bench --suite optimal --players 2-3 --time-limit 60 # the 2-3 player half: about 25 min
+  tranquility bench --suite puzzles --deals 20                   # about 30 s
+  tranquility bench --suite table --workers 2                    # about 1.5 h
+  tranquility bench --suite table --players 2 --deals 3 --samples 2 --budgets 1,2 --json
+  tranquility bench --suite fair --workers 2 --out fair.json --markdown   # about 1 h on 2 cores
+\b
+--suite puzzles grades with the grader's fixed budgets: it takes no --time-limit,
+--workers or --reproducible. --suite explain takes --time-limit (each explain's
+line; its critical-move checks get half as much again) but not --workers or
+--reproducible. --suite table plays games, solving none: it takes no --time-limit
+or --reproducible, and --workers N plays N games side by side in processes;
+--samples, --budgets and --budget-deals are its own. --suite fair finds thrifty's
+lost games (--deals N, at 4 players unless --players) and plays lookahead's
+(--own-deals M), then judges each by the perfect and the fair analysis of
+analyze --fair (--time-limit per position, default 10; --samples worlds per
+move); --workers N plays N games side by side; no --reproducible. With --out,
+each game done is kept in PATH.part: a rerun goes on from it. docs/performance.md.
+
+{exit_line()}"""
+)
+@click.option(
+    "--suite",
+    type=LazyChoice(_suites),
+    default="official",
+    show_default=True,
+    help="explain = per player count: explain time, best spare proven optimal, critical claims proven, analyze decided; "
+    "optimal = per player count: solve --objective turns and spare, proven share, gap, which method gave bound and line; "
+    "puzzles = per player count and grade: grading and generating seconds; "
+    "table = lookahead against thrifty at the silent table: win rates, budgets, modes, beliefs, CPU s a decision; "
+    "fair = the fair analysis over many games: thrifty's lost wins called mistakes or bad luck, and the share of "
+    "lookahead's own moves called mistakes.",
+)
+@click.option(
+    "--deals",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="Seeds per group (default: the suite's own: official 200, variants 50, positions 25, modules 50, "
+    "explain 50, optimal 15, puzzles 50, table 50; fair: lost thrifty games to judge, 100).",
+)
+@click.option(
+    "--players",
+    type=PlayerRange(),
+    help="Only these of the suite's player counts: 4, a range (2-3) or a list (2,4) [default: all of them: "
+    "official, all and puzzles 1-5, variants and modules 1, 2 and 4, positions, explain and optimal 2-5; "
+    "table: its rates 1-5, its other sections 2 and 4, and every section at the counts given; fair: 4].",
+)
+@solver_options(
+    "each case: one solve (official, variants, positions, modules, all), or one explain's line (explain); "
+    "fair: each position of a game's perfect analysis, 10 unless given",
+    reproducible="Fixed node budgets and CP-SAT deterministic time in place of --time-limit and --workers: "
+    "decided shares that do not depend on the machine (the seconds are still measured).",
+    workers="CP-SAT threads of each solve; with --suite table or fair, processes playing its games side by side "
+    "(1 unless given).",
+)
+@samples_option(
+    "--suite table: lookahead's worlds per round in the rates, modes and beliefs [default: 6]; "
+    "--suite fair: the fair analysis's worlds per move [default: 24]."
+)
+@click.option(
+    "--budgets",
+    callback=lambda ctx, param, value: _counts(value, param),
+    metavar="N,N,N",
+    help="--suite table: lookahead's worlds per round in the budgets section "
+    "[default: 6,24,96: each costs about four times the one before].",
+)
+@click.option(
+    "--budget-deals",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="--suite table: the budgets section plays seeds 0..N-1 (at most --deals) [default: 10].",
+)
+@click.option(
+    "--silent-deals",
+    type=click.IntRange(min=1),
+    metavar="N",
+    help="--suite table: the silent section (thrifty against tuned) plays seeds 0..N-1 [default: 1000].",
+)
+@click.option(
+    "--sections",
+    callback=lambda ctx, param, value: _sections(value, param),
+    metavar="NAME,...",
+    help="--suite table: play only these sections (silent, rates, budgets, modes, beliefs) [default: all].",
+)
+@click.option(
+    "--own-deals",
+    type=click.IntRange(min=1),
+    metavar="M",
+    help="--suite fair: lookahead's games, seeds 0..M-1 at each player count, every turn judged [default: 20].",
+)
+@output_options("Also write the full report (every case) as JSON here.")
+@click.option("--markdown", is_flag=True, help="Print the summary as a Markdown table (docs/performance.md).")
+@json_option
+@click.pass_context
+# Over 60 lines: a command that picks one of its suites by its flags; each suite is a function.
+def bench(
+    ctx: click.Context,
+    suite: str,
+    deals: int | None,
+    players: tuple[int, ...] | None,
+    limits: Limits,
+    samples: int | None,
+    budgets: tuple[int, ...] | None,
+    budget_deals: int | None,
+    silent_deals: int | None,
+    sections: tuple[str, ...] | None,
+    own_deals: int | None,
+    out: str | None,
+    force: bool,
+    markdown: bool,
+    as_json: bool,
+) -> None:
+    """Time the solver on fixed seeded deals and positions (CLI start-up excluded).
+
+    Per group and player count: decided share, verdict counts, which method decided,
+    median / p90 / max seconds, and whether every win replayed. docs/performance.md
+    explains the suites and records the measured table.
+    """
+    from tranquility.solver.batch.bench import (
+        EXPLAIN_SUITE,
+        FAIR_SUITE,
+        OPTIMAL_SUITE,
+        PUZZLES_SUITE,
+        SUITE_PLAYERS,
+        TABLE_SUITE,
+        cases,
+        markdown_table,
+        run,
+    )
+
+    if as_json and markdown:
+        raise usage_error("--json and --markdown do not mix; choose one")
+    if suite not in (TABLE_SUITE, FAIR_SUITE):
+        reject(ctx, {"samples": "--samples"}, "only taken by --suite table and --suite fair")
+    if suite != TABLE_SUITE:
+        table_only = ("budgets", "budget_deals", "silent_deals", "sections")
+        reject(ctx, {name: "--" + name.replace("_", "-") for name in table_only}, "only taken by --suite table")
+    if suite != FAIR_SUITE:
+        reject(ctx, {"own_deals": "--own-deals"}, "only taken by --suite fair")
+    else:
+        reject(
+            ctx,
+            {"reproducible": "--reproducible"},
+            "not taken by --suite fair: its perfect analysis has --time-limit seconds a position, and --workers is its processes",
+        )
+        from tranquility.solver.analysis.fair import FAIR_SAMPLES
+        from tranquility.solver.batch.fair_bench import FAIR_TIME_LIMIT, LOST_DEALS, OWN_DEALS, PLAYERS, FairSettings
+        from tranquility.solver.search.budget import Budget
+
+        per_position = (limits.seconds if given(ctx, "time_limit") else None) or FAIR_TIME_LIMIT
+        workers = limits.workers if given(ctx, "workers") else 1
+        counts = (players or PLAYERS, deals or LOST_DEALS, own_deals or OWN_DEALS, samples or FAIR_SAMPLES)
+        # One CP-SAT thread a position: the games' processes already fill the cores.
+        fair = FairSettings(*counts, Budget(seconds=per_position, workers=1), workers)
+        _bench_fair(fair, out, force, markdown, as_json)
+        return
+    if suite == TABLE_SUITE:
+        reject(
+            ctx,
+            {"time_limit": "--time-limit", "reproducible": "--reproducible"},
+            "not taken by --suite table: it plays games, solving none",
+        )
+        workers = limits.workers if given(ctx, "workers") else 1
+        table = (players, deals, samples, budgets, budget_deals, workers, silent_deals, sections)
+        _bench_table(table, out, force, markdown, as_json)
+        return
+    if players is not None:
+        missing = [str(p) for p in players if p not in SUITE_PLAYERS[suite]]
+        if missing:
+            plays = ", ".join(map(str, SUITE_PLAYERS[suite]))
+            raise usage_error(f"--players: --suite {suite} has no {' or '.join(missing)}-player deals (it plays {plays})")
+    if suite == PUZZLES_SUITE:
+        reject(
+            ctx,
+            {"time_limit": "--time-limit", "workers": "--workers", "reproducible": "--reproducible"},
+            "not taken by --suite puzzles: the grader has fixed, deterministic budgets",
+        )
+    elif suite == EXPLAIN_SUITE:
+        reject(
+            ctx,
+            {"workers": "--workers", "reproducible": "--reproducible"},
+            "not taken by --suite explain: it measures explain with its own defaults (2 threads, budgets in seconds)",
+        )
+    seconds = limits.seconds
+    assert seconds is not None  # bench's --time-limit has a default
+    chosen = SUITE_PLAYERS[suite] if players is None else players
+    if suite == EXPLAIN_SUITE:
+        _bench_explain(deals, chosen, seconds, out, force, markdown, as_json)
+        return
+    if suite == PUZZLES_SUITE:
+        _bench_puzzles(deals, chosen, out, force, markdown, as_json)
+        return
+    if suite == OPTIMAL_SUITE:
+        _bench_optimal(deals, chosen, limits, out, force, markdown, as_json)
+        return
+    total = sum(1 for _ in cases(suite, deals, players))
+    with progress_bar(make_console(stderr=True), as_json) as progress:
+        task = progress.add_task(f"bench {suite}", total=total)
+        decided = [0]
+
+        def on_case(case, outcome) -> None:
+            decided[0] += outcome.verdict != "unknown"
+            said = f"{case.group} {case.players}p seed {case.seed}: {outcome.verdict} by {outcome.method}"
+            progress.update(task, advance=1, description=f"bench {suite}: {decided[0]} decided; last {said}")
+
+        report = run(suite, deals, seconds, limits.workers, on_case=on_case, reproducible=limits.reproducible, players=players)
+    if out is not None:
+        write_out(out, report.to_json(), force)
+    if as_json:
+        click.echo(dump_json(report.to_json(cases=False)))
+    elif markdown:
+        click.echo(markdown_table(report))
+    else:
+        render_bench(make_console(), report)
+    _stopped_by_ctrl_c(report.interrupted)
+
+
+def _stopped_by_ctrl_c(interrupted: bool) -> None:
+    """After a bench report: exit 130 when Ctrl-C stopped the run (the report says so too)."""
+    if interrupted:
+        click.echo("Interrupted: the report covers the cases done so far.", err=True)
+        raise click.exceptions.Exit(INTERRUPTED)
+
+
+def _bench_explain(
+    deals: int | None, players: tuple[int, ...], time_limit: float, out: str | None, force: bool, markdown: bool, as_json: bool
+) -> None:
+    """The explain suite: each explain gets --time-limit for its line and half that for the
+    critical moves; analyze gets 10 s per position (docs/performance.md measures them so)."""
+    from tranquility.solver.batch.bench import EXPLAIN_SUITE, SuiteReport, explain_markdown, run_explain_suite
+
+    from ..render import render_explain_bench
+
+    per_count = (deals or 50) + min(deals or 20, 20)  # explains, then analyzes, per player count 2-5
+    with progress_bar(make_console(stderr=True), as_json) as progress:
+        on_step = _stepper(progress, "bench explain", len(players) * per_count)
+        rows, interrupted = _rows_or_partial(
+            lambda: run_explain_suite(deals, time_limit, time_limit / 2, 10.0, on_step=on_step, players=players)
+        )
+    report = SuiteReport(EXPLAIN_SUITE, rows, time_limit, interrupted)
+    _report(report, lambda: explain_markdown(rows), render_explain_bench, out, force, markdown, as_json)
+
+
+def _bench_optimal(
+    deals: int | None, players: tuple[int, ...], limits: Limits, out: str | None, force: bool, markdown: bool, as_json: bool
+) -> None:
+    """The optimal suite: solve --objective turns and spare on official seeds
+    0-14 (--deals N) for 2-5 players (--players), --time-limit seconds each."""
+    from tranquility.solver.batch.bench import (
+        OPTIMAL_DEALS,
+        OPTIMAL_OBJECTIVES,
+        OPTIMAL_SUITE,
+        SuiteReport,
+        optimal_markdown,
+        run_optimal_suite,
+    )
+
+    seconds = limits.seconds
+    assert seconds is not None  # bench's --time-limit has a default
+    steps = len(players) * (deals or OPTIMAL_DEALS) * len(OPTIMAL_OBJECTIVES)
+    with progress_bar(make_console(stderr=True), as_json) as progress:
+        rows, interrupted = _rows_or_partial(
+            lambda: run_optimal_suite(
+                deals,
+                seconds,
+                limits.workers,
+                limits.reproducible,
+                players=players,
+                on_step=_stepper(progress, "bench optimal", steps),
+            )
+        )
+    report = SuiteReport(OPTIMAL_SUITE, rows, seconds, interrupted)
+    table = optimal_markdown(rows)
+    _report(report, lambda: table, lambda console, _: console.print(table), out, force, markdown, as_json)
+
+
+def _bench_puzzles(
+    deals: int | None, players: tuple[int, ...], out: str | None, force: bool, markdown: bool, as_json: bool
+) -> None:
+    """The puzzles suite: grade official seeds 10000.. per player count (default 50)."""
+    from tranquility.puzzles.timing import puzzle_markdown, run_puzzle_suite
+    from tranquility.solver.batch.bench import PUZZLES_SUITE, SuiteReport
+
+    from ..render import render_puzzle_bench
+
+    with progress_bar(make_console(stderr=True), as_json) as progress:
+        rows = run_puzzle_suite(
+            deals or 50, on_step=_stepper(progress, "bench puzzles", len(players) * (deals or 50)), players=players
+        )
+    report = SuiteReport(PUZZLES_SUITE, rows)
+    _report(report, lambda: puzzle_markdown(rows), render_puzzle_bench, out, force, markdown, as_json)
+
+
+def _sections(value: str | None, param: click.Parameter) -> tuple[str, ...] | None:
+    """``silent,rates``: names of the table suite's sections (None when not given)."""
+    from tranquility.solver.batch.table_bench import SECTIONS
+
+    if value is None:
+        return None
+    names = tuple(dict.fromkeys(v.strip() for v in value.split(",")))
+    unknown = [n for n in names if n not in SECTIONS]
+    if unknown or not names:
+        raise click.BadParameter(f"{unknown[0] if unknown else value!r}: sections are {', '.join(SECTIONS)}", param=param)
+    return names
+
+
+def _counts(value: str | None, param: click.Parameter) -> tuple[int, ...] | None:
+    """``12,32,128``: positive whole numbers, as a tuple (None when not given)."""
+    if value is None:
+        return None
+    parts = [part.strip() for part in value.split(",")]
+    if not all(part.isdigit() and int(part) > 0 for part in parts):
+        raise click.BadParameter(f"{value!r} is not a list of positive whole numbers (12,32,128)", param=param)
+    return tuple(int(part) for part in parts)
+
+
+def _bench_table(options: tuple, out: str | None, force: bool, markdown: bool, as_json: bool) -> None:
+    """The table suite: the silent policies and lookahead, each game played once, on
+    ``workers`` processes; --out gets every game too."""
+    from tranquility.solver.batch.table_bench import (
+        BUDGET_DEALS,
+        BUDGETS,
+        DEALS,
+        SILENT_DEALS,
+        TableSettings,
+        run_table_suite,
+        table_markdown,
+    )
+    from tranquility.solver.search.lookahead import DEFAULT_SAMPLES
+
+    from ..render import render_table_bench
+
+    players, deals, samples, budgets, budget_deals, workers, silent_deals, sections = options
+    settings = TableSettings(
+        players,
+        deals or DEALS,
+        samples or DEFAULT_SAMPLES,
+        budgets or BUDGETS,
+        budget_deals or BUDGET_DEALS,
+        workers,
+        silent_deals or SILENT_DEALS,
+        sections or (),
+    )
+    with progress_bar(make_console(stderr=True), as_json) as progress:
+        task = progress.add_task("bench table", total=len(settings.cases()))
+
+        def on_game(game, done: int, total: int) -> None:
+            case, said = game.case, "cut short" if game.interrupted else "won" if game.won else "lost"
+            said = f"{case.arm.name} {case.players}p seed {case.seed} {said}"
+            progress.update(task, completed=done, description=f"bench table: last {said}")
+
+        report = run_table_suite(settings, on_game)
+    if out is not None:
+        write_out(out, report.to_json(games=True), force)
+    _print_report(report, lambda: table_markdown(report), render_table_bench, markdown, as_json)
+    _stopped_by_ctrl_c(report.interrupted)
+
+
+def _bench_fair(settings, out: str | None, force: bool, markdown: bool, as_json: bool) -> None:
+    """The fair suite (``FairSettings``), on its ``workers`` processes. With --out, a journal
+    beside it keeps every game done; the report is written there once every game is, and
+    the journal removed."""
+    from tranquility.solver.batch.fair_bench import fair_markdown, journal_path, run_fair_suite
+
+    from ..render import render_fair_bench
+
+    journal = None if out is None else journal_path(out)
+    with progress_bar(make_console(stderr=True), as_json) as progress:
+        task = progress.add_task("bench fair: finding thrifty's lost games", total=None)
+
+        def on_game(game, done: int, total: int) -> None:
+            case = game.case
+            said = "cut short" if game.interrupted else game.judgement
+            said = f"{case.section} {case.players}p seed {case.seed} {said}"
+            progress.update(task, completed=done, total=total, description=f"bench fair: last {said}")
+
+        report = run_fair_suite(settings, on_game, journal)
+    if out is not None and journal is not None:
+        if report.complete:
+            write_out(out, report.to_json(games=True), force)
+            journal.unlink(missing_ok=True)
+        else:
+            kept = len(report.games) - report.cut_short
+            said = f"{out} not written yet: {journal} keeps the {kept} game(s) done; the same command plays the rest."
+            click.echo(said, err=True)
+    _print_report(report, lambda: fair_markdown(report), render_fair_bench, markdown, as_json)
+    _stopped_by_ctrl_c(not report.complete)
+
+
+def _rows_or_partial(measure: Callable[[], list]) -> tuple[list, bool]:
+    """A row suite's rows, and whether Ctrl-C stopped it (then the rows of the cases done)."""
+    from tranquility.solver.batch.bench import SuiteInterrupted
+
+    try:
+        return measure(), False
+    except SuiteInterrupted as stopped:
+        return stopped.rows, True
+
+
+def _stepper(progress, label: str, total: int):
+    """An ``on_step`` for a suite that names each step as it starts: the bar counts the
+    steps done and shows the one under way."""
+    task = progress.add_task(label, total=total)
+    started = [0]
+
+    def on_step(text: str) -> None:
+        progress.update(task, completed=started[0], description=f"{label}: {text}")
+        started[0] += 1
+
+    return on_step
+
+
+def _report(report, markdown_text, render, out: str | None, force: bool, markdown: bool, as_json: bool) -> None:
+    """A row suite's report: --out gets the JSON; stdout the JSON, the Markdown table or
+    the readable table."""
+    if out is not None:
+        write_out(out, report.to_json(), force)
+    _print_report(report, markdown_text, render, markdown, as_json)
+    _stopped_by_ctrl_c(report.interrupted)
+
+
+def _print_report(report, markdown_text, render, markdown: bool, as_json: bool) -> None:
+    """A suite's report on stdout: the JSON, the Markdown table or the readable table."""
+    if as_json:
+        click.echo(dump_json(report.to_json()))
+    elif markdown:
+        click.echo(markdown_text())
+    else:
+        render(make_console(), report)

@@ -1,0 +1,137 @@
+"""``play``: the interactive board, in the terminal or as a web page, alone or at a table of bots."""
+
+from __future__ import annotations
+
+import click
+from tranquility.solver.verdicts import Objective
+
+from ..exits import exit_line
+from ..options import (
+    SECONDS,
+    DealSource,
+    LazyChoice,
+    Seconds,
+    deal_source,
+    game_file_argument,
+    reject,
+)
+from .common import simulate_policies
+
+
+@click.command(
+    epilog=f"""\b
+Examples:
+  tranquility play --seed 1 --players 2
+  tranquility play --puzzle tq1-1p-8cf48077-2
+  tranquility simulate --seed 3 --players 4 --out line.json
+  tranquility play line.json --hint-time 5
+  tranquility play --puzzle tq1-1p-8cf48077-2 --web --port 8080
+  tranquility play --seed 1 --players 3 --seat 1 --bots thrifty
+\b
+FILE is a deal, line, puzzle or notation file (not -: standard input is the
+keyboard here); play goes on where its line stops. Type moves in the notation
+(docs/notation.md) or pick them from the list; type help on the board for its
+commands and keys. With --web the same board is a web page, a game of its own
+for each browser connection, until Ctrl-C. With --seat K you play seat K at a
+table of bots: your own hand alone is face up until the game ends. docs/play.md.
+
+{exit_line("the board was closed")}
+2 also without a terminal to draw on (except with --web)."""
+)
+@deal_source
+@game_file_argument
+@click.option("--puzzle", "puzzle_id", metavar="ID", help="Play a shipped catalogue puzzle (tranquility puzzles lists them).")
+@click.option(
+    "--hint-time",
+    type=SECONDS,
+    default=2.0,
+    show_default=True,
+    metavar="SECONDS",
+    help="Seconds for each hint's solve (and each solve of the check after a move, and each position of the post-game analysis).",
+)
+@click.option(
+    "--objective",
+    type=click.Choice([o.value for o in Objective]),
+    default=None,
+    help="Which win a hint's best next move heads for (as in tranquility solve) [default: spare in a puzzle, else any].",
+)
+@click.option(
+    "--no-check",
+    "no_check",
+    is_flag=True,
+    help="Do not solve after every move whether it threw the win away (ctrl+n on the board turns the check on and off).",
+)
+@click.option(
+    "--web",
+    is_flag=True,
+    help="Serve the board as a web page instead, a game for each browser connection, until Ctrl-C "
+    "(needs textual-serve: pip install 'tranquility-solver[web]').",
+)
+@click.option("--host", default="127.0.0.1", show_default=True, help="With --web: the address to serve on.")
+@click.option(
+    "--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="With --web: the port (0: a free one)."
+)
+@click.option(
+    "--seat",
+    type=click.IntRange(min=0),
+    metavar="K",
+    help="Play seat K (from 0) at a table: you see your own hand only, bots play the other seats; "
+    "every card is face up once the game is over.",
+)
+@click.option(
+    "--bots",
+    type=LazyChoice(simulate_policies),
+    default="tuned",
+    show_default=True,
+    help="With --seat: how the bots play (simulate's policies, docs/simulate.md).",
+)
+@click.option(
+    "--bot-delay",
+    type=Seconds(zero=True),
+    default=0.8,
+    show_default=True,
+    metavar="SECONDS",
+    help="With --seat: the pause between the bots' moves (0: none).",
+)
+@click.option(
+    "--hint-samples",
+    type=click.IntRange(min=1),
+    default=8,
+    show_default=True,
+    metavar="N",
+    help="With --seat: worlds each of your moves is played out in for the fair hint.",
+)
+@click.pass_context
+def play(
+    ctx: click.Context,
+    source: DealSource,
+    file: str | None,
+    puzzle_id: str | None,
+    hint_time: float,
+    objective: str | None,
+    no_check: bool,
+    web: bool,
+    host: str,
+    port: int,
+    seat: int | None,
+    bots: str,
+    bot_delay: float,
+    hint_samples: int,
+) -> None:
+    """Play a game on an interactive board: every card face up, the legal moves and their
+    costs, undo and redo, save and load, hints from the solver, the post-game analysis;
+    with --seat, one seat at a table of bots, its own hand alone face up."""
+    from tranquility.solver.analysis.table import Seating
+
+    if seat is None:
+        reject(ctx, {"bots": "--bots", "bot_delay": "--bot-delay", "hint_samples": "--hint-samples"}, "only taken with --seat")
+    seating = None if seat is None else Seating(seat, bots, hint_samples=hint_samples)
+    if web:
+        from ..web import serve_play
+
+        serve_play(source, file, puzzle_id, host, port, seating)
+        return
+    reject(ctx, {"host": "--host", "port": "--port"}, "only taken with --web")
+    from ..play import run_play
+
+    run_play(source, file, puzzle_id, hint_time, objective, not no_check, seating, bot_delay)
