@@ -7,7 +7,7 @@ import click
 from rich.table import Table
 from tranquility.puzzles.listing import listing
 
-from .render import dump_json, make_console
+from .render.console import dump_json, make_console
 
 
 def render_puzzles(players: int | None, grade: int | None, preset: str | None, as_json: bool) -> None:

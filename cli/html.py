@@ -26,7 +26,8 @@ from tranquility.solver.engine.state import State
 from tranquility.solver.formats.position_forms import position_to_json, position_to_text
 
 from .progress import seconds_text
-from .render import chances, fair_verdict_text, judged_text, rule_text, rules_line
+from .render.analysis import chances, fair_verdict_text, judged_text, rule_text
+from .render.board import rules_line
 
 CRITICAL_TEXT = {
     "only": "Only move",

@@ -49,16 +49,8 @@ from tranquility.solver.verdicts import Objective, Verdict
 
 from .exits import InputError
 from .options import INPUT_ERRORS, STDIN, DealSource, GameFile, input_error, playable, read_game, usage_error
-from .render import (
-    cards_text,
-    last_cell,
-    render_analysis,
-    render_fair,
-    render_position,
-    render_seat_view,
-    rules_line,
-    short_cards,
-)
+from .render.analysis import render_analysis, render_fair
+from .render.board import cards_text, last_cell, render_position, render_seat_view, rules_line, short_cards
 
 COMMANDS = (
     "undo, redo, back, hint, moves (the best three), check, save PATH (save! PATH overwrites), "

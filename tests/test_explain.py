@@ -249,7 +249,7 @@ def test_explain_shows_the_hand_on_the_turns_asked(played, hands, shown):
     import io
 
     from rich.console import Console
-    from tranquility.cli.render import render_explanation
+    from tranquility.cli.render.analysis import render_explanation
 
     _, e = played
     out = io.StringIO()

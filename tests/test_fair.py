@@ -15,7 +15,7 @@ from dataclasses import replace
 import pytest
 from click.testing import CliRunner
 from tranquility.cli.main import main
-from tranquility.cli.render import bound_digits, chances, fair_verdict_text, rule_text
+from tranquility.cli.render.analysis import bound_digits, chances, fair_verdict_text, rule_text
 from tranquility.solver.analysis.analyze import analyze
 from tranquility.solver.analysis.fair import (
     DEFAULT_TURNS,

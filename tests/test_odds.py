@@ -488,7 +488,7 @@ def test_every_table_rounds_a_share_and_its_interval_the_same_way():
     from io import StringIO
 
     from rich.console import Console
-    from tranquility.cli.odds_view import render_odds
+    from tranquility.cli.render.odds import render_odds
     from tranquility.solver.batch.odds_summary import odds_markdown, shown_percent
 
     summary = made_summary()

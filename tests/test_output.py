@@ -130,7 +130,7 @@ def test_advice_after_an_unknown_fits_the_flags_given():
     import io
 
     from rich.console import Console
-    from tranquility.cli.render import render_solve
+    from tranquility.cli.render.verdicts import render_solve
     from tranquility.solver.analysis.solve import solve
     from tranquility.solver.search.budget import Budget
     from tranquility.solver.verdicts import Method, Verdict
@@ -241,8 +241,16 @@ def _bench_reports():
 @pytest.fixture(scope="module")
 def outputs():
     """Each command's readable output, as a function of the console it prints on."""
-    from tranquility.cli import render
-    from tranquility.cli.odds_view import render_odds
+    from tranquility.cli.render.analysis import render_explanation
+    from tranquility.cli.render.bench import (
+        render_bench,
+        render_explain_bench,
+        render_fair_bench,
+        render_puzzle_bench,
+        render_table_bench,
+    )
+    from tranquility.cli.render.board import render_deal, render_rules, render_show, render_verdict
+    from tranquility.cli.render.odds import render_odds
     from tranquility.solver.analysis.explain import Critical, explain
     from tranquility.solver.analysis.results import Phase
     from tranquility.solver.engine.state import replay
@@ -267,21 +275,21 @@ def outputs():
 
     def show(console) -> None:
         for turn in (0, 20, len(line.actions)):
-            render.render_show(console, "/tmp/played.json", line, replay(game, line.actions[:turn]), turn)
+            render_show(console, "/tmp/played.json", line, replay(game, line.actions[:turn]), turn)
 
     return {
         "show": show,
-        "explain": lambda c: render.render_explanation(c, explained, hands="all"),
-        "verify": lambda c: render.render_verdict(c, "/tmp/played.json", line, verify(line)),
-        "deal": lambda c: render.render_deal(c, game),
-        "rules": lambda c: render.render_rules(c, OFFICIAL),
+        "explain": lambda c: render_explanation(c, explained, hands="all"),
+        "verify": lambda c: render_verdict(c, "/tmp/played.json", line, verify(line)),
+        "deal": lambda c: render_deal(c, game),
+        "rules": lambda c: render_rules(c, OFFICIAL),
         "odds": lambda c: render_odds(c, _odds_summary()),
         "odds lookahead": lambda c: render_odds(c, _odds_with_lookahead()),
-        "bench table": lambda c: render.render_table_bench(c, _table_report()),
-        "bench fair": lambda c: render.render_fair_bench(c, _fair_report()),
-        "bench": lambda c: render.render_bench(c, bench),
-        "bench explain": lambda c: render.render_explain_bench(c, explain_bench),
-        "bench puzzles": lambda c: render.render_puzzle_bench(c, puzzle_bench),
+        "bench table": lambda c: render_table_bench(c, _table_report()),
+        "bench fair": lambda c: render_fair_bench(c, _fair_report()),
+        "bench": lambda c: render_bench(c, bench),
+        "bench explain": lambda c: render_explain_bench(c, explain_bench),
+        "bench puzzles": lambda c: render_puzzle_bench(c, puzzle_bench),
     }
 
 
@@ -313,7 +321,7 @@ def test_no_word_or_number_is_split_at_any_width(outputs, name):
     would fold it mid-number), nothing is cut short (…), and every word of the unwrapped
     text (as piped) is whole somewhere: a number split across two lines would be missing."""
     from rich.cells import cell_len
-    from tranquility.cli.render import UNWRAPPED
+    from tranquility.cli.render.console import UNWRAPPED
 
     whole = printed(outputs[name], UNWRAPPED)
     assert "\u2026" not in whole
@@ -328,7 +336,8 @@ def test_no_word_or_number_is_split_at_any_width(outputs, name):
 def test_a_time_keeps_its_unit_and_a_change_its_arrow():
     """explain's first line wraps between phases' words, never between "0.55" and "s" or
     around "17 -> 20"."""
-    from tranquility.cli.render import fitted, verdict_head
+    from tranquility.cli.render.console import fitted
+    from tranquility.cli.render.verdicts import verdict_head
     from tranquility.solver.analysis.results import Phase
 
     phases = [Phase("decide", "greedy", 0.55, "win"), Phase("improve", "greedy", 2.35, "spare 17 -> 20")]

@@ -20,11 +20,8 @@ from ..options import (
     usage_error,
 )
 from ..progress import progress_bar
-from ..render import (
-    dump_json,
-    make_console,
-    render_bench,
-)
+from ..render.bench import render_bench
+from ..render.console import dump_json, make_console
 from .common import write_out
 
 
@@ -272,7 +269,7 @@ def _bench_explain(
     critical moves; analyze gets 10 s per position (docs/performance.md measures them so)."""
     from tranquility.solver.batch.bench import EXPLAIN_SUITE, SuiteReport, explain_markdown, run_explain_suite
 
-    from ..render import render_explain_bench
+    from ..render.bench import render_explain_bench
 
     per_count = (deals or 50) + min(deals or 20, 20)  # explains, then analyzes, per player count 2-5
     with progress_bar(make_console(stderr=True), as_json) as progress:
@@ -324,7 +321,7 @@ def _bench_puzzles(
     from tranquility.puzzles.timing import puzzle_markdown, run_puzzle_suite
     from tranquility.solver.batch.bench import PUZZLES_SUITE, SuiteReport
 
-    from ..render import render_puzzle_bench
+    from ..render.bench import render_puzzle_bench
 
     with progress_bar(make_console(stderr=True), as_json) as progress:
         rows = run_puzzle_suite(
@@ -371,7 +368,7 @@ def _bench_table(options: tuple, out: str | None, force: bool, markdown: bool, a
     )
     from tranquility.solver.search.lookahead import DEFAULT_SAMPLES
 
-    from ..render import render_table_bench
+    from ..render.bench import render_table_bench
 
     players, deals, samples, budgets, budget_deals, workers, silent_deals, sections = options
     settings = TableSettings(
@@ -405,7 +402,7 @@ def _bench_fair(settings, out: str | None, force: bool, markdown: bool, as_json:
     the journal removed."""
     from tranquility.solver.batch.fair_bench import fair_markdown, journal_path, run_fair_suite
 
-    from ..render import render_fair_bench
+    from ..render.bench import render_fair_bench
 
     journal = None if out is None else journal_path(out)
     with progress_bar(make_console(stderr=True), as_json) as progress:

@@ -12,7 +12,7 @@ from tranquility.solver.errors import BadInput
 
 from ..options import INPUT_ERRORS, DealSource, input_error, playable
 from ..progress import activity
-from ..render import dump_json, make_console
+from ..render.console import dump_json, make_console
 
 
 def simulate_policies() -> tuple[str, ...]:

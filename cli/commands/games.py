@@ -18,17 +18,8 @@ from ..options import (
     read_game,
     usage_error,
 )
-from ..render import (
-    dump_json,
-    make_console,
-    notation_text,
-    position_json,
-    position_text,
-    render_deal,
-    render_rules,
-    render_show,
-    render_verdict,
-)
+from ..render.board import notation_text, position_json, position_text, render_deal, render_rules, render_show, render_verdict
+from ..render.console import dump_json, make_console
 from .common import write_out
 
 

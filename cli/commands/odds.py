@@ -20,7 +20,7 @@ from ..options import (
     solver_options,
     usage_error,
 )
-from ..render import dump_json, make_console
+from ..render.console import dump_json, make_console
 from .common import simulate_policies
 
 
@@ -196,8 +196,8 @@ def odds(
     from tranquility.solver.batch.odds_summary import summarise
     from tranquility.solver.engine.deal import DealError
 
-    from ..odds_view import counts_text, odds_progress, players_text
     from ..options import check_output
+    from ..render.odds import counts_text, odds_progress, players_text
 
     if as_json and markdown:
         raise usage_error("--json and --markdown do not mix; choose one")
@@ -318,7 +318,7 @@ def _odds_output(summary, run, as_json: bool, markdown: bool, plot: str | None) 
     from tranquility.solver.batch.odds_plot import plot as draw
     from tranquility.solver.batch.odds_summary import odds_markdown
 
-    from ..odds_view import render_odds
+    from ..render.odds import render_odds
 
     if plot is not None:
         try:

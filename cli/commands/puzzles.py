@@ -23,10 +23,7 @@ from ..options import (
     usage_error,
 )
 from ..progress import progress_bar
-from ..render import (
-    dump_json,
-    make_console,
-)
+from ..render.console import dump_json, make_console
 from .common import deliver, run_with_status
 
 
@@ -74,7 +71,7 @@ def grade(source: DealSource, file: str | None, limits: Limits, out: str | None,
     from tranquility.puzzles.grade import grade as run_grade
     from tranquility.solver.engine.deal import Deal
 
-    from ..render import render_grading
+    from ..render.verdicts import render_grading
 
     game, file = source.resolve(file)
     if isinstance(game, Line):

@@ -19,10 +19,7 @@ from ..options import (
     usage_error,
 )
 from ..progress import progress_bar
-from ..render import (
-    dump_json,
-    make_console,
-)
+from ..render.console import dump_json, make_console
 from .common import game_of, prefix_of, simulate_policies, write_out
 
 
@@ -104,7 +101,7 @@ def simulate(
     from tranquility.solver.search.policies import simulate as run_simulate
     from tranquility.solver.search.weights import weights_for
 
-    from ..render import render_simulation, render_win_rate
+    from ..render.verdicts import render_simulation, render_win_rate
 
     def player(players: int, rules: Rules) -> str | Policy:
         """The policy by name, or the lookahead policy made with its options."""

@@ -31,16 +31,9 @@ from ..options import (
     solver_options,
     usage_error,
 )
-from ..render import (
-    HANDS,
-    dump_json,
-    make_console,
-    render_analysis,
-    render_explanation,
-    render_fair,
-    render_moves,
-    render_solve,
-)
+from ..render.analysis import HANDS, render_analysis, render_explanation, render_fair
+from ..render.console import dump_json, make_console
+from ..render.verdicts import render_moves, render_solve
 from .common import deliver, game_of, run_with_status, write_out
 
 METHODS = tuple(m.value for m in Method)

@@ -76,7 +76,7 @@ def tune(
     from tranquility.solver.errors import BadInput
     from tranquility.solver.search.weights import WeightBook
 
-    from ..render import dump_json
+    from ..render.console import dump_json
 
     if force and merge:
         raise usage_error("--force overwrites --out and --merge adds to it: give one")

@@ -1,5 +1,5 @@
 """``tranquility odds`` on the screen: its progress bar and its summary table. The numbers
-and the JSON are the library's (``tranquility.solver.odds``); this module only shows them."""
+and the JSON are the library's (``solver.batch.odds_summary``); this module only shows them."""
 
 from __future__ import annotations
 
@@ -20,7 +20,7 @@ from tranquility.solver.batch.odds_summary import DECISION_COLUMNS, decision_cel
 from tranquility.solver.batch.plays import is_searching
 from tranquility.solver.formats.rules_text import rules_name
 
-from .render import fitting
+from .console import fitting
 
 
 class RateColumn(ProgressColumn):
