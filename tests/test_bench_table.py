@@ -61,7 +61,10 @@ def test_the_table_suite_through_the_command(tmp_path):
     done = run("bench", "--suite", "table", *tiny, "--json", "--out", out)
     assert done.exit_code == 0, done.output
     data = json.loads(done.stdout)
-    assert set(data) == {"suite", "interrupted", "machine", "settings", *SECTIONS, "decisions", "rollouts", "games"}
+    assert set(data) == {"suite", "interrupted", "machine", "settings", *SECTIONS, "decisions", "rollouts", "games"} | {
+        "silent_game_cpu_s_median"
+    }
+    assert set(data["silent_game_cpu_s_median"]) == {"thrifty", "tuned"}
     assert (data["suite"], data["interrupted"]) == ("table", False)
     assert data["settings"] == {
         "rules": "official",

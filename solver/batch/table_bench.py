@@ -112,6 +112,7 @@ class TableGame:
     turns: int = 0
     decisions: tuple[float, ...] = ()
     interrupted: bool = False
+    game_cpu: float = 0.0  # the CPU seconds of the whole game (the verifier's replay aside)
 
     def to_json(self) -> dict:
         return {
@@ -123,6 +124,7 @@ class TableGame:
             "turns": self.turns,
             "decisions": len(self.decisions),
             "cpu_seconds": round(sum(self.decisions, 0.0), 4),
+            "game_cpu_seconds": round(self.game_cpu, 5),
             "interrupted": self.interrupted,
         }
 
@@ -130,10 +132,12 @@ class TableGame:
 def play_case(case: TableCase) -> TableGame:
     """Play one case (the task a worker runs) and replay its line in the verifier."""
     game = deal(OFFICIAL, case.players, case.seed)
+    began = time.thread_time()
     result, decisions = play(game, case.arm.policy(case.seed), case.seed)
+    spent = time.thread_time() - began
     check = verify(result.line)
     checked = check.legal and check.won == result.won
-    return TableGame(case, result.won, checked, result.turns, tuple(d.cpu_seconds for d in decisions))
+    return TableGame(case, result.won, checked, result.turns, tuple(d.cpu_seconds for d in decisions), game_cpu=spent)
 
 
 @dataclass(frozen=True)
@@ -377,6 +381,7 @@ class TableReport:
                 "cpu_s_p90": _round(p90(spent) if spent else None),
             },
             "rollouts": None if self.rollouts is None else self.rollouts.to_json(),
+            "silent_game_cpu_s_median": {name: _round(seconds, 5) for name, seconds in silent_costs(self).items()},
             "games": {
                 "played": sum(not g.interrupted for g in self.games),
                 "interrupted": sum(g.interrupted for g in self.games),
@@ -562,6 +567,13 @@ def summary_text(report: TableReport) -> str:
             f"Rollouts: {r.playouts} {BLUEPRINTS[0]} playouts from mid-game in {r.cpu_seconds:.2f} s of CPU time: "
             f"{r.per_second:.1f} a second on one core"
         )
+    silent = silent_costs(report)
+    if silent:
+        said.append(
+            "A silent game's CPU time, median: "
+            + ", ".join(f"{name} {1000 * seconds:.1f} ms" for name, seconds in silent.items())
+            + (f" (tuned / thrifty: {silent['tuned'] / silent['thrifty']:.2f})" if {"tuned", "thrifty"} <= set(silent) else "")
+        )
     played = sum(not g.interrupted for g in report.games)
     cut = len(report.games) - played
     said.append(
@@ -569,6 +581,16 @@ def summary_text(report: TableReport) -> str:
         + ("ok" if report.lines_ok else "FAILED")
     )
     return "\n".join(said)
+
+
+def silent_costs(report: TableReport) -> dict[str, float]:
+    """The median CPU seconds of a whole game, per silent policy, over the silent section's
+    games (each policy's on the same deals)."""
+    spent: dict[str, list[float]] = {}
+    for game in report.games:
+        if game.case.arm.samples is None and not game.interrupted and game.game_cpu > 0:
+            spent.setdefault(game.case.arm.name, []).append(game.game_cpu)
+    return {name: statistics.median(times) for name, times in spent.items()}
 
 
 def _median(values: Sequence[float]) -> float | None:
