@@ -16,8 +16,8 @@ from tranquility.cli.main import main
 from tranquility.solver.analysis import improving
 from tranquility.solver.analysis.results import Result
 from tranquility.solver.analysis.solve import solve
-from tranquility.solver.batch import bench
-from tranquility.solver.batch.bench import SUITE_PLAYERS, _baseline_best, cases
+from tranquility.solver.batch import optimal_bench
+from tranquility.solver.batch.bench import EVERY_COUNT, cases
 from tranquility.solver.engine.deal import deal
 from tranquility.solver.engine.line import Line
 from tranquility.solver.engine.rules import OFFICIAL
@@ -59,7 +59,7 @@ def test_a_solve_keeps_at_least_the_baseline_s_best(players, seed):
     phase = next(p for p in result.phases if p.method == BASELINE)
     assert f"{baseline.playouts} of {2 * PLAYOUTS} playouts, best {baseline.value}" in phase.found
     # What the optimal suite counts as the baseline: the solve's own, when it ran in full.
-    assert _baseline_best(game, result, PLAYOUTS) == baseline.value
+    assert optimal_bench._baseline_best(game, result, PLAYOUTS) == baseline.value
 
 
 def test_the_suite_runs_the_baseline_itself_when_the_solve_did_not_finish_it():
@@ -68,8 +68,8 @@ def test_the_suite_runs_the_baseline_itself_when_the_solve_did_not_finish_it():
     cut = Result(Verdict.WIN, DecidedBy.GREEDY, 1.0, stats={BASELINE: ran})  # a solve cut short by its clock
     expected = greedy_baseline(State.initial(game), Objective.SPARE, PLAYOUTS).value
     assert expected is not None and expected > 0
-    assert _baseline_best(game, cut, PLAYOUTS) == expected
-    assert _baseline_best(game, replace(cut, stats={}), PLAYOUTS) == expected  # the first win met the bound
+    assert optimal_bench._baseline_best(game, cut, PLAYOUTS) == expected
+    assert optimal_bench._baseline_best(game, replace(cut, stats={}), PLAYOUTS) == expected  # the first win met the bound
 
 
 def test_the_baseline_is_the_first_playouts_of_each_finish_keeper():
@@ -186,7 +186,7 @@ def test_the_restarts_never_pass_the_exact_optimum():
 def test_cases_keep_the_player_counts_asked_for():
     assert {c.players for c in cases("official", 1, (2, 3))} == {2, 3}
     assert {c.players for c in cases("variants", 1, (4,))} == {4}
-    assert len(list(cases("official", 2))) == 2 * len(SUITE_PLAYERS["official"])
+    assert len(list(cases("official", 2))) == 2 * len(EVERY_COUNT)
 
 
 @pytest.mark.parametrize("spelt", ["2-3", "2,3", "3,2", "2, 3"])
@@ -197,7 +197,7 @@ def test_bench_players_picks_the_optimal_suite_s_half(monkeypatch, spelt):
         seen["players"] = players
         return []
 
-    monkeypatch.setattr(bench, "run_optimal_suite", fake)
+    monkeypatch.setattr(optimal_bench, "run_optimal_suite", fake)
     out = CliRunner().invoke(main, ["bench", "--suite", "optimal", "--players", spelt, "--deals", "1", "--json"])
     assert out.exit_code == 0, out.output
     assert seen == {"players": (2, 3)}

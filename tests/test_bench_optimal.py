@@ -10,7 +10,7 @@ import pytest
 from click.testing import CliRunner
 from tranquility.cli.main import main
 from tranquility.solver.batch import bench
-from tranquility.solver.batch.bench import OPTIMAL_OBJECTIVES, optimal_markdown, run_optimal_suite
+from tranquility.solver.batch.optimal_bench import OPTIMAL_OBJECTIVES, optimal_markdown, run_optimal_suite
 from tranquility.solver.engine.deal import deal
 from tranquility.solver.engine.rules import OFFICIAL
 from tranquility.solver.engine.state import State

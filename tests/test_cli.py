@@ -689,7 +689,7 @@ def test_every_command_with_output_takes_json():
 
 
 def test_choice_lists_come_from_the_library():
-    from tranquility.solver.batch.bench import ALL_SUITES
+    from tranquility.solver.batch.suites import SUITES
     from tranquility.solver.search.lookahead import SIMULATE_POLICIES
     from tranquility.solver.verdicts import Method, Objective
 
@@ -701,7 +701,15 @@ def test_choice_lists_come_from_the_library():
     assert choices("solve", "method") == tuple(m.value for m in Method)
     assert choices("solve", "objective") == choices("explain", "objective") == tuple(o.value for o in Objective)
     assert choices("simulate", "policy") == SIMULATE_POLICIES
-    assert choices("bench", "suite") == ALL_SUITES
+    assert choices("bench", "suite") == tuple(SUITES)
+
+
+def test_every_bench_suite_of_the_registry_has_its_run():
+    from tranquility.cli.commands.bench import RUNS
+    from tranquility.solver.batch.bench import SOLVE_SUITES
+    from tranquility.solver.batch.suites import SUITES
+
+    assert sorted(SUITES) == sorted([*RUNS, *(suite.name for suite in SOLVE_SUITES)])
 
 
 def test_help_stays_light():

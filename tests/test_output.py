@@ -222,7 +222,8 @@ def _fair_report():
 
 def _bench_reports():
     from tranquility.puzzles.timing import PuzzleRow
-    from tranquility.solver.batch.bench import ExplainRow, GroupSummary, Report, SuiteReport
+    from tranquility.solver.batch.bench import GroupSummary, Report, SuiteReport
+    from tranquility.solver.batch.explain_bench import ExplainRow
 
     methods = {"cpsat": 3, "exhaustive": 10, "greedy": 30, "refute": 7}
     groups = [

@@ -259,12 +259,13 @@ def test_a_grid_moment_names_the_row_it_completed():
 @pytest.mark.parametrize("suite", ["official", "explain", "puzzles"])
 def test_bench_prints_markdown_only_with_markdown(monkeypatch, suite):
     from tranquility.puzzles.timing import PuzzleRow
-    from tranquility.solver.batch.bench import ExplainRow, GroupSummary, Report
+    from tranquility.solver.batch.bench import GroupSummary, Report
+    from tranquility.solver.batch.explain_bench import ExplainRow
 
     group = GroupSummary("official", 1, 1, 1.0, {"win": 1, "no-win": 0, "unknown": 0}, {"greedy": 1}, 0.1, 0.1, 0.1, True)
     monkeypatch.setattr("tranquility.solver.batch.bench.run", lambda *a, **k: Report("official", 1.0, "m", [group], []))
     explain_rows = [ExplainRow(2, 1, 1.0, 1.0, 1.0, 3, 1.0, ((0, 5, 5, True),))]
-    monkeypatch.setattr("tranquility.solver.batch.bench.run_explain_suite", lambda *a, **k: explain_rows)
+    monkeypatch.setattr("tranquility.solver.batch.explain_bench.run_explain_suite", lambda *a, **k: explain_rows)
     puzzle_rows = [PuzzleRow(1, 1, {0: 1, 1: 0, 2: 0, 3: 0, 4: 0, 5: 0}, {g: [] for g in range(6)}, 0.1, 0.2)]
     monkeypatch.setattr("tranquility.puzzles.timing.run_puzzle_suite", lambda *a, **k: puzzle_rows)
     table = run("bench", "--suite", suite, "--deals", 1)

@@ -213,7 +213,7 @@ def test_bench_runs_a_tiny_suite(tmp_path):
 
 def test_explain_bench_reports_every_deal_with_its_bound():
     """Deals whose best spare is not proven optimal are reported with their bounds."""
-    from tranquility.solver.batch.bench import ExplainRow, explain_markdown
+    from tranquility.solver.batch.explain_bench import ExplainRow, explain_markdown
 
     row = ExplainRow(4, 2, 120.0, 0.5, 1.0, 90, 1.0, ((0, 24, 25, False), (1, 23, 23, True)))
     text = explain_markdown([row])

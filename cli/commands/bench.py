@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
 
 import click
 
@@ -26,9 +28,9 @@ from .common import write_out
 
 
 def _suites() -> tuple[str, ...]:
-    from tranquility.solver.batch.bench import ALL_SUITES
+    from tranquility.solver.batch.suites import SUITES
 
-    return ALL_SUITES
+    return tuple(SUITES)
 
 
 @click.command(
@@ -133,108 +135,85 @@ each game done is kept in PATH.part: a rerun goes on from it. docs/performance.m
 @json_option
 @click.pass_context
 # Over 60 lines: a command that picks one of its suites by its flags; each suite is a function.
-def bench(
-    ctx: click.Context,
-    suite: str,
-    deals: int | None,
-    players: tuple[int, ...] | None,
-    limits: Limits,
-    samples: int | None,
-    budgets: tuple[int, ...] | None,
-    budget_deals: int | None,
-    silent_deals: int | None,
-    sections: tuple[str, ...] | None,
-    own_deals: int | None,
-    out: str | None,
-    force: bool,
-    markdown: bool,
-    as_json: bool,
-) -> None:
+def bench(ctx: click.Context, suite: str, markdown: bool, as_json: bool, **given_options: Any) -> None:
     """Time the solver on fixed seeded deals and positions (CLI start-up excluded).
 
     Per group and player count: decided share, verdict counts, which method decided,
     median / p90 / max seconds, and whether every win replayed. docs/performance.md
     explains the suites and records the measured table.
     """
-    from tranquility.solver.batch.bench import (
-        EXPLAIN_SUITE,
-        FAIR_SUITE,
-        OPTIMAL_SUITE,
-        PUZZLES_SUITE,
-        SUITE_PLAYERS,
-        TABLE_SUITE,
-        cases,
-        markdown_table,
-        run,
-    )
+    from tranquility.solver.batch.bench import OWN_OPTIONS
+    from tranquility.solver.batch.suites import SUITES
 
     if as_json and markdown:
         raise usage_error("--json and --markdown do not mix; choose one")
-    if suite not in (TABLE_SUITE, FAIR_SUITE):
-        reject(ctx, {"samples": "--samples"}, "only taken by --suite table and --suite fair")
-    if suite != TABLE_SUITE:
-        table_only = ("budgets", "budget_deals", "silent_deals", "sections")
-        reject(ctx, {name: "--" + name.replace("_", "-") for name in table_only}, "only taken by --suite table")
-    if suite != FAIR_SUITE:
-        reject(ctx, {"own_deals": "--own-deals"}, "only taken by --suite fair")
-    else:
-        reject(
-            ctx,
-            {"reproducible": "--reproducible"},
-            "not taken by --suite fair: its perfect analysis has --time-limit seconds a position, and --workers is its processes",
-        )
-        from tranquility.solver.analysis.fair import FAIR_SAMPLES
-        from tranquility.solver.batch.fair_bench import FAIR_TIME_LIMIT, LOST_DEALS, OWN_DEALS, PLAYERS, FairSettings
-        from tranquility.solver.search.budget import Budget
-
-        per_position = (limits.seconds if given(ctx, "time_limit") else None) or FAIR_TIME_LIMIT
-        workers = limits.workers if given(ctx, "workers") else 1
-        counts = (players or PLAYERS, deals or LOST_DEALS, own_deals or OWN_DEALS, samples or FAIR_SAMPLES)
-        # One CP-SAT thread a position: the games' processes already fill the cores.
-        fair = FairSettings(*counts, Budget(seconds=per_position, workers=1), workers)
-        _bench_fair(fair, out, force, markdown, as_json)
-        return
-    if suite == TABLE_SUITE:
-        reject(
-            ctx,
-            {"time_limit": "--time-limit", "reproducible": "--reproducible"},
-            "not taken by --suite table: it plays games, solving none",
-        )
-        workers = limits.workers if given(ctx, "workers") else 1
-        table = (players, deals, samples, budgets, budget_deals, workers, silent_deals, sections)
-        _bench_table(table, out, force, markdown, as_json)
-        return
-    if players is not None:
-        missing = [str(p) for p in players if p not in SUITE_PLAYERS[suite]]
+    chosen = SUITES[suite]
+    not_taken: dict[tuple[str, ...], list[str]] = {}  # by the suites that take them, in the options' order
+    for name in OWN_OPTIONS:
+        if name not in chosen.takes:
+            not_taken.setdefault(tuple(s.name for s in SUITES.values() if name in s.takes), []).append(name)
+    for takers, names in not_taken.items():
+        reject(ctx, {name: _flag(name) for name in names}, "only taken by " + " and ".join(f"--suite {t}" for t in takers))
+    run = BenchRun(ctx, suite, markdown=markdown, as_json=as_json, **given_options)
+    if chosen.players is not None and run.players is not None:
+        missing = [str(p) for p in run.players if p not in chosen.players]
         if missing:
-            plays = ", ".join(map(str, SUITE_PLAYERS[suite]))
+            plays = ", ".join(map(str, chosen.players))
             raise usage_error(f"--players: --suite {suite} has no {' or '.join(missing)}-player deals (it plays {plays})")
-    if suite == PUZZLES_SUITE:
-        reject(
-            ctx,
-            {"time_limit": "--time-limit", "workers": "--workers", "reproducible": "--reproducible"},
-            "not taken by --suite puzzles: the grader has fixed, deterministic budgets",
-        )
-    elif suite == EXPLAIN_SUITE:
-        reject(
-            ctx,
-            {"workers": "--workers", "reproducible": "--reproducible"},
-            "not taken by --suite explain: it measures explain with its own defaults (2 threads, budgets in seconds)",
-        )
-    seconds = limits.seconds
-    assert seconds is not None  # bench's --time-limit has a default
-    chosen = SUITE_PLAYERS[suite] if players is None else players
-    if suite == EXPLAIN_SUITE:
-        _bench_explain(deals, chosen, seconds, out, force, markdown, as_json)
-        return
-    if suite == PUZZLES_SUITE:
-        _bench_puzzles(deals, chosen, out, force, markdown, as_json)
-        return
-    if suite == OPTIMAL_SUITE:
-        _bench_optimal(deals, chosen, limits, out, force, markdown, as_json)
-        return
-    total = sum(1 for _ in cases(suite, deals, players))
-    with progress_bar(make_console(stderr=True), as_json) as progress:
+    reject(ctx, {name: _flag(name) for name in chosen.refuses}, f"not taken by --suite {suite}: {chosen.why}")
+    RUNS.get(suite, _bench_solve)(run)
+
+
+def _flag(name: str) -> str:
+    return "--" + name.replace("_", "-")
+
+
+@dataclass(frozen=True)
+class BenchRun:
+    """What ``bench`` was given, as a suite's run reads it."""
+
+    ctx: click.Context
+    suite: str
+    deals: int | None
+    players: tuple[int, ...] | None
+    limits: Limits
+    samples: int | None
+    budgets: tuple[int, ...] | None
+    budget_deals: int | None
+    silent_deals: int | None
+    sections: tuple[str, ...] | None
+    own_deals: int | None
+    out: str | None
+    force: bool
+    markdown: bool
+    as_json: bool
+
+    def counts(self) -> tuple[int, ...]:
+        """The player counts to play: --players, or every count of the suite."""
+        from tranquility.solver.batch.suites import SUITES
+
+        every = SUITES[self.suite].players
+        assert every is not None  # a suite whose settings choose its counts reads --players itself
+        return every if self.players is None else self.players
+
+    def seconds(self) -> float:
+        seconds = self.limits.seconds
+        assert seconds is not None  # bench's --time-limit has a default
+        return seconds
+
+    def workers(self) -> int:
+        """--workers as processes playing games side by side: 1 unless given."""
+        return self.limits.workers if given(self.ctx, "workers") else 1
+
+
+def _bench_solve(run: BenchRun) -> None:
+    """A suite that solves each case once (official, variants, positions, modules, all)."""
+    from tranquility.solver.batch.bench import cases, markdown_table
+    from tranquility.solver.batch.bench import run as run_suite
+
+    suite, limits = run.suite, run.limits
+    total = sum(1 for _ in cases(suite, run.deals, run.players))
+    with progress_bar(make_console(stderr=True), run.as_json) as progress:
         task = progress.add_task(f"bench {suite}", total=total)
         decided = [0]
 
@@ -243,12 +222,20 @@ def bench(
             said = f"{case.group} {case.players}p seed {case.seed}: {outcome.verdict} by {outcome.method}"
             progress.update(task, advance=1, description=f"bench {suite}: {decided[0]} decided; last {said}")
 
-        report = run(suite, deals, seconds, limits.workers, on_case=on_case, reproducible=limits.reproducible, players=players)
-    if out is not None:
-        write_out(out, report.to_json(), force)
-    if as_json:
+        report = run_suite(
+            suite,
+            run.deals,
+            run.seconds(),
+            limits.workers,
+            on_case=on_case,
+            reproducible=limits.reproducible,
+            players=run.players,
+        )
+    if run.out is not None:
+        write_out(run.out, report.to_json(), run.force)
+    if run.as_json:
         click.echo(dump_json(report.to_json(cases=False)))
-    elif markdown:
+    elif run.markdown:
         click.echo(markdown_table(report))
     else:
         render_bench(make_console(), report)
@@ -262,46 +249,42 @@ def _stopped_by_ctrl_c(interrupted: bool) -> None:
         raise click.exceptions.Exit(INTERRUPTED)
 
 
-def _bench_explain(
-    deals: int | None, players: tuple[int, ...], time_limit: float, out: str | None, force: bool, markdown: bool, as_json: bool
-) -> None:
+def _bench_explain(run: BenchRun) -> None:
     """The explain suite: each explain gets --time-limit for its line and half that for the
     critical moves; analyze gets 10 s per position (docs/performance.md measures them so)."""
-    from tranquility.solver.batch.bench import EXPLAIN_SUITE, SuiteReport, explain_markdown, run_explain_suite
+    from tranquility.solver.batch.bench import EXPLAIN_SUITE, SuiteReport
+    from tranquility.solver.batch.explain_bench import explain_markdown, run_explain_suite
 
     from ..render.bench import render_explain_bench
 
+    deals, players, time_limit = run.deals, run.counts(), run.seconds()
     per_count = (deals or 50) + min(deals or 20, 20)  # explains, then analyzes, per player count 2-5
-    with progress_bar(make_console(stderr=True), as_json) as progress:
+    with progress_bar(make_console(stderr=True), run.as_json) as progress:
         on_step = _stepper(progress, "bench explain", len(players) * per_count)
         rows, interrupted = _rows_or_partial(
             lambda: run_explain_suite(deals, time_limit, time_limit / 2, 10.0, on_step=on_step, players=players)
         )
     report = SuiteReport(EXPLAIN_SUITE, rows, time_limit, interrupted)
-    _report(report, lambda: explain_markdown(rows), render_explain_bench, out, force, markdown, as_json)
+    _report(report, lambda: explain_markdown(rows), render_explain_bench, run)
 
 
-def _bench_optimal(
-    deals: int | None, players: tuple[int, ...], limits: Limits, out: str | None, force: bool, markdown: bool, as_json: bool
-) -> None:
+def _bench_optimal(run: BenchRun) -> None:
     """The optimal suite: solve --objective turns and spare on official seeds
     0-14 (--deals N) for 2-5 players (--players), --time-limit seconds each."""
-    from tranquility.solver.batch.bench import (
+    from tranquility.solver.batch.bench import OPTIMAL_SUITE, SuiteReport
+    from tranquility.solver.batch.optimal_bench import (
         OPTIMAL_DEALS,
         OPTIMAL_OBJECTIVES,
-        OPTIMAL_SUITE,
-        SuiteReport,
         optimal_markdown,
         run_optimal_suite,
     )
 
-    seconds = limits.seconds
-    assert seconds is not None  # bench's --time-limit has a default
-    steps = len(players) * (deals or OPTIMAL_DEALS) * len(OPTIMAL_OBJECTIVES)
-    with progress_bar(make_console(stderr=True), as_json) as progress:
+    limits, players, seconds = run.limits, run.counts(), run.seconds()
+    steps = len(players) * (run.deals or OPTIMAL_DEALS) * len(OPTIMAL_OBJECTIVES)
+    with progress_bar(make_console(stderr=True), run.as_json) as progress:
         rows, interrupted = _rows_or_partial(
             lambda: run_optimal_suite(
-                deals,
+                run.deals,
                 seconds,
                 limits.workers,
                 limits.reproducible,
@@ -311,24 +294,21 @@ def _bench_optimal(
         )
     report = SuiteReport(OPTIMAL_SUITE, rows, seconds, interrupted)
     table = optimal_markdown(rows)
-    _report(report, lambda: table, lambda console, _: console.print(table), out, force, markdown, as_json)
+    _report(report, lambda: table, lambda console, _: console.print(table), run)
 
 
-def _bench_puzzles(
-    deals: int | None, players: tuple[int, ...], out: str | None, force: bool, markdown: bool, as_json: bool
-) -> None:
+def _bench_puzzles(run: BenchRun) -> None:
     """The puzzles suite: grade official seeds 10000.. per player count (default 50)."""
     from tranquility.puzzles.timing import puzzle_markdown, run_puzzle_suite
     from tranquility.solver.batch.bench import PUZZLES_SUITE, SuiteReport
 
     from ..render.bench import render_puzzle_bench
 
-    with progress_bar(make_console(stderr=True), as_json) as progress:
-        rows = run_puzzle_suite(
-            deals or 50, on_step=_stepper(progress, "bench puzzles", len(players) * (deals or 50)), players=players
-        )
+    deals, players = run.deals or 50, run.counts()
+    with progress_bar(make_console(stderr=True), run.as_json) as progress:
+        rows = run_puzzle_suite(deals, on_step=_stepper(progress, "bench puzzles", len(players) * deals), players=players)
     report = SuiteReport(PUZZLES_SUITE, rows)
-    _report(report, lambda: puzzle_markdown(rows), render_puzzle_bench, out, force, markdown, as_json)
+    _report(report, lambda: puzzle_markdown(rows), render_puzzle_bench, run)
 
 
 def _sections(value: str | None, param: click.Parameter) -> tuple[str, ...] | None:
@@ -354,7 +334,7 @@ def _counts(value: str | None, param: click.Parameter) -> tuple[int, ...] | None
     return tuple(int(part) for part in parts)
 
 
-def _bench_table(options: tuple, out: str | None, force: bool, markdown: bool, as_json: bool) -> None:
+def _bench_table(run: BenchRun) -> None:
     """The table suite: the silent policies and lookahead, each game played once, on
     ``workers`` processes; --out gets every game too."""
     from tranquility.solver.batch.table_bench import (
@@ -370,18 +350,17 @@ def _bench_table(options: tuple, out: str | None, force: bool, markdown: bool, a
 
     from ..render.bench import render_table_bench
 
-    players, deals, samples, budgets, budget_deals, workers, silent_deals, sections = options
     settings = TableSettings(
-        players,
-        deals or DEALS,
-        samples or DEFAULT_SAMPLES,
-        budgets or BUDGETS,
-        budget_deals or BUDGET_DEALS,
-        workers,
-        silent_deals or SILENT_DEALS,
-        sections or (),
+        run.players,
+        run.deals or DEALS,
+        run.samples or DEFAULT_SAMPLES,
+        run.budgets or BUDGETS,
+        run.budget_deals or BUDGET_DEALS,
+        run.workers(),
+        run.silent_deals or SILENT_DEALS,
+        run.sections or (),
     )
-    with progress_bar(make_console(stderr=True), as_json) as progress:
+    with progress_bar(make_console(stderr=True), run.as_json) as progress:
         task = progress.add_task("bench table", total=len(settings.cases()))
 
         def on_game(game, done: int, total: int) -> None:
@@ -390,22 +369,38 @@ def _bench_table(options: tuple, out: str | None, force: bool, markdown: bool, a
             progress.update(task, completed=done, description=f"bench table: last {said}")
 
         report = run_table_suite(settings, on_game)
-    if out is not None:
-        write_out(out, report.to_json(games=True), force)
-    _print_report(report, lambda: table_markdown(report), render_table_bench, markdown, as_json)
+    if run.out is not None:
+        write_out(run.out, report.to_json(games=True), run.force)
+    _print_report(report, lambda: table_markdown(report), render_table_bench, run)
     _stopped_by_ctrl_c(report.interrupted)
 
 
-def _bench_fair(settings, out: str | None, force: bool, markdown: bool, as_json: bool) -> None:
+def _bench_fair(run: BenchRun) -> None:
     """The fair suite (``FairSettings``), on its ``workers`` processes. With --out, a journal
     beside it keeps every game done; the report is written there once every game is, and
     the journal removed."""
-    from tranquility.solver.batch.fair_bench import fair_markdown, journal_path, run_fair_suite
+    from tranquility.solver.analysis.fair import FAIR_SAMPLES
+    from tranquility.solver.batch.fair_bench import (
+        FAIR_TIME_LIMIT,
+        LOST_DEALS,
+        OWN_DEALS,
+        PLAYERS,
+        FairSettings,
+        fair_markdown,
+        journal_path,
+        run_fair_suite,
+    )
+    from tranquility.solver.search.budget import Budget
 
     from ..render.bench import render_fair_bench
 
+    out = run.out
+    per_position = (run.limits.seconds if given(run.ctx, "time_limit") else None) or FAIR_TIME_LIMIT
+    counts = (run.players or PLAYERS, run.deals or LOST_DEALS, run.own_deals or OWN_DEALS, run.samples or FAIR_SAMPLES)
+    # One CP-SAT thread a position: the games' processes already fill the cores.
+    settings = FairSettings(*counts, Budget(seconds=per_position, workers=1), run.workers())
     journal = None if out is None else journal_path(out)
-    with progress_bar(make_console(stderr=True), as_json) as progress:
+    with progress_bar(make_console(stderr=True), run.as_json) as progress:
         task = progress.add_task("bench fair: finding thrifty's lost games", total=None)
 
         def on_game(game, done: int, total: int) -> None:
@@ -417,13 +412,13 @@ def _bench_fair(settings, out: str | None, force: bool, markdown: bool, as_json:
         report = run_fair_suite(settings, on_game, journal)
     if out is not None and journal is not None:
         if report.complete:
-            write_out(out, report.to_json(games=True), force)
+            write_out(out, report.to_json(games=True), run.force)
             journal.unlink(missing_ok=True)
         else:
             kept = len(report.games) - report.cut_short
             said = f"{out} not written yet: {journal} keeps the {kept} game(s) done; the same command plays the rest."
             click.echo(said, err=True)
-    _print_report(report, lambda: fair_markdown(report), render_fair_bench, markdown, as_json)
+    _print_report(report, lambda: fair_markdown(report), render_fair_bench, run)
     _stopped_by_ctrl_c(not report.complete)
 
 
@@ -450,20 +445,30 @@ def _stepper(progress, label: str, total: int):
     return on_step
 
 
-def _report(report, markdown_text, render, out: str | None, force: bool, markdown: bool, as_json: bool) -> None:
+def _report(report, markdown_text, render, run: BenchRun) -> None:
     """A row suite's report: --out gets the JSON; stdout the JSON, the Markdown table or
     the readable table."""
-    if out is not None:
-        write_out(out, report.to_json(), force)
-    _print_report(report, markdown_text, render, markdown, as_json)
+    if run.out is not None:
+        write_out(run.out, report.to_json(), run.force)
+    _print_report(report, markdown_text, render, run)
     _stopped_by_ctrl_c(report.interrupted)
 
 
-def _print_report(report, markdown_text, render, markdown: bool, as_json: bool) -> None:
+def _print_report(report, markdown_text, render, run: BenchRun) -> None:
     """A suite's report on stdout: the JSON, the Markdown table or the readable table."""
-    if as_json:
+    if run.as_json:
         click.echo(dump_json(report.to_json()))
-    elif markdown:
+    elif run.markdown:
         click.echo(markdown_text())
     else:
         render(make_console(), report)
+
+
+# Each suite's run by its name; the suites that solve each case once share one.
+RUNS: dict[str, Callable[[BenchRun], None]] = {
+    "explain": _bench_explain,
+    "optimal": _bench_optimal,
+    "puzzles": _bench_puzzles,
+    "table": _bench_table,
+    "fair": _bench_fair,
+}

@@ -12,7 +12,6 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
 from tranquility.solver import ctrl_c
-from tranquility.solver.analysis.results import Result
 from tranquility.solver.analysis.solve import solve
 from tranquility.solver.engine.actions import Action, ChoiceKind
 from tranquility.solver.engine.deal import Deal, deal
@@ -22,33 +21,47 @@ from tranquility.solver.engine.rules import OFFICIAL, Rules
 from tranquility.solver.engine.state import State, Status
 from tranquility.solver.engine.verify import verify
 from tranquility.solver.errors import InternalError
-from tranquility.solver.search.baseline import BASELINE, GREEDY_BASELINE, greedy_baseline
 from tranquility.solver.search.budget import Budget
-from tranquility.solver.verdicts import DecidedBy, Objective, Verdict
+from tranquility.solver.verdicts import DecidedBy, Verdict
 
-SUITES = ("official", "variants", "positions", "modules", "all")  # solve suites: ``run``
-EXPLAIN_SUITE = "explain"  # ``run_explain_suite``
-OPTIMAL_SUITE = "optimal"  # ``run_optimal_suite``
-PUZZLES_SUITE = "puzzles"  # ``tranquility.puzzles.timing.run_puzzle_suite``
-TABLE_SUITE = "table"  # ``table_bench.run_table_suite``
-FAIR_SUITE = "fair"  # ``fair_bench.run_fair_suite``
-# What ``tranquility bench --suite`` takes.
-ALL_SUITES = (*SUITES, EXPLAIN_SUITE, OPTIMAL_SUITE, PUZZLES_SUITE, TABLE_SUITE, FAIR_SUITE)
+EXPLAIN_SUITE = "explain"  # ``explain_bench``
+OPTIMAL_SUITE = "optimal"  # ``optimal_bench``
+PUZZLES_SUITE = "puzzles"  # ``tranquility.puzzles.timing``
+TABLE_SUITE = "table"  # ``table_bench``
+FAIR_SUITE = "fair"  # ``fair_bench``
 
+EVERY_COUNT = (1, 2, 3, 4, 5)
 RULE_SET_PLAYERS = (1, 2, 4)  # the variants' and the modules' player counts
 POSITION_PLAYERS = (2, 3, 4, 5)
-OPTIMAL_PLAYERS = (2, 3, 4, 5)
-# The player counts of each suite that has them fixed (``bench --players`` picks among them).
-SUITE_PLAYERS: dict[str, tuple[int, ...]] = {
-    "official": (1, 2, 3, 4, 5),
-    "variants": RULE_SET_PLAYERS,
-    "positions": POSITION_PLAYERS,
-    "modules": RULE_SET_PLAYERS,
-    "all": (1, 2, 3, 4, 5),
-    EXPLAIN_SUITE: (2, 3, 4, 5),
-    OPTIMAL_SUITE: OPTIMAL_PLAYERS,
-    PUZZLES_SUITE: (1, 2, 3, 4, 5),
-}
+
+# The options of ``tranquility bench`` that only some suites take, in the order the command
+# reports them when a suite does not.
+OWN_OPTIONS = ("samples", "budgets", "budget_deals", "silent_deals", "sections", "own_deals")
+# The solver's options, which every suite takes unless it refuses them.
+SOLVER_OPTIONS = ("time_limit", "workers", "reproducible")
+
+
+@dataclass(frozen=True)
+class Suite:
+    """A suite as ``tranquility bench --suite NAME`` reads it: the player counts it plays
+    (``bench --players`` picks among them; None when its own settings choose them), which of
+    ``OWN_OPTIONS`` it takes, and which of ``SOLVER_OPTIONS`` it refuses, with why."""
+
+    name: str
+    players: tuple[int, ...] | None
+    takes: tuple[str, ...] = ()
+    refuses: tuple[str, ...] = ()
+    why: str = ""
+
+
+# The suites that solve each case once (``run``).
+SOLVE_SUITES = (
+    Suite("official", EVERY_COUNT),
+    Suite("variants", RULE_SET_PLAYERS),
+    Suite("positions", POSITION_PLAYERS),
+    Suite("modules", RULE_SET_PLAYERS),
+    Suite("all", EVERY_COUNT),
+)
 
 VARIANTS: dict[str, dict] = {
     "order=grid": {"order": "grid"},
@@ -156,7 +169,7 @@ def cases(suite: str, deals: int | None = None, players: tuple[int, ...] | None 
 
 def _cases(suite: str, deals: int | None) -> Iterator[Case]:
     if suite in ("official", "all"):
-        for players in SUITE_PLAYERS["official"]:
+        for players in EVERY_COUNT:
             for seed in range(deals or 200):
                 yield Case("official", players, seed, deal(OFFICIAL, players, seed))
     if suite in ("variants", "all"):
@@ -377,290 +390,3 @@ class SuiteReport:
             data["time_limit"] = self.time_limit
         data["rows"] = [r.to_json() for r in self.rows]
         return data
-
-
-# -- the explain suite ---------------------------------------------------------------------
-
-
-@dataclass
-class ExplainRow:
-    players: int
-    deals: int
-    median_seconds: float
-    optimal_share: float  # best spare proven optimal
-    critical_proven_share: float  # critical-move claims proven
-    analyze_positions: int
-    analyze_decided_share: float  # positions of greedy-played lines decided
-    spare: tuple[tuple[int, int, int | None, bool], ...] = ()  # per seed: (seed, value, bound, optimal)
-
-    def to_json(self) -> dict:
-        data = self.__dict__.copy()
-        data["spare"] = [{"seed": s, "value": v, "bound": b, "optimal": o} for s, v, b, o in self.spare]
-        return data
-
-
-def run_explain_suite(
-    deals: int | None,
-    time_limit: float,
-    critical_time: float,
-    analyze_time: float,
-    on_step: Callable[[str], None] | None = None,
-    players: tuple[int, ...] = SUITE_PLAYERS[EXPLAIN_SUITE],
-) -> list[ExplainRow]:
-    """Per player count (2-5, or ``players``): explain official seeds 0..N-1 (default 50)
-    for best spare; and analyze the lines `simulate --policy greedy` plays on seeds
-    0..min(N, 20)-1."""
-    from tranquility.solver.analysis.analyze import analyze
-    from tranquility.solver.analysis.explain import explain
-    from tranquility.solver.search.policies import simulate
-
-    rows: list[ExplainRow] = []
-    ctrl_c = CtrlC()
-    for count in players:
-        times, optimal, claims, proven, spare = [], 0, 0, 0, []
-        for seed in range(deals or 50):
-            if on_step is not None:
-                on_step(f"explain {count} players, seed {seed}")
-            started = time.monotonic()
-            e = explain(deal(OFFICIAL, count, seed), Objective.SPARE, Budget(seconds=time_limit), critical_time)
-            if e.result.interrupted and ctrl_c.came():
-                raise SuiteInterrupted(rows)  # the player counts done
-            times.append(time.monotonic() - started)
-            optimal += bool(e.result.best and e.result.best.optimal)
-            if e.result.best is not None:
-                best = e.result.best
-                spare.append((seed, best.value, best.bound, best.optimal))
-            claims += len(e.critical)
-            proven += sum(c.proven for c in e.critical)
-        positions = decided = 0
-        for seed in range(min(deals or 20, 20)):
-            if on_step is not None:
-                on_step(f"analyze {count} players, seed {seed}")
-            played = simulate(deal(OFFICIAL, count, seed), "greedy", seed).line
-            analysis = analyze(played, Budget(seconds=analyze_time))
-            positions += len(analysis.positions)
-            decided += sum(p.verdict != Verdict.UNKNOWN for p in analysis.positions)
-        rows.append(
-            ExplainRow(
-                count,
-                len(times),
-                statistics.median(times),
-                optimal / len(times),
-                proven / max(1, claims),
-                positions,
-                decided / max(1, positions),
-                tuple(spare),
-            )
-        )
-    return rows
-
-
-def explain_markdown(rows: list[ExplainRow]) -> str:
-    lines = [
-        "| players | deals | median explain s | best spare proven optimal | critical claims proven "
-        "| analyze positions | analyze decided |",
-        "|---|---|---|---|---|---|---|",
-    ]
-    for r in rows:
-        lines.append(
-            f"| {r.players} | {r.deals} | {r.median_seconds:.2f} | {100 * r.optimal_share:.0f}% | "
-            f"{100 * r.critical_proven_share:.0f}% | {r.analyze_positions} | {100 * r.analyze_decided_share:.1f}% |"
-        )
-    lines += ["", "Best spare per deal (value found, bound; * = proven optimal):", ""]
-    for r in rows:
-        cells = [f"seed {seed}: {value}{'*' if opt else ''} (bound {bound})" for seed, value, bound, opt in r.spare]
-        lines.append(f"- {r.players} players: " + ", ".join(cells))
-    return "\n".join(lines)
-
-
-# -- the optimal suite ---------------------------------------------------------------------
-
-OPTIMAL_OBJECTIVES = (Objective.TURNS, Objective.SPARE)
-OPTIMAL_DEALS = 15  # official seeds 0-14
-BASELINE_PLAYERS = (2, 3)  # where the greedy baseline (GREEDY_BASELINE per Finish keeper) is a target
-
-
-@dataclass(frozen=True)
-class OptimalCase:
-    """One ``solve --objective``: the value of the line found and the bound proven (None
-    when no win was found), which search and which proof gave them, and for spare on 2-3
-    players the best spare of the greedy baseline (``greedy_baseline``)."""
-
-    players: int
-    seed: int
-    objective: str
-    value: int | None
-    bound: int | None
-    optimal: bool
-    value_by: str | None
-    bound_by: str | None
-    seconds: float
-    greedy: int | None = None
-    # The greedy baseline's playouts the solve ran itself (all of them: the value is at least
-    # ``greedy`` by construction); None when its first win met the bound.
-    solve_playouts: int | None = None
-
-    @property
-    def gap(self) -> int | None:
-        """How far the bound is from the value: 0 when proven optimal."""
-        if self.value is None or self.bound is None:
-            return None
-        return abs(self.bound - self.value)
-
-    def to_json(self) -> dict:
-        data = self.__dict__.copy()
-        data["seconds"] = round(self.seconds, 2)
-        data["gap"] = self.gap
-        return data
-
-
-@dataclass(frozen=True)
-class OptimalRow:
-    """Per player count and objective: the proven share, the gap's median and p90 (over
-    the deals won), how often each proof gave the bound and each search the value, and
-    (spare, 2-3 players) on how many deals the value is at least the greedy baseline."""
-
-    players: int
-    objective: str
-    cases: tuple[OptimalCase, ...]
-
-    @property
-    def proven_share(self) -> float:
-        return sum(c.optimal for c in self.cases) / len(self.cases)
-
-    @property
-    def gaps(self) -> list[int]:
-        return sorted(c.gap for c in self.cases if c.gap is not None)
-
-    def by(self, what: str) -> dict[str, int]:
-        """How many cases each method gave: ``what`` is "value_by" or "bound_by"."""
-        counts: dict[str, int] = {}
-        for c in self.cases:
-            key = getattr(c, what) or "none"
-            counts[key] = counts.get(key, 0) + 1
-        return counts
-
-    @property
-    def at_least_greedy(self) -> tuple[int, int] | None:
-        """(deals whose value is at least the greedy baseline, deals with a baseline), or
-        None where no baseline was taken."""
-        baseline = [(c.value, c.greedy) for c in self.cases if c.greedy is not None]
-        if not baseline:
-            return None
-        return sum(value is not None and value >= greedy for value, greedy in baseline), len(baseline)
-
-    def to_json(self) -> dict:
-        gaps, met = self.gaps, self.at_least_greedy
-        return {
-            "players": self.players,
-            "objective": self.objective,
-            "deals": len(self.cases),
-            "proven_share": self.proven_share,
-            "gap_median": statistics.median(gaps) if gaps else None,
-            "gap_p90": _p90(gaps),
-            "bound_by": self.by("bound_by"),
-            "value_by": self.by("value_by"),
-            "at_least_greedy": None if met is None else {"met": met[0], "of": met[1]},
-            "cases": [c.to_json() for c in self.cases],
-        }
-
-
-def _p90(values: list) -> float | None:
-    """The 90th percentile of sorted ``values`` (as ``summarise`` takes it), None if empty."""
-    return values[max(0, math.ceil(0.9 * len(values)) - 1)] if values else None
-
-
-def run_optimal_suite(
-    deals: int | None,
-    time_limit: float,
-    workers: int = 2,
-    reproducible: bool = False,
-    players: tuple[int, ...] = OPTIMAL_PLAYERS,
-    baseline: int = GREEDY_BASELINE,
-    on_step: Callable[[str], None] | None = None,
-) -> list[OptimalRow]:
-    """Per player count: ``solve --objective turns`` and ``--objective spare`` on official
-    seeds 0..N-1 (default 15) with ``time_limit`` seconds each (or, ``reproducible``, the
-    fixed budgets); for spare on 2-3 players, the best of the greedy baseline too
-    (``baseline`` seeded playouts per Finish keeper, which each solve runs first: a short
-    solve may run fewer, and then the suite runs them all, outside the solve's time).
-    Ctrl-C: as ``CtrlC`` says (a case cut short is left out; ``SuiteInterrupted`` carries
-    the rows of the cases done)."""
-    budget = Budget(
-        seconds=time_limit, workers=1 if reproducible else workers, reproducible=reproducible, greedy_playouts=baseline
-    )
-    found: dict[tuple[int, str], list[OptimalCase]] = {}
-    ctrl_c = CtrlC()
-    for count in players:
-        for seed in range(deals or OPTIMAL_DEALS):
-            game = deal(OFFICIAL, count, seed)
-            for objective in OPTIMAL_OBJECTIVES:
-                if on_step is not None:
-                    on_step(f"{count} players, seed {seed}, {objective}")
-                result = solve(game, budget, objective=objective)
-                if result.interrupted:
-                    if ctrl_c.came():
-                        raise SuiteInterrupted(_optimal_rows(found))
-                    continue  # a case cut short is left out: its value and bound are not the suite's
-                best = result.best
-                greedy = None
-                if objective == Objective.SPARE and count in BASELINE_PLAYERS:
-                    greedy = _baseline_best(game, result, baseline)
-                ran = result.stats.get(BASELINE)
-                case = OptimalCase(
-                    count,
-                    seed,
-                    objective,
-                    None if best is None else best.value,
-                    None if best is None else best.bound,
-                    best is not None and best.optimal,
-                    None if best is None else best.value_by,
-                    None if best is None else best.bound_by,
-                    result.seconds,
-                    greedy,
-                    None if ran is None else ran["playouts"],
-                )
-                found.setdefault((count, objective), []).append(case)
-    return _optimal_rows(found)
-
-
-def _optimal_rows(found: dict[tuple[int, str], list[OptimalCase]]) -> list[OptimalRow]:
-    return [OptimalRow(count, objective, tuple(cases)) for (count, objective), cases in found.items()]
-
-
-def _baseline_best(game: Deal, result: Result, playouts: int) -> int | None:
-    """The most cards kept by a win among the greedy baseline's playouts (``greedy_baseline``,
-    ``playouts`` per Finish keeper); None if none wins. The solve ran the same playouts: its
-    figure is taken when it ran them all (or stopped at the bound, which none beats)."""
-    ran = result.stats.get(BASELINE)
-    if ran is not None and not ran["interrupted"] and (ran["at_bound"] or ran["playouts"] == ran["of"]):
-        return ran["best"]
-    return greedy_baseline(State.initial(game), Objective.SPARE, playouts).value
-
-
-def optimal_markdown(rows: list[OptimalRow]) -> str:
-    """The optimal suite as a Markdown table (docs/performance.md, docs/explain.md)."""
-    lines = [
-        "| players | objective | deals | proven optimal | gap median | gap p90 | bound by | line by "
-        f"| >= greedy {GREEDY_BASELINE:,} |",
-        "|---|---|---|---|---|---|---|---|---|",
-    ]
-    for r in rows:
-        data = r.to_json()
-        bound_by = ", ".join(f"{k} {v}" for k, v in sorted(data["bound_by"].items()))
-        value_by = ", ".join(f"{k} {v}" for k, v in sorted(data["value_by"].items()))
-        met = r.at_least_greedy
-        greedy = "-" if met is None else f"{met[0]}/{met[1]}"
-        lines.append(
-            f"| {r.players} | {r.objective} | {len(r.cases)} | {100 * r.proven_share:.0f}% | {_num(data['gap_median'])} | "
-            f"{_num(data['gap_p90'])} | {bound_by} | {value_by} | {greedy} |"
-        )
-    lines += ["", "Per deal (value, bound; * = proven optimal):", ""]
-    for r in rows:
-        cells = [f"seed {c.seed}: {c.value}{'*' if c.optimal else ''} ({c.bound})" for c in r.cases]
-        lines.append(f"- {r.players} players, {r.objective}: " + ", ".join(cells))
-    return "\n".join(lines)
-
-
-def _num(value: float | None) -> str:
-    return "-" if value is None else f"{value:g}"

@@ -34,7 +34,7 @@ from typing import IO, Any
 
 from tranquility.solver.analysis.analyze import analyze
 from tranquility.solver.analysis.fair import DEFAULT_TURNS, FAIR_SAMPLES, Judgement, fair_analysis
-from tranquility.solver.batch.bench import FAIR_SUITE, CtrlC, machine_description
+from tranquility.solver.batch.bench import FAIR_SUITE, CtrlC, Suite, machine_description
 from tranquility.solver.batch.odds_summary import _round, p90, shown_percent, wilson
 from tranquility.solver.batch.table_bench import play_each
 from tranquility.solver.ctrl_c import held
@@ -55,6 +55,13 @@ SEED_CAP = 50  # seeds scanned for lost games: at most this many per game wanted
 FAIR_TIME_LIMIT = 10.0  # seconds per position of the perfect analysis, as analyze's default
 # The verdicts a lost line can get (won and still winnable need a line that ends winnable).
 LOST_VERDICTS = (Judgement.MISTAKE, Judgement.BAD_LUCK, Judgement.UNDECIDED, Judgement.NEVER_WINNABLE)
+FAIR = Suite(
+    FAIR_SUITE,
+    None,
+    takes=("samples", "own_deals"),
+    refuses=("reproducible",),
+    why="its perfect analysis has --time-limit seconds a position, and --workers is its processes",
+)
 
 
 @dataclass(frozen=True)
