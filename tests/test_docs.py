@@ -129,3 +129,36 @@ def test_the_odds_table_is_the_committed_report():
         low, high = odds_interval(g["win"], g["unknown"], g["deals"])
         assert g["ci95"] == [round(low, 4), round(high, 4)]
     assert len(table) == len(report["groups"])
+
+
+# -- the architecture ------------------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+LAYERS = ("solver", "cli", "puzzles")
+
+
+def test_the_architecture_names_every_module():
+    """docs/architecture.md says where things go: a module it does not name is a room nobody
+    has been told about."""
+    text = doc("architecture.md")
+    missing = [
+        str(path.relative_to(ROOT))
+        for folder in LAYERS
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        if path.name != "__init__.py" and not re.search(rf"`([\w.]+\.)?{path.stem}`", text)
+    ]
+    assert not missing, f"docs/architecture.md does not name {', '.join(missing)}"
+
+
+def test_every_package_folder_is_a_package_of_the_distribution():
+    """A folder of modules left out of pyproject.toml's packages is missing from the wheel
+    (each top-level folder is tranquility.<folder>, its package-dir)."""
+    import tomllib
+
+    packages = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"]
+    found = {
+        ".".join(("tranquility", *path.parent.relative_to(ROOT).parts))
+        for folder in LAYERS
+        for path in (ROOT / folder).rglob("__init__.py")
+    }
+    assert sorted(found - set(packages)) == []
