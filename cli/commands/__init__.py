@@ -72,6 +72,11 @@ COMMANDS: Mapping[str, CommandEntry] = {
         "puzzles", "list_puzzles", "List the shipped puzzle catalogue: id, players, grade and rules of each puzzle."
     ),
     "rules": _here("games", "rules", "Show the rule set in force, each option explained, and the presets."),
+    "serve": CommandEntry(
+        "tranquility.cli.web_board.command:serve",
+        "Serve the board in the browser (click a card, then a cell) and the JSON API that gives the CLI's --json "
+        "answers, until Ctrl-C.",
+    ),
     "show": _here(
         "games",
         "show",

@@ -1,0 +1,2 @@
+"""``tranquility serve``: the board as a web page (HTML and SVG, clicks) and a JSON API
+whose answers are the CLI's ``--json`` (docs/web.md)."""

@@ -1,0 +1,353 @@
+"""``tranquility serve``'s web server (aiohttp, docs/web.md): the board page and its JSON API.
+
+The event loop only routes, reads and writes: every solve runs in the worker pool
+(``pool.Pool``: bounded, a queue with a limit, a cap per job); a bot's decision, which is
+quicker but not instant, runs in a thread. Requests are small: a body over
+``MAX_BODY`` bytes is refused, bad JSON and an unusable game are a 400 with the one-line
+message the CLI gives, and no request names a file on the server (``api``'s game forms).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import secrets
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from importlib.resources import files
+from typing import Any
+
+from aiohttp import web
+from tranquility.solver.engine.line import as_line
+from tranquility.solver.errors import BadInput
+
+from . import api
+from .pool import Busy, JobFailed, Pool, Ticket, TooLong
+from .sessions import BoardSession, Sessions, TableSession
+
+MAX_BODY = 1 << 20  # bytes: a line file of a long game is about 20 KB
+MAX_JOBS = 100  # long jobs kept for their events at once; the oldest finished go first
+LONG_KINDS = ("solve", "moves", "explain", "analyze", "verify")
+STATIC = files("tranquility.cli.web_board") / "static"
+# The page loads nothing but what this server sends (docs/web.md): no other origin at all.
+HEADERS = {
+    "Content-Security-Policy": "default-src 'self'; frame-src 'self' data:; img-src 'self' data:; "
+    "style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline'; base-uri 'none'; form-action 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+}
+
+
+def _error(status: int, message: str) -> web.Response:
+    return web.json_response({"error": message}, status=status, headers=HEADERS)
+
+
+@web.middleware
+async def _answers(request: web.Request, handler: Callable[[web.Request], Awaitable[web.StreamResponse]]) -> web.StreamResponse:
+    """Every failure as ``{"error": "one line"}`` with its status; never a traceback."""
+    try:
+        response = await handler(request)
+    except web.HTTPRequestEntityTooLarge:
+        return _error(413, f"the request is larger than this server takes ({MAX_BODY} bytes)")
+    except web.HTTPException as exc:
+        if exc.status < 400:
+            raise
+        return _error(exc.status, exc.reason)
+    except BadInput as exc:
+        return _error(400, str(exc))
+    except JobFailed as exc:
+        return _error(400 if exc.bad else 500, str(exc))
+    except (Busy, TooLong) as exc:
+        return _error(503, str(exc))
+    for key, value in HEADERS.items():
+        response.headers.setdefault(key, value)
+    return response
+
+
+async def _body(request: web.Request) -> dict:
+    """The request's JSON object; bad JSON is the CLI's one-line message (FormatError)."""
+    from tranquility.solver.formats.json_values import parse_json
+
+    text = (await request.read()).decode("utf-8", errors="replace")
+    data = parse_json(text or "{}", "body")
+    if not isinstance(data, dict):
+        raise api.RequestError(f"body: expected a JSON object, got {type(data).__name__}")
+    return data
+
+
+def _query(request: web.Request) -> dict:
+    """A GET's query as a body: numbers read as integers, ``rule`` as ``KEY=VALUE`` pairs."""
+    body: dict[str, Any] = {}
+    for key, value in request.query.items():
+        if key == "rule":
+            name, _, setting = value.partition("=")
+            body.setdefault("rule", {})[name.strip()] = setting.strip()
+        elif key in ("seed", "players", "grade") and value.strip().lstrip("-").isdigit():
+            body[key] = int(value)
+        elif value != "":
+            body[key] = value
+    return body
+
+
+@dataclass
+class Job:
+    """A long job the page follows (its progress as server-sent events) and may cancel."""
+
+    kind: str
+    ticket: Ticket = field(default_factory=Ticket)
+    events: list[tuple[str, Any]] = field(default_factory=list)
+    changed: asyncio.Event = field(default_factory=asyncio.Event)
+    done: bool = False
+
+    def tell(self, event: str, data: Any) -> None:
+        self.events.append((event, data))
+        self.done = self.done or event in ("done", "error")
+        self.changed.set()
+
+
+class Server:
+    """The routes, over one worker pool, the games in play and the long jobs followed."""
+
+    def __init__(self, pool: Pool):
+        self.pool = pool
+        self.sessions = Sessions()
+        self.jobs: OrderedDict[str, Job] = OrderedDict()
+
+    def app(self) -> web.Application:
+        app = web.Application(client_max_size=MAX_BODY, middlewares=[_answers])
+        app.add_routes(
+            [
+                web.get("/", self.page),
+                web.static("/static", str(STATIC), follow_symlinks=False),
+                web.get("/api/deal", self.deal),
+                web.get("/api/puzzles", self.puzzles),
+                *[web.post(f"/api/{kind}", self.answer) for kind in LONG_KINDS],
+                web.post("/api/jobs", self.start_job),
+                web.get("/api/jobs/{id}/events", self.job_events),
+                web.delete("/api/jobs/{id}", self.cancel_job),
+                web.post("/api/html/explain", self.explain_page),
+                web.post("/api/html/analysis", self.analysis_page),
+                web.post("/api/board", self.new_board),
+                web.get("/api/board/{id}", self.board_view),
+                web.get("/api/board/{id}/line", self.board_line),
+                web.post("/api/board/{id}/{op}", self.board_op),
+                web.post("/api/table", self.new_table),
+                web.get("/api/table/{id}", self.table_view),
+                web.post("/api/table/{id}/{op}", self.table_op),
+            ]
+        )
+        app.on_cleanup.append(self._close)
+        return app
+
+    async def _close(self, app: web.Application) -> None:
+        for job in self.jobs.values():
+            job.ticket.cancel()
+
+    # -- the page ------------------------------------------------------------------------
+
+    async def page(self, request: web.Request) -> web.Response:
+        return web.Response(text=(STATIC / "board.html").read_text(encoding="utf-8"), content_type="text/html")
+
+    # -- the API: the CLI's answers ------------------------------------------------------
+
+    async def deal(self, request: web.Request) -> web.Response:
+        return web.json_response(api.deal_json(_query(request)))
+
+    async def puzzles(self, request: web.Request) -> web.Response:
+        return web.json_response(api.puzzles_json(_query(request)))
+
+    async def answer(self, request: web.Request) -> web.Response:
+        """``POST /api/KIND``: the job run to its end, its answer the CLI's ``--json``."""
+        kind = request.path.rsplit("/", 1)[1]
+        return web.json_response(await self.pool.run(kind, await _body(request), _ignore, Ticket()))
+
+    async def start_job(self, request: web.Request) -> web.Response:
+        """``POST /api/jobs`` ``{"kind": ..., ...}``: the job started, its id at once."""
+        body = await _body(request)
+        kind = api.field(body, "kind", str)
+        if kind not in LONG_KINDS:
+            raise api.RequestError(f"kind: one of {', '.join(LONG_KINDS)}, not {kind!r}")
+        api.named_game(body)  # a bad game is a 400 now, not an event later
+        if self.pool.full():
+            raise Busy(self.pool.busy_message())
+        key, job = secrets.token_urlsafe(9), Job(kind)
+        self._keep(key, job)
+        asyncio.get_running_loop().create_task(self._run(job, body))
+        return web.json_response({"id": key, "kind": kind}, status=202)
+
+    async def _run(self, job: Job, body: dict) -> None:
+        try:
+            job.tell("done", await self.pool.run(job.kind, body, lambda step: job.tell("progress", step), job.ticket))
+        except JobFailed as exc:
+            job.tell("error", {"error": str(exc), "status": 400 if exc.bad else 500})
+        except (Busy, TooLong) as exc:
+            job.tell("error", {"error": str(exc), "status": 503})
+
+    def _keep(self, key: str, job: Job) -> None:
+        while len(self.jobs) >= MAX_JOBS:
+            finished = next((k for k, j in self.jobs.items() if j.done), None)
+            if finished is None:
+                raise Busy(f"the server follows {MAX_JOBS} jobs already; try again shortly")
+            del self.jobs[finished]
+        self.jobs[key] = job
+
+    def _job(self, request: web.Request) -> Job:
+        job = self.jobs.get(request.match_info["id"])
+        if job is None:
+            raise web.HTTPNotFound(reason=f"no job {request.match_info['id']!r} (finished long ago, or never started)")
+        return job
+
+    async def job_events(self, request: web.Request) -> web.StreamResponse:
+        """The job's progress, then its answer (``done``) or its failure (``error``), as
+        server-sent events; those already past are sent first."""
+        job = self._job(request)
+        response = web.StreamResponse(headers={"Content-Type": "text/event-stream", "Cache-Control": "no-cache", **HEADERS})
+        await response.prepare(request)
+        sent = 0
+        while True:
+            job.changed.clear()
+            for event, data in job.events[sent:]:
+                await response.write(f"event: {event}\ndata: {json.dumps(data)}\n\n".encode())
+            sent = len(job.events)
+            if job.done:
+                return response
+            await job.changed.wait()
+
+    async def cancel_job(self, request: web.Request) -> web.Response:
+        """Stop the job: it ends as Ctrl-C ends the command, with what it found (interrupted)."""
+        job = self._job(request)
+        job.ticket.cancel()
+        return web.json_response({"id": request.match_info["id"], "cancelled": not job.done})
+
+    async def explain_page(self, request: web.Request) -> web.Response:
+        """``explain --html``'s page for an explanation (``explain --json``'s document)."""
+        from tranquility.solver.formats.codecs import line_from_json
+
+        from ..html import replay_html
+
+        data = api.field(await _body(request), "explanation", dict)
+        line = data.get("line") or (data.get("reach") or {}).get("line") if data else None
+        if line is None:
+            raise api.RequestError("explanation: an explain --json document with a line (a win, or the best reach)")
+        return web.Response(text=replay_html(line_from_json(line, "explanation.line"), data), content_type="text/html")
+
+    async def analysis_page(self, request: web.Request) -> web.Response:
+        """``analyze --html``'s page: the line (``game``) with its perfect and fair analysis."""
+        from ..html import analysis_html
+
+        body = await _body(request)
+        line = as_line(api.playable(body))
+        perfect, fair = api.field(body, "perfect", dict), api.field(body, "fair", dict)
+        if perfect is None:
+            raise api.RequestError("perfect: the analyze --json document of the line")
+        return web.Response(text=analysis_html(line, perfect, fair), content_type="text/html")
+
+    # -- the board ---------------------------------------------------------------------------
+
+    def _session(self, request: web.Request, kind: type) -> Any:
+        found = self.sessions.get(request.match_info["id"])
+        if not isinstance(found, kind):
+            raise web.HTTPNotFound(reason=f"no game {request.match_info['id']!r} here (the server forgets one unused for hours)")
+        return found
+
+    def _view(self, key: str, session: BoardSession | TableSession, **extra: Any) -> web.Response:
+        return web.json_response({"id": key, **session.view(), **extra})
+
+    async def new_board(self, request: web.Request) -> web.Response:
+        """``POST /api/board`` with a game (``api``'s forms): a board at its end."""
+        from tranquility.solver.analysis.board import Board, Goal
+
+        named = api.named_game(await _body(request))
+        goal = None
+        if named.puzzle is not None:
+            from tranquility.puzzles import shipped
+
+            found = shipped.entry(named.puzzle)
+            goal = Goal.of(found.id, found.grade, shipped.solution(found.id), named.game)  # type: ignore[arg-type]
+        session = BoardSession(Board.open(named.game, goal))
+        return self._view(self.sessions.add(session), session)
+
+    async def board_view(self, request: web.Request) -> web.Response:
+        return self._view(request.match_info["id"], self._session(request, BoardSession))
+
+    async def board_line(self, request: web.Request) -> web.Response:
+        """The game so far as a line file, to save (``play``'s save)."""
+        from tranquility.solver.formats.codecs import line_to_json
+
+        board = self._session(request, BoardSession).board
+        data = line_to_json(board.line, None if board.goal is None else board.goal.tag)
+        name = f"game-{board.turn}.json"
+        return web.json_response(data, headers={"Content-Disposition": f'attachment; filename="{name}"'})
+
+    async def board_op(self, request: web.Request) -> web.Response:
+        """``play`` (``{"action": ...}``), ``undo``, ``redo``, ``back``; ``hint`` and
+        ``check`` (solves, in the pool: ``{"hint": ...}`` / ``{"check": ...}`` and the view)."""
+        from tranquility.solver.formats.codecs import line_to_json
+
+        key, op = request.match_info["id"], request.match_info["op"]
+        session: BoardSession = self._session(request, BoardSession)
+        body = await _body(request)
+        if op in ("hint", "check"):
+            line = session.board.line
+            job = {**body, "game": line_to_json(line), "known": session.verdicts()}
+            answer = await self.pool.run(op, job, _ignore, Ticket())
+            if op == "check":
+                session.learn(line, answer["verdicts"])
+            return self._view(key, session, **{op: answer})
+        match op:
+            case "play":
+                session.play(body.get("action"))
+            case "undo":
+                session.undo()
+            case "redo":
+                session.redo()
+            case "back":
+                session.back()
+            case _:
+                raise web.HTTPNotFound(reason=f"no board operation {op!r} (play, undo, redo, back, hint, check)")
+        return self._view(key, session)
+
+    # -- the table ---------------------------------------------------------------------------
+
+    async def new_table(self, request: web.Request) -> web.Response:
+        """``POST /api/table`` with a game, ``seat`` and ``bots`` (a policy, tuned by default)."""
+        from tranquility.solver.analysis.board import Board
+        from tranquility.solver.analysis.table import Seating
+
+        body = await _body(request)
+        bots = api.field(body, "bots", str, "tuned")
+        seating = Seating(api.field(body, "seat", int, 0), bots, api.field(body, "bot_seed", int, 0))
+        table = await asyncio.to_thread(seating.sit, Board.open(api.named_game(body).game))
+        session = TableSession(table)
+        return self._view(self.sessions.add(session), session)
+
+    async def table_view(self, request: web.Request) -> web.Response:
+        return self._view(request.match_info["id"], self._session(request, TableSession))
+
+    async def table_op(self, request: web.Request) -> web.Response:
+        """``play`` (``{"action": ...}`` or ``{"action": "S"}``), ``give`` (``{"cards"}``),
+        ``rocks`` (``{"row"}``), ``step`` (one bot acts)."""
+        key, op = request.match_info["id"], request.match_info["op"]
+        session: TableSession = self._session(request, TableSession)
+        body = await _body(request)
+        async with session.lock:
+            await self._table_act(session, op, body)
+        return self._view(key, session)
+
+    async def _table_act(self, session: TableSession, op: str, body: dict) -> None:
+        match op:
+            case "play":
+                session.play(body.get("action"))
+            case "give":
+                session.give(api.field(body, "cards", list, []))
+            case "rocks":
+                session.rocks(api.field(body, "row", int))
+            case "step":
+                await asyncio.to_thread(session.step)
+            case _:
+                raise web.HTTPNotFound(reason=f"no table operation {op!r} (play, give, rocks, step)")
+
+
+def _ignore(step: dict) -> None:
+    """Progress nobody follows (a request answered when its job ends)."""

@@ -1,0 +1,79 @@
+"""``tranquility serve`` run as the program runs it, for the tests and the load benchmark:
+a subprocess on a free loopback port, its address read from its first line, stopped with
+Ctrl-C (SIGINT) and waited for."""
+
+from __future__ import annotations
+
+import json
+import os
+import select
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
+
+SECONDS = 30  # every wait on the server, bounded
+
+
+@contextmanager
+def served(*options: str) -> Iterator[str]:
+    """The server's base URL (``http://127.0.0.1:PORT/``) while the block runs."""
+    args = [sys.executable, "-m", "tranquility.cli", "serve", "--port", "0", *options]
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "COLUMNS": "200"})
+    try:
+        assert proc.stdout is not None
+        ready, _, _ = select.select([proc.stdout], [], [], SECONDS)
+        line = proc.stdout.readline() if ready else ""
+        assert line.startswith("serving at http://127.0.0.1:"), (line, proc.poll())
+        yield line.split()[-1]
+    finally:
+        stop(proc)
+
+
+def stop(proc: subprocess.Popen) -> int:
+    """Ctrl-C, then the exit code (killed if it will not stop)."""
+    if proc.poll() is None:
+        proc.send_signal(signal.SIGINT)
+    try:
+        return proc.wait(SECONDS)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        return proc.wait()
+
+
+def request(base: str, method: str, path: str, body: Any = None, raw: bytes | None = None) -> tuple[int, Any]:
+    """(status, the JSON answer) of one request."""
+    data = raw if raw is not None else None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(base.rstrip("/") + path, data=data, method=method, headers={"Content-Type": "application/json"})
+    try:
+        with urllib.request.urlopen(req, timeout=2 * SECONDS) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+def events(base: str, job: str, found: list | None = None) -> list[tuple[str | None, Any]]:
+    """A job's server-sent events, to its end (``done`` or ``error``), each appended to
+    ``found`` as it comes."""
+    found = [] if found is None else found
+    with urllib.request.urlopen(f"{base.rstrip('/')}/api/jobs/{job}/events", timeout=2 * SECONDS) as stream:
+        event = None
+        for raw in stream:
+            line = raw.decode().rstrip("\n")
+            if line.startswith("event: "):
+                event = line[len("event: ") :]
+            elif line.startswith("data: "):
+                found.append((event, json.loads(line[len("data: ") :])))
+    return found
+
+
+def wait_until(condition, seconds: float = SECONDS) -> None:
+    deadline = time.monotonic() + seconds
+    while not condition():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
