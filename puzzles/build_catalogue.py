@@ -22,10 +22,11 @@ import sys
 from pathlib import Path
 
 from tranquility.solver.engine.rules import PRESETS
+from tranquility.solver.formats.puzzle_tag import GRADES
 
 from .calibrate import load, metrics_of
 from .generate import generate
-from .grade import CALIBRATED, GRADER, GRADES, OFFICIAL_CALIBRATION, grade_of, score_of
+from .grade import CALIBRATED, GRADER, OFFICIAL_CALIBRATION, grade_of, score_of
 
 CATALOGUE = Path(__file__).with_name("catalogue")
 PER_GRADE = {OFFICIAL_CALIBRATION: 20}  # puzzles of each grade and player count

@@ -25,11 +25,11 @@ from pathlib import Path
 
 from tranquility.solver.engine.deal import deal
 from tranquility.solver.engine.rules import PRESETS
+from tranquility.solver.formats.puzzle_tag import GRADES
 
 from .grade import (
     CALIBRATED,
     GRADER,
-    GRADES,
     OFFICIAL_CALIBRATION,
     WAVERING_PLAYS,
     Metrics,

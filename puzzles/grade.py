@@ -36,6 +36,7 @@ from tranquility.solver.engine.line import Line
 from tranquility.solver.engine.position import Position
 from tranquility.solver.engine.rules import PRESETS, Rules
 from tranquility.solver.engine.state import State
+from tranquility.solver.formats.puzzle_tag import GRADES
 from tranquility.solver.search.bounds import live_islands, refutation
 from tranquility.solver.search.budget import Budget, Deadline, SearchStats
 from tranquility.solver.search.greedy import best_playout, greedy
@@ -47,7 +48,6 @@ from tranquility.solver.verdicts import Objective, Verdict
 from .puzzle_file import puzzle_id
 
 GRADER = "tq-grade/1"
-GRADES = (1, 2, 3, 4, 5)
 PLAYOUTS = 32  # seeded greedy playouts from the deal
 FIRST_SAMPLE = 16  # first choices checked
 FIRST_TRIES = 6  # greedy playouts per first choice

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 
 from tranquility.solver.engine.deal import MAX_PLAYERS, deal
 from tranquility.solver.engine.rules import OFFICIAL
+from tranquility.solver.formats.puzzle_tag import GRADES
 
-from .grade import GRADES, grade, silent_table
+from .grade import grade, silent_table
 
 START = 10_000  # away from the calibration seeds (0..499)
 

@@ -87,3 +87,19 @@ def test_every_import_path_the_docs_name_works(doc, module, name):
             value = getattr(value, attribute)
         return
     pytest.fail(f"{doc}: {module} does not import")
+
+
+def test_no_two_public_classes_share_a_name():
+    """One name, one idea: a class name names one class in the whole package."""
+    import ast
+    from collections import defaultdict
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    where: dict[str, list[str]] = defaultdict(list)
+    for folder in ("solver", "cli", "puzzles"):
+        for path in sorted((root / folder).rglob("*.py")):
+            for node in ast.parse(path.read_text(encoding="utf-8")).body:
+                if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):
+                    where[node.name].append(str(path.relative_to(root)))
+    assert {name: paths for name, paths in where.items() if len(paths) > 1} == {}

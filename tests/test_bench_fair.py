@@ -22,9 +22,9 @@ from tranquility.solver.batch.fair_bench import (
     OWN,
     FairCase,
     FairGame,
+    FairJournal,
     FairReport,
     FairSettings,
-    Journal,
     journal_path,
     run_fair_suite,
     scan_lost,
@@ -308,7 +308,7 @@ def test_a_journal_of_other_settings_is_refused_naming_it(tmp_path, monkeypatch)
     monkeypatch.setattr(fair_bench, "play_fair_case", stand_in)
     out = tmp_path / "fair.json"
     journal = journal_path(out)
-    Journal(journal, FairSettings(deals=2, own_deals=2, samples=8)).close()
+    FairJournal(journal, FairSettings(deals=2, own_deals=2, samples=8)).close()
     before = journal.read_text()
     done = run(*FEW, "--out", out)
     assert done.exit_code == 2, done.output
@@ -321,7 +321,7 @@ def test_a_journal_of_other_settings_is_refused_naming_it(tmp_path, monkeypatch)
     done = run(*FEW, "--out", out)
     assert done.exit_code == 2 and done.stderr.startswith(f"Error: {journal}: not a journal of the fair suite")
     journal.unlink()
-    Journal(journal, FairSettings(deals=2, own_deals=2, samples=2)).close()
+    FairJournal(journal, FairSettings(deals=2, own_deals=2, samples=2)).close()
     with journal.open("a") as file:
         file.write('{"section": "lost"}\n')
     done = run(*FEW, "--out", out)

@@ -183,7 +183,7 @@ def test_optimising_with_the_finish_turn_equality_never_cuts_off_the_optimum(all
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("objective", ladder.OBJECTIVES)
+@pytest.mark.parametrize("objective", ladder.LADDER_OBJECTIVES)
 def test_the_ladder_never_proves_beyond_the_optimum_and_its_line_is_the_optimum(all_optima, objective):
     steps = found = 0
     for state, best in all_optima:
@@ -207,7 +207,7 @@ def test_the_ladder_never_proves_beyond_the_optimum_and_its_line_is_the_optimum(
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("objective", ladder.OBJECTIVES)
+@pytest.mark.parametrize("objective", ladder.LADDER_OBJECTIVES)
 def test_the_start_slot_split_answers_each_step_as_the_whole_model_does(all_optima, objective):
     # At the exact optimum a step is feasible and one beyond it infeasible. Split into one
     # case per slot of the Start, a step's model gives the answer the whole model gives,

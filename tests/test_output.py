@@ -17,9 +17,9 @@ import pytest
 from click.testing import CliRunner
 from tranquility.cli.main import main
 from tranquility.solver.engine.deal import deal
-from tranquility.solver.engine.rules import EXPLANATIONS, OFFICIAL, PRESETS, Adjacency, Order, Rules
+from tranquility.solver.engine.rules import EXPLANATIONS, OFFICIAL, PRESETS, Adjacency, Order, Rules, nearest_preset
 from tranquility.solver.formats.codecs import deal_to_json
-from tranquility.solver.formats.rules_text import nearest_preset, rules_name
+from tranquility.solver.formats.rules_text import rules_name
 
 from .helpers import ENV, run, write
 

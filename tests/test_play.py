@@ -1,5 +1,5 @@
 """tranquility play (the Textual board, driven headlessly by its pilot), the board it draws
-(solver/board.py) and tranquility puzzles (the shipped catalogue)."""
+(solver/analysis/board.py) and tranquility puzzles (the shipped catalogue)."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ from tranquility.cli.play import BoardView, MoveList, PlayApp, load_board, open_
 from tranquility.puzzles.generate import Puzzle, puzzle_id
 from tranquility.puzzles.grade import grade
 from tranquility.puzzles.shipped import catalogue
-from tranquility.solver.analysis.board import Board, BoardError, FileExists, Goal, Hint, Judgement, MoveRefused, Proofs, offering
+from tranquility.solver.analysis.board import Board, BoardError, FileExists, Goal, Hint, MoveCheck, MoveRefused, Proofs, offering
 from tranquility.solver.analysis.solve import solve
 from tranquility.solver.engine.actions import Choice, ChoiceKind, DiscardTwo, PlayIsland
 from tranquility.solver.engine.deal import deal
@@ -167,7 +167,7 @@ def _deal_json(line: Line) -> dict:
 def test_hint_gives_the_next_move_of_a_replayed_win():
     board = Board.open(small()).play("10@4")
     hint = board.hint(HINT)
-    assert hint.verdict == Verdict.WIN and hint.judgement == Judgement.KEPT and hint.best is not None
+    assert hint.verdict == Verdict.WIN and hint.judgement == MoveCheck.KEPT and hint.best is not None
     after = board.play_action(hint.best)
     assert solve(after.line, HINT).verdict == Verdict.WIN  # the best move keeps the win
     assert hint.words()[1].startswith("best next move: ")
@@ -179,9 +179,9 @@ def test_hint_says_when_a_move_threw_the_win_away_and_when_the_game_was_already_
     threw = Board.open(small()).play("5@4")  # proven by the complete search: no line wins after it
     hint = threw.hint(HINT)
     assert hint.verdict == Verdict.NO_WIN and hint.best is None
-    assert hint.judgement == Judgement.THREW and "threw the win away" in hint.words()[-1]
+    assert hint.judgement == MoveCheck.THREW and "threw the win away" in hint.words()[-1]
     later = threw.play("2@0").hint(HINT)
-    assert later.verdict == Verdict.NO_WIN and later.judgement == Judgement.ALREADY_LOST
+    assert later.verdict == Verdict.NO_WIN and later.judgement == MoveCheck.ALREADY_LOST
     assert later.words()[0].startswith("lost: ")
 
 
@@ -190,7 +190,7 @@ def test_a_hint_that_runs_out_of_time_says_unknown():
     board = Board.open(deal(OFFICIAL, 4, 1)).play("19@8")
     nothing = Budget(reproducible=True, greedy_playouts=0, search_nodes=0, cpsat_deterministic=0.001)
     hint = board.hint(nothing)
-    assert hint.verdict == Verdict.UNKNOWN and hint.best is None and hint.judgement == Judgement.UNKNOWN
+    assert hint.verdict == Verdict.UNKNOWN and hint.best is None and hint.judgement == MoveCheck.UNKNOWN
     assert hint.words()[0].startswith("unknown: ") and "is unknown" in hint.words()[1]
 
 
@@ -239,12 +239,12 @@ def test_the_check_proves_which_move_threw_the_win_away():
     threw = start.play("5@4")  # proven lost by the complete search; the deal is a proven win
     proofs = Proofs().check(start, QUICK).check(threw, QUICK)
     assert (proofs.at(threw, 0), proofs.at(threw, 1)) == (Verdict.WIN, Verdict.NO_WIN)
-    assert proofs.judge(threw) == Judgement.THREW and proofs.thrown_at(threw) == 1 and proofs.last_winnable(threw) == 0
+    assert proofs.judge(threw) == MoveCheck.THREW and proofs.thrown_at(threw) == 1 and proofs.last_winnable(threw) == 0
     later = threw.play("2@0")
     assert proofs.check(later, QUICK) == proofs  # after a proven loss nothing is solved: lost too
-    assert proofs.judge(later) == Judgement.ALREADY_LOST and proofs.thrown_at(later) == 1
+    assert proofs.judge(later) == MoveCheck.ALREADY_LOST and proofs.thrown_at(later) == 1
     kept = start.play("10@4")
-    assert Proofs().check(kept, QUICK).judge(kept) == Judgement.KEPT
+    assert Proofs().check(kept, QUICK).judge(kept) == MoveCheck.KEPT
     # Several moves at once: the check walks back from the last to the one that threw the win.
     several = start.play("10@4 2@1 1@0-5")
     walked = Proofs().check(several, QUICK, since=0)

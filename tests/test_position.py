@@ -539,3 +539,11 @@ def test_an_impossible_position_inside_a_line_file_names_the_line_and_field(tmp_
         read_game_file(path)
     result = run("verify", path)
     assert result.exit_code == 2 and "line.position.seat" in result.stderr
+
+
+def test_a_position_shows_its_text_form_as_its_repr(small_position):
+    """As a chess board shows its FEN: the repr is the text form, which reads back as the same position."""
+    position = small_position["position"]
+    text = position_to_text(position)
+    assert position.text() == text and repr(position) == f"Position({text!r})"
+    assert position_from_text(text) == position

@@ -134,7 +134,6 @@ each game done is kept in PATH.part: a rerun goes on from it. docs/performance.m
 @click.option("--markdown", is_flag=True, help="Print the summary as a Markdown table (docs/performance.md).")
 @json_option
 @click.pass_context
-# Over 60 lines: a command that picks one of its suites by its flags; each suite is a function.
 def bench(ctx: click.Context, suite: str, markdown: bool, as_json: bool, **given_options: Any) -> None:
     """Time the solver on fixed seeded deals and positions (CLI start-up excluded).
 

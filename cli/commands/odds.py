@@ -154,8 +154,8 @@ docs/odds.md.
     "redrawn on every run).",
 )
 @click.pass_context
-# Over 60 lines: a command of 16 flags, each refused here in the order a user reads the errors;
-# the work itself is the library's (run_odds, summarise).
+# Each of the 16 flags refused here in the order a user reads the errors; the work itself is the
+# library's (run_odds, summarise).
 def odds(
     ctx: click.Context,
     players: tuple[int, ...] | None,

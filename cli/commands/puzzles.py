@@ -122,7 +122,6 @@ puzzles. Grades and their calibration: docs/puzzles.md.
     help='Also write <id>.solution.json (a winning line) beside each puzzle; with --json, add it as "solution".',
 )
 @json_option
-# Over 60 lines: a command; most of it is its flags' checks, each with its own message.
 def generate(
     players: int,
     wanted: int,

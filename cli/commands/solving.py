@@ -178,7 +178,6 @@ docs/explain.md.
     also=(("--html", "html_out", "Also write a self-contained HTML replay here."),),
 )
 @json_option
-# Over 60 lines: a command whose two time budgets are checked against each other here.
 def explain(
     source: DealSource,
     file: str | None,

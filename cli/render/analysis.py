@@ -42,7 +42,7 @@ def _turn_line(turn, c, hands: str) -> Text:
     return line
 
 
-# Over 60 lines: the explanation's sections in the order they are printed, one block each.
+# The explanation's sections in the order they are printed, one block each.
 def render_explanation(
     console: Console, e, every_turn: bool = False, reproducible: bool = False, hands: str = "critical"
 ) -> None:

@@ -11,8 +11,8 @@ from rich.text import Text
 from tranquility.solver.engine.cards import FINISH, MONSTER, START, Card, sorted_cards
 from tranquility.solver.engine.deal import Deal
 from tranquility.solver.engine.line import Game, Line, as_line
-from tranquility.solver.engine.rules import EXPLANATIONS, OFFICIAL, PRESETS, Rules
-from tranquility.solver.formats.rules_text import nearest_preset, rules_diff, rules_name
+from tranquility.solver.engine.rules import EXPLANATIONS, OFFICIAL, PRESETS, Rules, nearest_preset, rules_diff
+from tranquility.solver.formats.rules_text import rules_name
 
 if TYPE_CHECKING:
     from ..options import GameFile

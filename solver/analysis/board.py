@@ -116,7 +116,7 @@ class Goal:
         return PuzzleTag(self.id, self.grade)
 
 
-class Judgement(StrEnum):
+class MoveCheck(StrEnum):
     """What the move just played did to the win, as far as the solves prove it."""
 
     KEPT = "kept"  # the position after it is a proven win
@@ -127,10 +127,10 @@ class Judgement(StrEnum):
     def words(self, move: str) -> str:
         """What ``move`` (the last move, named) did, in words."""
         return {
-            Judgement.KEPT: f"{move} kept the win",
-            Judgement.THREW: f"{move} threw the win away: the position before it is a proven win, the one after it a proven loss",
-            Judgement.ALREADY_LOST: f"{move} did not lose the win: the position before it is already lost",
-            Judgement.UNKNOWN: f"whether {move} threw the win away is unknown (a solve ran out of time)",
+            MoveCheck.KEPT: f"{move} kept the win",
+            MoveCheck.THREW: f"{move} threw the win away: the position before it is a proven win, the one after it a proven loss",
+            MoveCheck.ALREADY_LOST: f"{move} did not lose the win: the position before it is already lost",
+            MoveCheck.UNKNOWN: f"whether {move} threw the win away is unknown (a solve ran out of time)",
         }[self]
 
 
@@ -146,7 +146,7 @@ class Hint:
     reason: str | None  # for a no-win: the proof
     best: Action | None  # for a win still to play: the next action of the winning line
     value: Best | None  # with an objective: the winning line's value and bound
-    judgement: Judgement | None  # about the last move (None before the first)
+    judgement: MoveCheck | None  # about the last move (None before the first)
     last: Action | None  # the last move, the one judged
     turn: int  # the turns played when the hint was asked
 
@@ -405,19 +405,19 @@ class Proofs:
                 break
         return proofs
 
-    def judge(self, board: Board) -> Judgement | None:
+    def judge(self, board: Board) -> MoveCheck | None:
         """What the board's last move did to the win, as far as these proofs go (None before
         the first move)."""
         if not board.actions:
             return None
         before, after = self.at(board, board.turn - 1), self.at(board, board.turn)
         if after == Verdict.WIN:
-            return Judgement.KEPT
+            return MoveCheck.KEPT
         if before == Verdict.NO_WIN:
-            return Judgement.ALREADY_LOST
+            return MoveCheck.ALREADY_LOST
         if before == Verdict.WIN and after == Verdict.NO_WIN:
-            return Judgement.THREW
-        return Judgement.UNKNOWN
+            return MoveCheck.THREW
+        return MoveCheck.UNKNOWN
 
     def thrown_at(self, board: Board) -> int | None:
         """The turn (from 1) of the board's move that threw the win away: the position before

@@ -202,7 +202,7 @@ def explain(
         out.critical, stopped = critical_moves(line, start, 0.0 if result.interrupted else critical_budget, progress)
         out.interrupted = result.interrupted or stopped
         ran(CRITICAL_PHASE, "re-solves", _checked(out.critical) + (" (interrupted)" if stopped else ""))
-        out.summary = summarise(out.turns, result)
+        out.summary = explanation_summary(out.turns, result)
     elif result.verdict == Verdict.NO_WIN:
         try:
             _unwinnable(out, game, budget, total, started, progress, ran)
@@ -293,7 +293,7 @@ def _full_rows(state: State) -> set[int]:
     return {r for r in range(state.rules.rows) if all(v is not None for v in state.grid[r * cols : (r + 1) * cols])}
 
 
-def summarise(turns: list[Turn], result: Result) -> dict:
+def explanation_summary(turns: list[Turn], result: Result) -> dict:
     from tranquility.solver.engine.actions import DiscardTwo
 
     costs = sum(t.cost for t in turns)

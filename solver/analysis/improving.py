@@ -205,10 +205,10 @@ def _greedy_restarts(run: _Improvement, best: _Best) -> _Best:
 def _ladder(run: _Improvement, best: _Best) -> _Best:
     """The ladder first: its early steps are quick, and the bound it proves is the target the
     LNS stops at (docs/model.md, The restricted-horizon ladder)."""
-    from tranquility.solver.cpsat.ladder import LADDER, LADDER_SHARE, OBJECTIVES, climb  # OR-Tools
+    from tranquility.solver.cpsat.ladder import LADDER, LADDER_OBJECTIVES, LADDER_SHARE, climb  # OR-Tools
 
     objective = run.objective
-    if best.settled or objective not in OBJECTIVES:
+    if best.settled or objective not in LADDER_OBJECTIVES:
         return best
     before, proved = best.value, best.bound
     doing = f"improving {objective}: {LADDER}"

@@ -262,7 +262,7 @@ def run(
         if outcome.method == DecidedBy.INTERRUPTED and ctrl_c.came():
             report.interrupted = True
             break
-    report.groups = summarise(report.outcomes)
+    report.groups = group_summaries(report.outcomes)
     return report
 
 
@@ -313,7 +313,7 @@ def _solved(case: Case, budget: Budget) -> Outcome:
     return Outcome(case, result.verdict, result.method, result.seconds, replayed, replay_seconds)
 
 
-def summarise(outcomes: list[Outcome]) -> list[GroupSummary]:
+def group_summaries(outcomes: list[Outcome]) -> list[GroupSummary]:
     keys: list[tuple[str, int]] = []
     for o in outcomes:
         key = (o.case.group, o.case.players)

@@ -16,7 +16,7 @@ budget is a count of worlds; the perfect analysis's is ``budget`` (seconds by de
 both analyses and the solver's threads). The games run in this process or side by side in
 ``workers`` processes; Ctrl-C as in the table suite (``table_bench.play_each``).
 
-A run takes hours, so it can keep a journal (``Journal``): a header with the settings, then
+A run takes hours, so it can keep a journal (``FairJournal``): a header with the settings, then
 one line per finished game, each flushed as it is written. A rerun with the same settings
 reads it and plays only the games it lacks; a journal of other settings is refused."""
 
@@ -223,7 +223,7 @@ def cut_short(case: FairCase) -> FairGame:
     return FairGame(case, interrupted=True)
 
 
-class Journal:
+class FairJournal:
     """The games a run has finished, kept in ``path`` (JSON lines: a header with the
     settings, then a game a line, each flushed as it is written). Opening it reads the
     games a run with the same settings left (a last line cut short by a kill is dropped);
@@ -452,7 +452,7 @@ OnGame = Callable[[FairGame, int, int], None]  # a game recorded, games recorded
 def run_fair_suite(settings: FairSettings, on_game: OnGame | None = None, journal: str | Path | None = None) -> FairReport:
     """Find the lost thrifty games, then analyse them and lookahead's games; with
     ``journal``, first take the games it holds, and write each game finished to it."""
-    kept = None if journal is None else Journal(journal, settings)
+    kept = None if journal is None else FairJournal(journal, settings)
     try:
         scans = tuple(scan_lost(settings.rules, p, settings.deals, settings.seed_cap) for p in settings.players)
         cases = settings.cases(scans)

@@ -112,7 +112,7 @@ class OptimalRow:
 
 
 def _p90(values: list) -> float | None:
-    """The 90th percentile of sorted ``values`` (as ``summarise`` takes it), None if empty."""
+    """The 90th percentile of sorted ``values`` (as ``bench.group_summaries`` takes it), None if empty."""
     return values[max(0, math.ceil(0.9 * len(values)) - 1)] if values else None
 
 

@@ -47,7 +47,7 @@ from tranquility.solver.verdicts import Objective, Proof
 
 CELL_CAP = True  # False: the spare steps without the per-cell cost cap (to measure it)
 LADDER = "ladder"  # the phase's method (Phase.method) and a bound's source (BoundBy)
-OBJECTIVES = (Objective.SPARE, Objective.TURNS)  # where the ladder's steps are proven
+LADDER_OBJECTIVES = (Objective.SPARE, Objective.TURNS)  # where the ladder's steps are proven
 # Its share of the time left after the greedy playouts (for spare the LNS comes next; for
 # turns only the optimising run, whose model is larger than a step's). Spare's went from 0.2
 # to 0.6 with the cost cap, whose first steps then end in a proof or an optimal line more

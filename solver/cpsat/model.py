@@ -16,7 +16,7 @@ cards as it has discarded so far.
 
 ``build_model`` adds the rules one function each, named after the rule, in an explicit
 order; each rule function takes the variables it constrains and returns the ones it
-creates. Reading a solution, hints and objectives are in solver/cpsat.py.
+creates. Reading a solution, hints and objectives are in solver/cpsat/solving.py.
 """
 
 from __future__ import annotations
@@ -328,7 +328,7 @@ class StartRounds:
 @dataclass(frozen=True)
 class GameModel:
     """A built model (``build_model``) and the variables read after building: by solutions,
-    hints and objectives (solver/cpsat.py) and by what binds (``rule_on``)."""
+    hints and objectives (solver/cpsat/solving.py) and by what binds (``rule_on``)."""
 
     frame: Frame
     model: cp_model.CpModel
@@ -354,8 +354,7 @@ class GameModel:
 # -- building ----------------------------------------------------------------------------------
 
 
-# Over 60 lines: one call per rule, in the order docs/model.md proves them; splitting it would
-# hide that order.
+# One call per rule, in the order docs/model.md proves them; splitting it would hide that order.
 def build_model(state: State, T: int, relaxable: bool = False) -> GameModel:
     """The model of the winning continuations of at most ``T`` turns from ``state``.
     ``relaxable`` adds one switch per rule group (RULE_GROUPS, solver.binds).

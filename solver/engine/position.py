@@ -20,11 +20,12 @@ from math import lcm
 
 from tranquility.solver.engine.cards import FINISH, MONSTER, START, Card, card_label, is_island, sorted_cards
 from tranquility.solver.engine.deal import Deal
-from tranquility.solver.engine.rules import MAX_PLAYERS, Rocks, Rules
+from tranquility.solver.engine.rules import MAX_PLAYERS, Rocks, Rules, nearest_preset
 from tranquility.solver.engine.state import State, geometry_of
 from tranquility.solver.errors import BadInput
 
 _SPECIALS = (START, FINISH, MONSTER)
+TEXT_TAG = "tq1"  # the first word of the text form (and its version)
 
 
 class PositionError(BadInput):
@@ -74,6 +75,27 @@ class Position:
             rocks_row=state.rocks_row,
             rocks_rolls=deal.rocks_rolls[state.rolls_used :],
         )
+
+    def text(self) -> str:
+        """The one-line text form (``tq1 official 3,_5/... 4,9,F:22,S/... 0 S``, docs/formats.md),
+        as a chess position has its FEN."""
+        cols = self.rules.cols
+        rows = "/".join(_row_text(self.grid[r * cols : (r + 1) * cols]) for r in range(self.rules.rows))
+        seats = "/".join(f"{_cards_text(h)}:{_cards_text(pile)}" for h, pile in zip(self.hands, self.piles, strict=True))
+        stage = "W" if self.won else "S" if self.start_played else "-"
+        words = [TEXT_TAG, _rules_text(self.rules), rows, seats, str(self.seat), stage]
+        if self.sunk:
+            words.append(f"sunk={_cards_text(self.sunk)}")
+        if self.removed:
+            words.append(f"removed={_cards_text(self.removed)}")
+        if self.rules.rocks != Rocks.OFF:
+            words.append(f"rocks={'-' if self.rocks_row is None else self.rocks_row}")
+        if self.rocks_rolls:
+            words.append(f"rolls={_cards_text(self.rocks_rolls)}")
+        return " ".join(words)
+
+    def __repr__(self) -> str:
+        return f"Position({self.text()!r})"
 
     @property
     def players(self) -> int:
@@ -297,3 +319,31 @@ def _rolls(p: Position) -> tuple[int, ...]:
     period = lcm(*range(1, p.rules.rows))
     left = sum(map(len, p.hands)) + sum(map(len, p.piles))
     return tuple(r % period for r in p.rocks_rolls[:left])
+
+
+# -- the text form ---------------------------------------------------------------------
+#
+#   tq1 RULES GRID SEATS SEAT STAGE [KEY=VALUE ...]      (docs/formats.md has the grammar)
+
+
+def _cards_text(cards: tuple[Card, ...]) -> str:
+    return ",".join(map(str, cards))
+
+
+def _rules_text(rules: Rules) -> str:
+    name, changes = nearest_preset(rules)
+    return ",".join([name, *(f"{k}={v}" for k, v in changes.items())])
+
+
+def _row_text(cells: tuple[int | None, ...]) -> str:
+    items: list[str] = []
+    empty = 0
+    for card in (*cells, 0):  # a last island that ends the final run of empty cells
+        if card is None:
+            empty += 1
+            continue
+        if empty:
+            items.append("_" if empty == 1 else f"_{empty}")
+            empty = 0
+        items.append(str(card))
+    return ",".join(items[:-1])

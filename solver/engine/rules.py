@@ -224,3 +224,17 @@ EXPLANATIONS: dict[str, str] = {
     "finish_setup": "deck = Finish cards shuffled into the deck before dealing; after_hands "
     "= added to the piles after the opening hands (the French rulebook)",
 }
+
+
+def rules_diff(rules: Rules, base: Rules = OFFICIAL) -> dict[str, Any]:
+    """The keys of ``rules`` that differ from ``base`` (a partial rules object)."""
+    mine, theirs = rules.to_dict(), base.to_dict()
+    return {k: v for k, v in mine.items() if v != theirs[k]}
+
+
+def nearest_preset(rules: Rules) -> tuple[str, dict[str, Any]]:
+    """The preset that differs from ``rules`` in the fewest keys (the first in ``PRESETS``
+    order on a tie, so official first), and those keys with the values of ``rules``."""
+    diffs = {name: rules_diff(rules, preset) for name, preset in PRESETS.items()}
+    name = min(diffs, key=lambda n: len(diffs[n]))
+    return name, diffs[name]

@@ -8,7 +8,7 @@ a position: counted on from the seat to move).
 
 A notation file is a header line naming the deal (``deal SEED PLAYERS [rules PRESET]
 [rule KEY=VALUE ...]`` or ``deal-file PATH``) or a position (``position tq1 ...``, its text
-form: solver/position.py), for a game played on a puzzle a ``puzzle ID grade G`` line, and
+form: solver/formats/position_forms.py), for a game played on a puzzle a ``puzzle ID grade G`` line, and
 then the tokens; from a position, the first token is the seat to move's. Only the notation is
 checked here; whether the actions obey the rules is the engine's job (``State.apply``).
 """
@@ -25,12 +25,11 @@ from tranquility.solver.engine.cards import FINISH, MONSTER, START, Card, is_isl
 from tranquility.solver.engine.deal import Deal, DealError, deal
 from tranquility.solver.engine.line import Game, Line, as_line
 from tranquility.solver.engine.position import Position
-from tranquility.solver.engine.rules import MAX_PLAYERS, PRESETS, Rules, RulesError, parse_rule_value
+from tranquility.solver.engine.rules import MAX_PLAYERS, PRESETS, Rules, RulesError, nearest_preset, parse_rule_value
 from tranquility.solver.formats.codecs import game_from_json
 from tranquility.solver.formats.json_values import FormatError, parse_json, read_text
 from tranquility.solver.formats.position_forms import is_position_text, position_from_text, position_to_text
 from tranquility.solver.formats.puzzle_tag import GRADES, PuzzleTag
-from tranquility.solver.formats.rules_text import nearest_preset
 
 HEADER_HINT = (
     "the header 'deal SEED PLAYERS [rules PRESET] [rule KEY=VALUE ...]', 'deal-file PATH' or 'position tq1 ...'"

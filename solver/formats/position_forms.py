@@ -7,15 +7,13 @@ import json
 from typing import Any
 
 from tranquility.solver.engine.cards import Card
-from tranquility.solver.engine.position import _SPECIALS, Position, PositionError
+from tranquility.solver.engine.position import _SPECIALS, TEXT_TAG, Position, PositionError
 from tranquility.solver.engine.rules import PRESETS, Rocks, Rules, RulesError, parse_rule_value
 from tranquility.solver.formats.json_values import FormatError, card_from_json, int_from_json, object_from_json
-from tranquility.solver.formats.rules_text import nearest_preset
 
 POSITION_FORMAT = "tranquility-position/1"
 
 
-TEXT_TAG = "tq1"  # the first word of the text form (and its version)
 
 
 
@@ -48,7 +46,7 @@ _JSON_KEYS = {
 }  # fmt: skip
 
 
-# Over 60 lines: one read per field of the format, each naming the field when it is wrong.
+# One read per field of the format, each naming the field when it is wrong.
 def position_from_json(data: Any, where: str = "position") -> Position:
     data = object_from_json(data, where)
     if data.get("format") != POSITION_FORMAT:
@@ -116,45 +114,9 @@ def position_from_json(data: Any, where: str = "position") -> Position:
 #   tq1 RULES GRID SEATS SEAT STAGE [KEY=VALUE ...]      (docs/formats.md has the grammar)
 
 
-def _cards_text(cards: tuple[Card, ...]) -> str:
-    return ",".join(map(str, cards))
-
-
-def _rules_text(rules: Rules) -> str:
-    name, changes = nearest_preset(rules)
-    return ",".join([name, *(f"{k}={v}" for k, v in changes.items())])
-
-
-def _row_text(cells: tuple[int | None, ...]) -> str:
-    items: list[str] = []
-    empty = 0
-    for card in (*cells, 0):  # a last island that ends the final run of empty cells
-        if card is None:
-            empty += 1
-            continue
-        if empty:
-            items.append("_" if empty == 1 else f"_{empty}")
-            empty = 0
-        items.append(str(card))
-    return ",".join(items[:-1])
-
-
 def position_to_text(p: Position) -> str:
-    """The one-line text form (``tq1 official 3,_5/... 4,9,F:22,S/... 0 S``)."""
-    cols = p.rules.cols
-    rows = "/".join(_row_text(p.grid[r * cols : (r + 1) * cols]) for r in range(p.rules.rows))
-    seats = "/".join(f"{_cards_text(h)}:{_cards_text(pile)}" for h, pile in zip(p.hands, p.piles, strict=True))
-    stage = "W" if p.won else "S" if p.start_played else "-"
-    words = [TEXT_TAG, _rules_text(p.rules), rows, seats, str(p.seat), stage]
-    if p.sunk:
-        words.append(f"sunk={_cards_text(p.sunk)}")
-    if p.removed:
-        words.append(f"removed={_cards_text(p.removed)}")
-    if p.rules.rocks != Rocks.OFF:
-        words.append(f"rocks={'-' if p.rocks_row is None else p.rocks_row}")
-    if p.rocks_rolls:
-        words.append(f"rolls={_cards_text(p.rocks_rolls)}")
-    return " ".join(words)
+    """The one-line text form (``tq1 official 3,_5/... 4,9,F:22,S/... 0 S``): ``Position.text``."""
+    return p.text()
 
 
 def _words(text: str) -> list[str]:

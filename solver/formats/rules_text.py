@@ -6,27 +6,13 @@ from __future__ import annotations
 
 from typing import Any
 
-from tranquility.solver.engine.rules import EXPLANATIONS, OFFICIAL, PRESETS, Rules
-
-
-def rules_diff(rules: Rules, base: Rules = OFFICIAL) -> dict[str, Any]:
-    """The keys of ``rules`` that differ from ``base`` (a partial rules object)."""
-    mine, theirs = rules.to_dict(), base.to_dict()
-    return {k: v for k, v in mine.items() if v != theirs[k]}
+from tranquility.solver.engine.rules import EXPLANATIONS, PRESETS, Rules, nearest_preset, rules_diff
 
 
 def rules_label(rules: Rules) -> str:
     """The preset's name when the rules are exactly a preset, else ``custom`` (the JSON
     ``label``; people read ``rules_name``)."""
     return next((name for name, preset in PRESETS.items() if preset == rules), "custom")
-
-
-def nearest_preset(rules: Rules) -> tuple[str, dict[str, Any]]:
-    """The preset that differs from ``rules`` in the fewest keys (the first in ``PRESETS``
-    order on a tie, so official first), and those keys with the values of ``rules``."""
-    diffs = {name: rules_diff(rules, preset) for name, preset in PRESETS.items()}
-    name = min(diffs, key=lambda n: len(diffs[n]))
-    return name, diffs[name]
 
 
 def rules_name(rules: Rules) -> str:

@@ -20,7 +20,7 @@ class BoundBy(StrEnum):
 
     ANALYTIC = "analytic"  # objective_bound with no discard two proven
     FINISHER = "finisher"  # objective_bound, with the finisher check's discard twos
-    LADDER = "ladder"  # the restricted-horizon ladder (solver/ladder.py)
+    LADDER = "ladder"  # the restricted-horizon ladder (solver/cpsat/ladder.py)
     CPSAT = "cpsat"  # CP-SAT's own bound, optimising the whole model
 
 
@@ -31,7 +31,7 @@ class FoundBy(StrEnum):
     RESTARTS = "restarts"  # the greedy restarts from the best line's turns
     EXHAUSTIVE = "exhaustive"  # the complete search's first win
     CPSAT = "cpsat"  # the deciding CP-SAT run, or the one optimising the whole model
-    LNS = "lns"  # the improving search (solver/improve.py)
+    LNS = "lns"  # the improving search (solver/cpsat/improve.py)
     LADDER = "ladder"  # a feasible step of the ladder
 
 
