@@ -471,6 +471,7 @@ def test_every_command_help_ends_with_the_exit_table_line():
         "play",
         "puzzles",
         "rules",
+        "serve",
         "show",
         "simulate",
         "solve",
