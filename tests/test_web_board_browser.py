@@ -104,13 +104,14 @@ def test_a_grade_1_puzzle_played_to_a_win_by_clicks(page):
     page.uncheck("#check")  # the check solves after every move: this game needs none
     solution = shipped.solution(PUZZLE)
     for turn, action in enumerate(solution.actions, start=1):
+        if SHOTS and turn == 21:  # mid-game, a card picked: its cells lit with their costs
+            page.click(f'#hand button.card[data-card="{action_to_json(action)["play"]}"]')
+            page.screenshot(path=str(Path(SHOTS) / "web-board.png"))
         click_move(page, action_to_json(action))
         wait_turn(page, turn)
     page.wait_for_selector("#news .won")
     assert view(page)["status"] == "won"
     assert "you won with" in page.inner_text("#news")
-    if SHOTS:
-        page.screenshot(path=str(Path(SHOTS) / "web-board.png"))
 
 
 def test_a_thrown_win_is_flagged_and_taken_back(page, base):
