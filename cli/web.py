@@ -38,7 +38,7 @@ from tranquility.solver import ctrl_c
 
 from .exits import InputError
 from .options import DealSource, given, usage_error
-from .play import seated_board
+from .play.opening import seated_board
 
 if TYPE_CHECKING:
     from aiohttp import web

@@ -15,7 +15,9 @@ from textual.pilot import Pilot
 from textual.widgets import Input, OptionList
 from tranquility.cli.exits import InputError
 from tranquility.cli.options import DealSource
-from tranquility.cli.play import BoardView, MoveList, PlayApp, load_board, open_board
+from tranquility.cli.play.app import PlayApp
+from tranquility.cli.play.opening import load_board, open_board
+from tranquility.cli.play.widgets import BoardView, MoveList
 from tranquility.puzzles.generate import Puzzle, puzzle_id
 from tranquility.puzzles.grade import grade
 from tranquility.puzzles.shipped import catalogue
@@ -768,3 +770,15 @@ def test_the_web_board_takes_keys_no_browser_takes_and_its_titles_are_readable(w
             await script(app, pilot)
 
     asyncio.run(run_it())
+
+
+def test_one_table_gives_the_keys_the_typed_commands_and_the_help():
+    from tranquility.cli.play.commands import BOARD_COMMANDS, KEYED
+
+    keys = {key for command in KEYED for key in (command.key, command.web_key) if key}
+    assert {binding.key for binding in PlayApp.BINDINGS} == keys
+    app = PlayApp(Board.open(deal(OFFICIAL, 2, 1)), web=False)
+    said = app.help_words()
+    assert all(command.listed in said for command in BOARD_COMMANDS if command.listed)
+    assert all(f"{command.key} {command.words}" in said for command in KEYED if command.key)
+    assert app.keyed("hint") == "ctrl+t" and app.keyed("save!") == "save!"

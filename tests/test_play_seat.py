@@ -1,5 +1,5 @@
 """``tranquility play --seat K``: one seat played by a person, bots at the others, each seat
-seeing its own hand only (solver/analysis/table.py, the board in cli/play.py, docs/play.md,
+seeing its own hand only (solver/analysis/table.py, the board in cli/play/, docs/play.md,
 "Playing a seat with bots"). The bots here play a silent policy, fast and deterministic, and
 the pilot runs them without a pause (``bot_delay=0``)."""
 
@@ -16,7 +16,9 @@ from dataclasses import replace
 import pytest
 from textual.widgets import Input
 from tranquility.cli import web
-from tranquility.cli.play import OFF_AT_TABLE, BoardView, PlayApp
+from tranquility.cli.play.app import PlayApp
+from tranquility.cli.play.commands import OFF_AT_TABLE
+from tranquility.cli.play.widgets import BoardView
 from tranquility.solver.analysis.board import Board, BoardError, MoveRefused
 from tranquility.solver.analysis.table import FairHint, Seating, Table, seen_token, seen_words
 from tranquility.solver.engine.actions import DiscardTwo, PlayIsland, PlayStart, RocksMove

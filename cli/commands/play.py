@@ -132,6 +132,6 @@ def play(
         serve_play(source, file, puzzle_id, host, port, seating)
         return
     reject(ctx, {"host": "--host", "port": "--port"}, "only taken with --web")
-    from ..play import run_play
+    from ..play.app import run_play
 
     run_play(source, file, puzzle_id, hint_time, objective, not no_check, seating, bot_delay)
