@@ -37,7 +37,8 @@ from textual.drivers.web_driver import WebDriver
 from tranquility.solver import ctrl_c
 
 from .exits import InputError
-from .options import DealSource, given, usage_error
+from .game_input import DealSource, usage_error
+from .options import given
 from .play.opening import seated_board
 
 if TYPE_CHECKING:

@@ -18,8 +18,9 @@ import click
 import pytest
 from click.testing import CliRunner
 from tranquility.cli.exits import EXIT_CODES, exit_line
+from tranquility.cli.game_input import DealSource
 from tranquility.cli.main import main as main_group
-from tranquility.cli.options import DealSource, deal_source, game_file_argument
+from tranquility.cli.options import deal_source, game_file_argument
 from tranquility.solver.engine.deal import deal
 from tranquility.solver.engine.line import Line
 from tranquility.solver.engine.rules import PRESETS, Adjacency, Order, Rocks, Rules

@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 from rich.cells import cell_len
+from textual.binding import Binding
 from textual.pilot import Pilot
 from textual.widgets import Input, OptionList
 from tranquility.cli.exits import InputError
-from tranquility.cli.options import DealSource
+from tranquility.cli.game_input import DealSource
 from tranquility.cli.play.app import PlayApp
 from tranquility.cli.play.opening import load_board, open_board
 from tranquility.cli.play.widgets import BoardView, MoveList
@@ -776,7 +777,8 @@ def test_one_table_gives_the_keys_the_typed_commands_and_the_help():
     from tranquility.cli.play.commands import BOARD_COMMANDS, KEYED
 
     keys = {key for command in KEYED for key in (command.key, command.web_key) if key}
-    assert {binding.key for binding in PlayApp.BINDINGS} == keys
+    assert {binding.key for binding in PlayApp.BINDINGS if isinstance(binding, Binding)} == keys
+    assert all(isinstance(binding, Binding) for binding in PlayApp.BINDINGS)
     app = PlayApp(Board.open(deal(OFFICIAL, 2, 1)), web=False)
     said = app.help_words()
     assert all(command.listed in said for command in BOARD_COMMANDS if command.listed)

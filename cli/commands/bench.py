@@ -9,18 +9,8 @@ from typing import Any
 import click
 
 from ..exits import INTERRUPTED, exit_line
-from ..options import (
-    LazyChoice,
-    Limits,
-    PlayerRange,
-    given,
-    json_option,
-    output_options,
-    reject,
-    samples_option,
-    solver_options,
-    usage_error,
-)
+from ..game_input import usage_error
+from ..options import LazyChoice, Limits, PlayerRange, given, json_option, output_options, reject, samples_option, solver_options
 from ..progress import progress_bar
 from ..render.bench import render_bench
 from ..render.console import dump_json, make_console

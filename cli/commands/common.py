@@ -10,7 +10,7 @@ import click
 from tranquility.solver.engine.line import Game, Line
 from tranquility.solver.errors import BadInput
 
-from ..options import INPUT_ERRORS, DealSource, input_error, playable
+from ..game_input import INPUT_ERRORS, DealSource, input_error, playable
 from ..progress import activity
 from ..render.console import dump_json, make_console
 

@@ -7,17 +7,8 @@ from tranquility.solver.engine.line import as_line
 from tranquility.solver.errors import BadInput
 
 from ..exits import InputError, exit_line
-from ..options import (
-    DealSource,
-    deal_source,
-    file_or_position,
-    input_error,
-    json_option,
-    output_options,
-    position_option,
-    read_game,
-    usage_error,
-)
+from ..game_input import DealSource, file_or_position, input_error, read_game, usage_error
+from ..options import deal_source, json_option, output_options, position_option
 from ..render.board import notation_text, position_json, position_text, render_deal, render_rules, render_show, render_verdict
 from ..render.console import dump_json, make_console
 from .common import write_out

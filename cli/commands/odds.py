@@ -6,20 +6,8 @@ import click
 from tranquility.solver.errors import BadInput
 
 from ..exits import InputError, exit_line
-from ..options import (
-    SECONDS,
-    DealSource,
-    LazyChoice,
-    Limits,
-    PlayerRange,
-    deal_source,
-    input_error,
-    json_option,
-    reject,
-    samples_option,
-    solver_options,
-    usage_error,
-)
+from ..game_input import DealSource, input_error, usage_error
+from ..options import SECONDS, LazyChoice, Limits, PlayerRange, deal_source, json_option, reject, samples_option, solver_options
 from ..render.console import dump_json, make_console
 from .common import simulate_policies
 

@@ -6,15 +6,8 @@ import click
 from tranquility.solver.verdicts import Objective
 
 from ..exits import exit_line
-from ..options import (
-    SECONDS,
-    DealSource,
-    LazyChoice,
-    Seconds,
-    deal_source,
-    game_file_argument,
-    reject,
-)
+from ..game_input import DealSource
+from ..options import SECONDS, LazyChoice, Seconds, deal_source, game_file_argument, reject
 from .common import simulate_policies
 
 

@@ -8,20 +8,8 @@ import click
 from tranquility.solver.engine.line import Line
 
 from ..exits import InputError, exit_line
-from ..options import (
-    INPUT_ERRORS,
-    DealSource,
-    LazyChoice,
-    Limits,
-    deal_source,
-    game_file_argument,
-    input_error,
-    json_option,
-    output_options,
-    playable,
-    solver_options,
-    usage_error,
-)
+from ..game_input import INPUT_ERRORS, DealSource, input_error, playable, usage_error
+from ..options import LazyChoice, Limits, deal_source, game_file_argument, json_option, output_options, solver_options
 from ..progress import progress_bar
 from ..render.console import dump_json, make_console
 from .common import deliver, run_with_status

@@ -7,17 +7,8 @@ from tranquility.solver.engine.line import as_line
 from tranquility.solver.errors import BadInput
 
 from ..exits import exit_line
-from ..options import (
-    DealSource,
-    LazyChoice,
-    deal_source,
-    game_file_argument,
-    input_error,
-    json_option,
-    output_options,
-    samples_option,
-    usage_error,
-)
+from ..game_input import DealSource, input_error, usage_error
+from ..options import LazyChoice, deal_source, game_file_argument, json_option, output_options, samples_option
 from ..progress import progress_bar
 from ..render.console import dump_json, make_console
 from .common import game_of, prefix_of, simulate_policies, write_out

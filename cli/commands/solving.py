@@ -11,25 +11,20 @@ from tranquility.solver.engine.line import as_line
 from tranquility.solver.verdicts import Method, Objective, Proof
 
 from ..exits import INTERRUPTED, exit_line
+from ..game_input import DealSource, checked, file_or_position, input_error, playable, usage_error
 from ..options import (
     SECONDS,
-    DealSource,
     Limits,
-    checked,
     deal_source,
-    file_or_position,
     game_file_argument,
-    input_error,
     json_option,
     objective_option,
     output_options,
-    playable,
     position_option,
     proof_option,
     reject,
     samples_option,
     solver_options,
-    usage_error,
 )
 from ..render.analysis import HANDS, render_analysis, render_explanation, render_fair
 from ..render.console import dump_json, make_console

@@ -8,7 +8,8 @@ from pathlib import Path
 import click
 
 from ..exits import INTERRUPTED, exit_line
-from ..options import deal_source, input_error, json_option, usage_error
+from ..game_input import input_error, usage_error
+from ..options import deal_source, json_option
 
 
 def count_option(name: str, default: int, text: str, least: int = 1):

@@ -38,7 +38,7 @@ from tranquility.solver.search.budget import Budget
 from tranquility.solver.verdicts import Objective
 
 from ..exits import InputError
-from ..options import DealSource
+from ..game_input import DealSource
 from ..render.board import cards_text, last_cell, render_position, render_seat_view, rules_line, short_cards
 from .commands import COMMANDS, GREETING, HELP_TABLE, HOW_TO_MOVE, KEYED, OFF_AT_TABLE, WEB_GREETING, commands_text
 from .opening import load_board, seated_board

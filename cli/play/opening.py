@@ -13,7 +13,7 @@ from tranquility.solver.errors import BadInput
 from tranquility.solver.formats.reading import read_game_file
 
 from ..exits import InputError
-from ..options import INPUT_ERRORS, STDIN, DealSource, GameFile, input_error, playable, read_game, usage_error
+from ..game_input import INPUT_ERRORS, STDIN, DealSource, GameFile, input_error, playable, read_game, usage_error
 
 
 def open_board(source: DealSource, file: str | None, puzzle_id: str | None) -> Board:

@@ -15,7 +15,7 @@ from tranquility.solver.engine.rules import EXPLANATIONS, OFFICIAL, PRESETS, Rul
 from tranquility.solver.formats.rules_text import rules_name
 
 if TYPE_CHECKING:
-    from ..options import GameFile
+    from ..game_input import GameFile
 
 
 CARD_STYLES: dict[Card, str] = {START: "bold green", FINISH: "bold magenta", MONSTER: "bold red"}
