@@ -60,6 +60,8 @@ async def _answers(request: web.Request, handler: Callable[[web.Request], Awaita
         return _error(400 if exc.bad else 500, str(exc))
     except (Busy, TooLong) as exc:
         return _error(503, str(exc))
+    except Exception as exc:  # a bug: said as the CLI says it, and the server goes on
+        return _error(500, f"internal error (a bug): {type(exc).__name__}: {exc}")
     for key, value in HEADERS.items():
         response.headers.setdefault(key, value)
     return response

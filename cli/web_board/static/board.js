@@ -308,7 +308,9 @@ function drawRocks(action) {
   const label = $("#rocks-choice");
   label.hidden = action.rocks === undefined || !view.rock_rows || !view.rock_rows.length;
   if (label.hidden) return;
-  $("#rocks-row").replaceChildren(...view.rock_rows.map((r) => el("option", r === action.rocks ? { selected: "" } : {}, String(r))));
+  const rows = view.rock_rows.map((r) => el("option", r === action.rocks ? { value: r, selected: "" } : { value: r }, `row ${r}`));
+  if (action.rocks === "stay") rows.unshift(el("option", { value: "stay", selected: "" }, `stay, paying ${action.rocks_discard.join(",")}`));
+  $("#rocks-row").replaceChildren(...rows);
 }
 
 function chosenAction() {
@@ -317,7 +319,11 @@ function chosenAction() {
   if (move.kind === "start") return move.options[Number($("#start-option").value)].action;
   const action = JSON.parse(JSON.stringify(move.action));
   if (action.discard !== undefined && move.kind !== "discard") action.discard = paying.slice();
-  if (!$("#rocks-choice").hidden) action.rocks = Number($("#rocks-row").value);
+  const rocks = $("#rocks-row").value;
+  if (!$("#rocks-choice").hidden && rocks !== "stay") {
+    action.rocks = Number(rocks);
+    delete action.rocks_discard;
+  }
   return action;
 }
 
