@@ -4,10 +4,11 @@ those it refuses)."""
 
 from __future__ import annotations
 
-from tranquility.solver.batch.bench import PUZZLES_SUITE, SOLVE_SUITES, TABLE_SUITE, Suite
+from tranquility.solver.batch.bench import PUZZLES_SUITE, SOLVE_SUITES, Suite
 from tranquility.solver.batch.explain_bench import EXPLAIN
 from tranquility.solver.batch.fair_bench import FAIR
 from tranquility.solver.batch.optimal_bench import OPTIMAL
+from tranquility.solver.batch.table_bench import TABLE
 
 # The puzzles suite runs in the puzzles layer, above this one (tranquility.puzzles.timing):
 # it is declared here.
@@ -17,12 +18,4 @@ PUZZLES = Suite(
     refuses=("time_limit", "workers", "reproducible"),
     why="the grader has fixed, deterministic budgets",
 )
-TABLE = Suite(
-    TABLE_SUITE,
-    None,
-    takes=("samples", "budgets", "budget_deals", "silent_deals", "sections"),
-    refuses=("time_limit", "reproducible"),
-    why="it plays games, solving none",
-)
-
 SUITES: dict[str, Suite] = {suite.name: suite for suite in (*SOLVE_SUITES, EXPLAIN, OPTIMAL, PUZZLES, TABLE, FAIR)}

@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TypeVar
 
-from tranquility.solver.batch.bench import TABLE_SUITE, CtrlC, machine_description
+from tranquility.solver.batch.bench import TABLE_SUITE, CtrlC, Suite, machine_description
 from tranquility.solver.batch.odds_summary import Z95, PolicyRate, _round, decision_cells, p90, shown_percent
 from tranquility.solver.batch.plays import SEARCHING, TimedLookahead, play, stored_name
 from tranquility.solver.ctrl_c import held
@@ -53,6 +53,13 @@ BUDGET_DEALS = 10  # the budgets section's seeds, at most: 0..9
 BUDGETS = (6, 24, 96)
 ROLLOUT_SEEDS = 20  # the rollout rate's positions: the blueprint's games on seeds 0..19, halfway through
 ROLLOUT_REPEATS = 5  # each played out this many times
+TABLE = Suite(
+    TABLE_SUITE,
+    None,
+    takes=("samples", "budgets", "budget_deals", "silent_deals", "sections"),
+    refuses=("time_limit", "reproducible"),
+    why="it plays games, solving none",
+)
 
 
 @dataclass(frozen=True)
