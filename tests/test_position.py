@@ -25,6 +25,7 @@ from tranquility.solver.formats.notation import parse_notation, write_notation
 from tranquility.solver.formats.position_forms import position_from_json, position_from_text, position_to_json, position_to_text
 from tranquility.solver.formats.reading import read_game_file
 from tranquility.solver.search.budget import Budget
+from tranquility.solver.search.policies import simulate
 
 from .helpers import SMALL, WON, dense, random_action, random_game, run, small_deals, sparse, write
 from .test_formats import win_line
@@ -547,3 +548,10 @@ def test_a_position_shows_its_text_form_as_its_repr(small_position):
     text = position_to_text(position)
     assert position.text() == text and repr(position) == f"Position({text!r})"
     assert position_from_text(text) == position
+
+
+@pytest.mark.parametrize("preset", ["official", "rocks", "islands"])
+def test_a_state_shows_the_text_form_of_the_position_it_stands_at(preset):
+    game = deal(PRESETS[preset], 3, 2)
+    state = states_along(simulate(game, "thrifty", 0).line)[12]
+    assert repr(state) == f"State({Position.of(state).text()!r})"

@@ -16,16 +16,15 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from functools import cached_property
-from math import lcm
 
 from tranquility.solver.engine.cards import FINISH, MONSTER, START, Card, card_label, is_island, sorted_cards
 from tranquility.solver.engine.deal import Deal
-from tranquility.solver.engine.rules import MAX_PLAYERS, Rocks, Rules, nearest_preset
+from tranquility.solver.engine.rules import MAX_PLAYERS, Rocks, Rules
 from tranquility.solver.engine.state import State, geometry_of
+from tranquility.solver.engine.text_form import playable_rolls, position_text
 from tranquility.solver.errors import BadInput
 
 _SPECIALS = (START, FINISH, MONSTER)
-TEXT_TAG = "tq1"  # the first word of the text form (and its version)
 
 
 class PositionError(BadInput):
@@ -49,50 +48,38 @@ class Position:
 
     def __post_init__(self) -> None:
         # Canonical forms, so that two equal positions compare equal: sorted multisets, and
-        # only as much of the roll stream as can still matter (see _rolls).
+        # only as much of the roll stream as can still matter (``playable_rolls``).
         object.__setattr__(self, "hands", tuple(sorted_cards(h) for h in self.hands))
         object.__setattr__(self, "sunk", tuple(sorted(self.sunk)))
         object.__setattr__(self, "removed", tuple(sorted(self.removed)))
         _check(self)
-        object.__setattr__(self, "rocks_rolls", _rolls(self))
+        object.__setattr__(
+            self, "rocks_rolls", playable_rolls(self.rules, self.rocks_row, self.hands, self.piles, self.rocks_rolls)
+        )
 
     # -- with the engine --------------------------------------------------------------------
 
     @classmethod
     def of(cls, state: State) -> Position:
         """The position ``state`` stands at (its history dropped)."""
-        deal = state.deal
-        return cls(
-            rules=state.rules,
-            grid=state.grid,
-            hands=state.hands,
-            piles=tuple(state.pile(s) for s in range(state.players)),
-            seat=state.seat,
-            start_played=state.start_played,
-            won=state.won,
-            sunk=tuple(c for c in state.gone if is_island(c)),
-            removed=deal.removed_islands,
-            rocks_row=state.rocks_row,
-            rocks_rolls=deal.rocks_rolls[state.rolls_used :],
-        )
+        return cls(**state.position_fields())
 
     def text(self) -> str:
         """The one-line text form (``tq1 official 3,_5/... 4,9,F:22,S/... 0 S``, docs/formats.md),
         as a chess position has its FEN."""
-        cols = self.rules.cols
-        rows = "/".join(_row_text(self.grid[r * cols : (r + 1) * cols]) for r in range(self.rules.rows))
-        seats = "/".join(f"{_cards_text(h)}:{_cards_text(pile)}" for h, pile in zip(self.hands, self.piles, strict=True))
-        stage = "W" if self.won else "S" if self.start_played else "-"
-        words = [TEXT_TAG, _rules_text(self.rules), rows, seats, str(self.seat), stage]
-        if self.sunk:
-            words.append(f"sunk={_cards_text(self.sunk)}")
-        if self.removed:
-            words.append(f"removed={_cards_text(self.removed)}")
-        if self.rules.rocks != Rocks.OFF:
-            words.append(f"rocks={'-' if self.rocks_row is None else self.rocks_row}")
-        if self.rocks_rolls:
-            words.append(f"rolls={_cards_text(self.rocks_rolls)}")
-        return " ".join(words)
+        return position_text(
+            self.rules,
+            self.grid,
+            self.hands,
+            self.piles,
+            self.seat,
+            self.start_played,
+            self.won,
+            self.sunk,
+            self.removed,
+            self.rocks_row,
+            self.rocks_rolls,
+        )
 
     def __repr__(self) -> str:
         return f"Position({self.text()!r})"
@@ -307,43 +294,3 @@ def _check_rocks(p: Position) -> None:
         raise PositionError(f"rocks_row: {complete} rows are complete, so the Jagged Rocks have left the game")
     if all(p.grid[c] is not None for c in geo.row_cells(row)):
         raise PositionError(f"rocks_row: row {row} is full; the Jagged Rocks only move to a row with an empty cell")
-
-
-def _rolls(p: Position) -> tuple[int, ...]:
-    """The rolls that can still matter, each reduced: a roll picks one of the 1..rows-1
-    eligible rows (roll mod their number), so mod lcm(1..rows-1) it picks the same; and
-    each action after this uses at most one roll and at least one card of the hands and
-    piles, so no more rolls are used than those cards."""
-    if p.rules.rocks != Rocks.AUTO or p.rocks_row is None:
-        return ()
-    period = lcm(*range(1, p.rules.rows))
-    left = sum(map(len, p.hands)) + sum(map(len, p.piles))
-    return tuple(r % period for r in p.rocks_rolls[:left])
-
-
-# -- the text form ---------------------------------------------------------------------
-#
-#   tq1 RULES GRID SEATS SEAT STAGE [KEY=VALUE ...]      (docs/formats.md has the grammar)
-
-
-def _cards_text(cards: tuple[Card, ...]) -> str:
-    return ",".join(map(str, cards))
-
-
-def _rules_text(rules: Rules) -> str:
-    name, changes = nearest_preset(rules)
-    return ",".join([name, *(f"{k}={v}" for k, v in changes.items())])
-
-
-def _row_text(cells: tuple[int | None, ...]) -> str:
-    items: list[str] = []
-    empty = 0
-    for card in (*cells, 0):  # a last island that ends the final run of empty cells
-        if card is None:
-            empty += 1
-            continue
-        if empty:
-            items.append("_" if empty == 1 else f"_{empty}")
-            empty = 0
-        items.append(str(card))
-    return ",".join(items[:-1])

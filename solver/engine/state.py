@@ -32,6 +32,7 @@ from tranquility.solver.engine.actions import (
 from tranquility.solver.engine.cards import FINISH, MONSTER, START, Card, card_label, is_island, remove_cards, sorted_cards
 from tranquility.solver.engine.deal import Deal, DealError
 from tranquility.solver.engine.rules import Adjacency, OneCard, Order, Rocks, Rules
+from tranquility.solver.engine.text_form import position_text
 from tranquility.solver.errors import BadInput
 
 T = TypeVar("T")
@@ -172,6 +173,28 @@ class State:
         )
 
     # -- views ---------------------------------------------------------------------------
+
+    def position_fields(self) -> dict[str, Any]:
+        """What the position this state stands at is made of (``Position.of``), its history
+        dropped: the piles are the cards still to be drawn, the rolls those still to come."""
+        deal = self.deal
+        return {
+            "rules": deal.rules,
+            "grid": self.grid,
+            "hands": self.hands,
+            "piles": tuple(self.pile(s) for s in range(self.players)),
+            "seat": self.seat,
+            "start_played": self.start_played,
+            "won": self.won,
+            "sunk": tuple(c for c in self.gone if is_island(c)),
+            "removed": deal.removed_islands,
+            "rocks_row": self.rocks_row,
+            "rocks_rolls": deal.rocks_rolls[self.rolls_used :],
+        }
+
+    def __repr__(self) -> str:
+        """The position's text form (``tq1 ...``), as a chess board shows its FEN."""
+        return f"State({position_text(**self.position_fields())!r})"
 
     @property
     def rules(self) -> Rules:

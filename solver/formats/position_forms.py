@@ -7,8 +7,9 @@ import json
 from typing import Any
 
 from tranquility.solver.engine.cards import Card
-from tranquility.solver.engine.position import _SPECIALS, TEXT_TAG, Position, PositionError
+from tranquility.solver.engine.position import _SPECIALS, Position, PositionError
 from tranquility.solver.engine.rules import PRESETS, Rocks, Rules, RulesError, parse_rule_value
+from tranquility.solver.engine.text_form import TEXT_TAG
 from tranquility.solver.formats.json_values import FormatError, card_from_json, int_from_json, object_from_json
 
 POSITION_FORMAT = "tranquility-position/1"
