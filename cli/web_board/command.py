@@ -27,7 +27,7 @@ Examples:
   tranquility serve --port 0 --open       # a free port, opened in the browser
   curl -s 'http://127.0.0.1:8000/api/deal?seed=1&players=4'
 
-{exit_line("the server stopped; Ctrl-C stops it, 130")}"""
+{exit_line("the server stopped")}"""
 )
 @click.option("--host", default="127.0.0.1", show_default=True, help="The address to serve on; any but this machine's warns.")
 @click.option("--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="The port; 0 picks a free one.")
