@@ -104,6 +104,8 @@ def test_a_journal_of_other_settings_is_refused(tmp_path):
     with pytest.raises(BadInput, match="other settings \\(deals differ\\)"):
         Journal.open(path, replace(SMALL, deals=7))
     Journal.open(path, replace(SMALL, generations=9, validation=3))  # a run may be cut short or carried on
+    with pytest.raises(BadInput, match="start differ"):
+        Journal.open(path, replace(SMALL, start=replace(THRIFTY_LIKE, cost=1.0)))
 
 
 def test_training_and_validation_never_touch_the_evaluation_seeds():
@@ -127,6 +129,15 @@ def test_tune_command_writes_merges_and_refuses_to_overwrite(tmp_path):
     assert merged.exit_code == 0, merged.stderr
     book = WeightBook.from_json(json.loads(out.read_text()))
     assert sorted(book.weights) == [2, 3]
+    # Started from the 2-player weights just fitted: the search's origin is theirs.
+    started = run(
+        "tune", "--players", "3", *options, "--journal", str(tmp_path / "c.jsonl"), "--out", str(tmp_path / "c.json"),
+        "--start", str(out), "--start-players", "2", "--json",
+    )
+    assert started.exit_code == 0, started.stderr
+    assert json.loads(started.stdout)["settings"]["start"] == book.weights[2].to_json()
+    lone = run("tune", "--players", "3", *options, "--start-players", "2", "--out", str(tmp_path / "d.json"))
+    assert lone.exit_code == 2 and "--start-players goes with --start" in lone.stderr
     (tmp_path / "bad.jsonl").write_text("not json\n")
     bad = run("tune", "--players", "2", *options, "--journal", str(tmp_path / "bad.jsonl"), "--out", str(tmp_path / "x.json"))
     assert bad.exit_code == 2 and "bad.jsonl, line 1: not JSON" in bad.stderr and "Traceback" not in bad.stderr

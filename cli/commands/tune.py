@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 
 import click
@@ -45,6 +46,18 @@ solver/search/tuned_weights.json.
 )
 @click.option("--sigma", type=click.FloatRange(0, 10, min_open=True), default=0.5, show_default=True, help="CMA-ES's first step.")
 @click.option(
+    "--start",
+    type=click.Path(dir_okay=False),
+    metavar="PATH",
+    help="Start the search at the weights of this weights file (for --start-players) [default: thrifty's constants].",
+)
+@click.option(
+    "--start-players",
+    type=click.IntRange(1, 5),
+    metavar="Q",
+    help="With --start: the player count whose weights to start from [default: --players].",
+)
+@click.option(
     "--journal",
     type=click.Path(dir_okay=False),
     metavar="PATH",
@@ -64,6 +77,8 @@ def tune(
     validation: int,
     seed: int,
     sigma: float,
+    start: str | None,
+    start_players: int | None,
     journal: str | None,
     jobs: int | None,
     out: str,
@@ -81,7 +96,15 @@ def tune(
 
     if force and merge:
         raise usage_error("--force overwrites --out and --merge adds to it: give one")
+    if start_players is not None and start is None:
+        raise usage_error("--start-players goes with --start: which weights file to start from")
     settings = TuneSettings(players, source.rules(), generations, population, deals, validation, seed, sigma)
+    if start is not None:
+        begun = _read_book(Path(start))
+        count = start_players or players
+        if count not in begun.weights:
+            raise usage_error(f"--start {start} holds no weights for {count} players (it has {sorted(begun.weights)})")
+        settings = replace(settings, start=begun.weights[count])
     book = _book_to_merge(Path(out), settings.rules) if merge else None
     if book is None and Path(out).exists() and not force:
         raise usage_error(f"{out} exists: give --force to overwrite it, or --merge to add {players} players to it")
@@ -131,17 +154,21 @@ def tune(
     click.echo(f"  {result.games} games played (journal {journal_path})")
 
 
-def _book_to_merge(path: Path, rules):
-    """The weights file at ``path`` to add to (None if there is none yet)."""
+def _read_book(path: Path):
     from tranquility.solver.errors import BadInput
     from tranquility.solver.search.weights import WeightBook
 
-    if not path.exists():
-        return None
     try:
-        book = WeightBook.from_json(json.loads(path.read_text(encoding="utf-8")), str(path))
+        return WeightBook.from_json(json.loads(path.read_text(encoding="utf-8")), str(path))
     except (OSError, ValueError, BadInput) as exc:
         raise input_error(path, exc) from None
+
+
+def _book_to_merge(path: Path, rules):
+    """The weights file at ``path`` to add to (None if there is none yet)."""
+    if not path.exists():
+        return None
+    book = _read_book(path)
     if book.rules != rules:
         raise usage_error(f"{path} holds weights for other rules; --merge adds only to weights for the same rules")
     return book

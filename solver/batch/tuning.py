@@ -70,6 +70,7 @@ class TuneSettings:
     validation: int = 1000  # fresh deals the chosen weights are re-tested on
     seed: int = 0  # CMA-ES's own random numbers
     sigma: float = 0.5  # its first step, in STEPS units
+    start: Weights = THRIFTY_LIKE  # where the search starts (thrifty's constants, or weights fitted before)
 
     def check(self) -> None:
         for name in ("generations", "population", "deals", "validation"):
@@ -81,6 +82,7 @@ class TuneSettings:
     def to_json(self) -> dict[str, Any]:
         data = asdict(self)
         data["rules"] = self.rules.to_dict()
+        data["start"] = self.start.to_json()
         return data
 
     def seeds(self, generation: int) -> range:
@@ -149,7 +151,9 @@ class Journal:
             header = _json_line(path, 1, lines.readline())
             if header.get("format") != JOURNAL_FORMAT:
                 raise BadInput(f"{path}: not a tune journal ({JOURNAL_FORMAT})")
-            started = {k: v for k, v in (header.get("settings") or {}).items() if k not in EXTENDABLE}
+            # A journal from before the search could start elsewhere started at thrifty's constants.
+            started = {"start": THRIFTY_LIKE.to_json()} | (header.get("settings") or {})
+            started = {k: v for k, v in started.items() if k not in EXTENDABLE}
             wanted = {k: v for k, v in settings.to_json().items() if k not in EXTENDABLE}
             if started != wanted:
                 differ = sorted(k for k in wanted.keys() | started.keys() if started.get(k) != wanted.get(k))
@@ -212,6 +216,7 @@ class TuneResult:
             "deals_per_generation": s.deals,
             "seed": s.seed,
             "sigma": s.sigma,
+            "start": "thrifty's constants" if s.start == THRIFTY_LIKE else s.start.to_json(),
             "chosen": self.chosen,
             "validation_seeds": f"{VALIDATION_SEEDS}..{VALIDATION_SEEDS + s.validation - 1}",
             "validation_wins": tuned.wins,
@@ -271,7 +276,7 @@ def tune(
         seeds = settings.seeds(generation)
         todo = [i for i in range(len(xs)) if (generation, i) not in journal.done]
         thrifty_key = (generation, -1)
-        tasks: list[Task] = [(settings.rules, settings.players, seeds, weights_at(xs[i])) for i in todo]
+        tasks: list[Task] = [(settings.rules, settings.players, seeds, weights_at(xs[i], settings.start)) for i in todo]
         if thrifty_key not in journal.done:
             tasks.append((settings.rules, settings.players, seeds, None))
         # Evaluated in one batch, then journaled together: a kill loses at most a generation.
@@ -298,14 +303,14 @@ def tune(
     checks = evaluate(
         [
             (settings.rules, settings.players, settings.validation_seeds(), None),
-            (settings.rules, settings.players, settings.validation_seeds(), weights_at(best_x)),
-            (settings.rules, settings.players, settings.validation_seeds(), weights_at(mean)),
+            (settings.rules, settings.players, settings.validation_seeds(), weights_at(best_x, settings.start)),
+            (settings.rules, settings.players, settings.validation_seeds(), weights_at(mean, settings.start)),
         ]
     )
     validation = dict(zip(("thrifty", "best", "mean"), checks, strict=True))
     games += 3 * settings.validation
     chosen = "best" if validation["best"].value > validation["mean"].value else "mean"
-    weights = weights_at(best_x if chosen == "best" else mean)
+    weights = weights_at(best_x if chosen == "best" else mean, settings.start)
     return TuneResult(settings, weights, chosen, tuple(curve), validation, len(journal.done), games)
 
 
