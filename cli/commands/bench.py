@@ -87,7 +87,7 @@ each game done is kept in PATH.part: a rerun goes on from it. docs/performance.m
 )
 @samples_option(
     "--suite table: lookahead's worlds per round in the rates, modes and beliefs [default: 6]; "
-    "--suite fair: the fair analysis's worlds per move [default: 24]."
+    "--suite fair: the fair analysis's worlds per move [default: 32]."
 )
 @click.option(
     "--budgets",

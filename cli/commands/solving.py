@@ -294,7 +294,7 @@ mistake if an examined turn up to it is one, else bad luck (docs/explain.md,
     help="--fair: turns examined besides the ones the perfect analysis flags, spread evenly over the line; "
     "all = every turn [default: 6].",
 )
-@samples_option("--fair: worlds dealt per examined turn, each move played out once in each [default: 24].")
+@samples_option("--fair: worlds dealt per examined turn, each move played out once in each [default: 32].")
 @click.option(
     "--sim-seed",
     type=click.IntRange(0, 2**64 - 1),
