@@ -67,6 +67,8 @@ BY_COMMAND = {
     ("play", "seat"): (["0", "1"], ["-1", "x", "", "5"]),
     ("play", "bot_delay"): (["0", "0.5"], ["-1", "nan", "inf", "1e400", "x", ""]),
     ("play", "hint_samples"): (["1", "4"], ["0", "-1", "x", ""]),
+    ("serve", "queue"): (["0", "4"], ["-1", "1001", "x", ""]),
+    ("serve", "job_cap"): (["1", "2.5"], ["0", "3601", "x", ""]),
 }
 # Given every time (analyze: so that --fair, when chosen, stays short; without it they are refused).
 ALWAYS_IN = {("odds", "players"), ("analyze", "samples"), ("analyze", "turns")}
@@ -157,8 +159,9 @@ def commands() -> list[str]:
 @pytest.mark.slow
 @pytest.mark.parametrize("name", commands())
 def test_no_option_combination_is_a_bug(name: str, folder: Path, monkeypatch):
-    # play --web serves until Ctrl-C: everything up to the serving is checked, not the serving.
+    # play --web and serve serve until Ctrl-C: everything up to the serving is checked, not the serving.
     monkeypatch.setattr(web, "serve", lambda command, host, port: None)
+    monkeypatch.setattr("tranquility.cli.web_board.run.run", lambda *settings: None)
     command = main.get_command(click.Context(main), name)
     assert command is not None
     position = (folder / "position.txt").read_text()
