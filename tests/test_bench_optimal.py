@@ -1,4 +1,4 @@
-"""The optimal suite (solver/batch/bench.py): a tiny run, one seed of two players with
+"""The optimal suite (solver/batch/optimal_bench.py): a tiny run, one seed of two players with
 a small time limit, reports each solve's value, bound and the methods that gave them, and
 the greedy baseline; the CLI prints its table and its JSON."""
 
@@ -9,7 +9,7 @@ import json
 import pytest
 from click.testing import CliRunner
 from tranquility.cli.main import main
-from tranquility.solver.batch import bench
+from tranquility.solver.batch import optimal_bench
 from tranquility.solver.batch.optimal_bench import OPTIMAL_OBJECTIVES, optimal_markdown, run_optimal_suite
 from tranquility.solver.engine.deal import deal
 from tranquility.solver.engine.rules import OFFICIAL
@@ -60,7 +60,7 @@ def test_the_cli_runs_the_suite_and_prints_its_json(monkeypatch, rows):
         seen.update(deals=deals, time_limit=time_limit, workers=workers, players=players)
         return rows
 
-    monkeypatch.setattr(bench, "run_optimal_suite", fake)
+    monkeypatch.setattr(optimal_bench, "run_optimal_suite", fake)
     out = CliRunner().invoke(main, ["bench", "--suite", "optimal", "--deals", "1", "--time-limit", "3", "--json"])
     assert out.exit_code == 0, out.output
     data = json.loads(out.output)

@@ -61,6 +61,8 @@ BY_COMMAND = {
     ("bench", "budgets"): (["1", "1,2"], ["0", "1,0", "x", "", "1,,2"]),
     ("bench", "budget_deals"): FEW,
     ("bench", "own_deals"): FEW,
+    ("bench", "silent_deals"): FEW,
+    ("bench", "sections"): (["silent", "rates,modes"], ["", "x", ",", "silent,x"]),
     # analyze --fair plays every move of a turn in each world: a few worlds and turns at most.
     ("analyze", "samples"): (["1", "2"], ["0", "-1", "x", ""]),
     ("analyze", "turns"): (["0", "1"], ["-1", "x", "", "1.5"]),
