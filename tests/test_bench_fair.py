@@ -34,7 +34,7 @@ from tranquility.solver.engine.actions import PlayStart
 from tranquility.solver.engine.deal import deal
 from tranquility.solver.engine.rules import OFFICIAL, Rules
 from tranquility.solver.search.budget import Budget
-from tranquility.solver.search.lookahead import Lookahead
+from tranquility.solver.search.lookahead import DEFAULT_SAMPLES, Lookahead
 from tranquility.solver.search.policies import simulate
 
 from .helpers import run
@@ -230,7 +230,7 @@ def test_the_command_writes_the_report_and_removes_its_journal(tmp_path, monkeyp
         "deals": 2,
         "seed_cap": 100,
         "own_deals": 2,
-        "lookahead_samples": 12,
+        "lookahead_samples": DEFAULT_SAMPLES,
         "samples": 2,
         "turns": 6,
         "time_limit": 3.0,

@@ -70,10 +70,19 @@ BY_COMMAND = {
     ("play", "bot_delay"): (["0", "0.5"], ["-1", "nan", "inf", "1e400", "x", ""]),
     ("play", "hint_samples"): (["1", "4"], ["0", "-1", "x", ""]),
     ("serve", "queue"): (["0", "4"], ["-1", "1001", "x", ""]),
+    # a fit of a generation or two of two or three candidates on a few deals: seconds.
+    ("tune", "generations"): (["1", "2"], ["0", "-1", "x", ""]),
+    ("tune", "population"): (["2", "3"], ["1", "0", "x", ""]),
+    ("tune", "validation"): FEW,
+    ("tune", "seed"): (["0", "7"], ["-1", "2147483647", "x", ""]),
+    ("tune", "sigma"): (["0.3", "1"], ["0", "-1", "11", "nan", "x"]),
+    ("tune", "start_players"): (["1", "2"], ["0", "6", "x"]),
     ("serve", "job_cap"): (["1", "2.5"], ["0", "3601", "x", ""]),
 }
 # Given every time (analyze: so that --fair, when chosen, stays short; without it they are refused).
-ALWAYS_IN = {("odds", "players"), ("analyze", "samples"), ("analyze", "turns")}
+ALWAYS_IN = {("odds", "players"), ("analyze", "samples"), ("analyze", "turns")} | {
+    ("tune", name) for name in ("generations", "population", "deals", "validation")
+}
 ODD_ONE_IN = 8  # an option's value is odd once in this many
 # The ways a command takes its game: given together, or not at all.
 SOURCES = {"seeded": ("seed", "players"), "file": ("file",), "position": ("position_text",)}

@@ -216,17 +216,22 @@ class Board:
         return self.state.status != Status.OPEN
 
     @cached_property
-    def moves(self) -> tuple[Move, ...]:
-        """Every legal choice of the seat to move, with its cost and a suggested action;
-        discarding two is one move per pair of cards (``discard_moves``)."""
+    def choices(self) -> tuple[Move, ...]:
+        """One move per legal choice of the seat to move, with its cost and a suggested
+        action (what ``tranquility moves`` ranks: it weighs a choice's payments itself)."""
         state = self.state
+        return tuple(Move(choice, _cost(state, choice), _suggested(state, choice)) for choice in state.legal_choices())
+
+    @cached_property
+    def moves(self) -> tuple[Move, ...]:
+        """The board's list: ``choices``, with discarding two as one move per pair of cards
+        (``discard_moves``), since which two go is the player's to choose."""
         found: list[Move] = []
-        for choice in state.legal_choices():
-            suggested = _suggested(state, choice)
-            if isinstance(suggested, DiscardTwo):
-                found += discard_moves(state, suggested)
+        for move in self.choices:
+            if isinstance(move.action, DiscardTwo):
+                found += discard_moves(self.state, move.action)
             else:
-                found.append(Move(choice, _cost(state, choice), suggested))
+                found.append(move)
         return tuple(found)
 
     def history(self) -> Iterator[tuple[int, str, str]]:

@@ -1,6 +1,6 @@
 """Every move at a position with its verdict after it (``tranquility moves``, docs/cli.md).
 
-A move is an entry of the board's list (``Board.moves``): one island at one cell, the
+A move is one legal choice of the board (``Board.choices``): one island at one cell, the
 Start, a Finish, a Sea Monster's cell, discard two. Each payment of it worth trying (junk
 paid first: the complete search's dominance, so a no-win over these is a no-win over every
 payment) is solved from the position after it; the move is a win when one of them wins, and
@@ -116,7 +116,7 @@ def rank_moves(
     what was decided (``interrupted``). ``progress`` hears each move solved (a ``Step``)."""
     started = time.monotonic()
     board = Board.open(game)
-    moves = [_Candidates(move, _payments(board, move)) for move in board.moves]
+    moves = [_Candidates(move, _payments(board, move)) for move in board.choices]
     run = _Run(moves, budget, objective, progress, started)
     try:
         run.looks()
@@ -173,7 +173,7 @@ def _payments(board: Board, move: Move) -> tuple[_Payment, ...]:
     it instead: the solve chooses its payment among all of them (a Start can have tens of
     thousands), and its verdict is the position's."""
     state, line = board.state, board.line
-    if len(board.moves) == 1:
+    if len(board.choices) == 1:
         return (_Payment(None, Replayed(line, state)),)
     return tuple(
         _Payment(action, Replayed(line.with_actions(line.actions + (action,)), state.apply(action)))
