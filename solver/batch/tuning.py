@@ -274,15 +274,14 @@ def tune(
     for generation in range(settings.generations):
         xs = [list(map(float, x)) for x in es.ask()]
         seeds = settings.seeds(generation)
-        todo = [i for i in range(len(xs)) if (generation, i) not in journal.done]
-        thrifty_key = (generation, -1)
-        tasks: list[Task] = [(settings.rules, settings.players, seeds, weights_at(xs[i], settings.start)) for i in todo]
-        if thrifty_key not in journal.done:
-            tasks.append((settings.rules, settings.players, seeds, None))
+        # Index -1 is thrifty on the same deals; the journal's entries are not played again.
+        todo = [i for i in range(-1, len(xs)) if (generation, i) not in journal.done]
+        tasks: list[Task] = [
+            (settings.rules, settings.players, seeds, None if i < 0 else weights_at(xs[i], settings.start)) for i in todo
+        ]
         # Evaluated in one batch, then journaled together: a kill loses at most a generation.
-        for key, score in zip([*((generation, i) for i in todo), thrifty_key][: len(tasks)], evaluate(tasks), strict=True):
-            x = xs[key[1]] if key[1] >= 0 else None
-            journal.record({"generation": key[0], "index": key[1], "x": x, **asdict(score)})
+        for i, score in zip(todo, evaluate(tasks), strict=True):
+            journal.record({"generation": generation, "index": i, "x": None if i < 0 else xs[i], **asdict(score)})
         scores = {i: _score(journal.done[generation, i]) for i in range(-1, len(xs))}
         for i, x in enumerate(xs):
             if journal.done[generation, i]["x"] != x:
