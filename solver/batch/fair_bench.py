@@ -533,7 +533,7 @@ def fair_summary(report: FairReport) -> str:
         )
     for own in report.own():
         said.append(
-            f"Own, {own.players} players: lookahead ({DEFAULT_SAMPLES} worlds a decision) on {_seeds(settings.own_deals)}; "
+            f"Own, {own.players} players: lookahead ({DEFAULT_SAMPLES} worlds a round) on {_seeds(settings.own_deals)}; "
             f"its moves called mistakes: {own.mistakes.shown()} (target: at most 5%)"
         )
     cut = report.cut_short
