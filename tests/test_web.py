@@ -367,3 +367,26 @@ def test_a_page_that_stops_answering_loses_its_board(tmp_path):
             browser.close()
         code, _, err = server.interrupt()
     assert (code, err) == (130, "Interrupted.\n")
+
+
+@pytest.mark.slow
+@needs_browser
+def test_the_page_names_no_key_the_browser_keeps_and_f2_asks_for_the_hint(tmp_path):
+    """In the browser the key bar offers no key the browser keeps for itself (ctrl+r reloads
+    the page, and the game with it), the page says how to make a move, and F2, which no
+    browser takes, reaches the board: its hint comes back."""
+    with served("--puzzle", PUZZLE, "--hint-time", "2") as server:
+        browser = DevTools(server.url, tmp_path / "profile", on_screen("Turn 1: seat 0 to move"), KEEP_THE_TERMINAL, 90)
+        try:
+            browser.wait_for(on_screen("f2 Hint"))
+            screen = browser.js(SCREEN)
+            (bar,) = [line for line in screen.splitlines() if "f2 Hint" in line]
+            assert not any(key in bar for key in ("^r", "^t", "^n", "^s", "^o")), bar
+            assert "Type a move (" in screen, screen
+            browser.js("window.boardTerminal.focus()")
+            browser.key("F2", 113)
+            browser.wait_for(on_screen("still winnable"))
+        finally:
+            browser.close()
+        code, _, _ = server.interrupt()
+    assert code == 130
