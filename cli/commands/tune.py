@@ -11,6 +11,8 @@ import click
 from ..exits import INTERRUPTED, exit_line
 from ..game_input import input_error, usage_error
 from ..options import deal_source, json_option
+from ..progress import shown
+from ..render.console import dump_json, make_console
 
 
 def count_option(name: str, default: int, text: str, least: int = 1):
@@ -92,8 +94,6 @@ def tune(
     from tranquility.solver.errors import BadInput
     from tranquility.solver.search.weights import WeightBook
 
-    from ..render.console import dump_json
-
     if force and merge:
         raise usage_error("--force overwrites --out and --merge adds to it: give one")
     if start_players is not None and start is None:
@@ -110,13 +110,16 @@ def tune(
         raise usage_error(f"{out} exists: give --force to overwrite it, or --merge to add {players} players to it")
     journal_path = Path(journal or f"tune-{players}p.jsonl")
 
-    def shown(point) -> None:
-        if not as_json:
-            click.echo(
+    console = make_console(stderr=True)
+    on_terminal = shown(console, as_json)
+
+    def progress(point) -> None:
+        if on_terminal:
+            console.print(
                 f"generation {point.generation + 1}/{generations}: best {point.best_wins}/{point.deals} won "
                 f"(value {point.best:.4f}), mean value {point.mean:.4f}, thrifty {point.thrifty_wins}/{point.deals} "
                 f"(value {point.thrifty:.4f})",
-                err=True,
+                highlight=False,
             )
 
     pool = None
@@ -125,7 +128,7 @@ def tune(
             from tranquility.solver.batch.odds_runner import local_executor
 
             pool = local_executor(jobs)
-        result = run_tune(settings, journal_path, pooled(pool) if pool is not None else serial, shown)
+        result = run_tune(settings, journal_path, pooled(pool) if pool is not None else serial, progress)
     except BadInput as exc:
         raise input_error(journal_path, exc) from None
     except OSError as exc:
