@@ -201,7 +201,6 @@ class TuneResult:
     chosen: str  # "best" (the run's best candidate) or "mean" (CMA-ES's mean)
     curve: tuple[Generation, ...]
     validation: dict[str, Score]  # thrifty, best, mean on the validation deals
-    evaluations: int  # candidates played, journal included
     games: int  # games played in all, journal included
 
     def fit_json(self) -> dict:
@@ -310,7 +309,7 @@ def tune(
     games += 3 * settings.validation
     chosen = "best" if validation["best"].value > validation["mean"].value else "mean"
     weights = weights_at(best_x if chosen == "best" else mean, settings.start)
-    return TuneResult(settings, weights, chosen, tuple(curve), validation, len(journal.done), games)
+    return TuneResult(settings, weights, chosen, tuple(curve), validation, games)
 
 
 def _score(entry: dict) -> Score:

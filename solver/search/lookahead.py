@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 import random
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from tranquility.solver.engine.actions import Action, ChoiceKind, PlayFinish, PlayIsland, PlayMonster, choice_of
@@ -160,13 +160,11 @@ class Lookahead(Policy):
         ``samples`` new worlds and plays every move still in; then the better half of the
         alternatives, by mean advantage over the blueprint's move, stays. The estimates of
         the blueprint's move and of the last alternatives standing, the best last."""
-        rng = random.Random(key)
-        weights = self.giving_weights(obs, memory)
-        window = last_round(memory) if self.belief == "filtered" else ()
+        deal_round = self.dealer(obs, memory, key)
         played: dict[int, list[State]] = {i: [] for i in range(len(moves))}
         alive = list(range(len(moves)))
         while True:
-            worlds = [self.world(memory, obs, rng, weights, window) for _ in range(self.samples)]
+            worlds = deal_round()
             for i in alive:
                 played[i] += [play_on(world.apply(moves[i]), self.playout)[0] for world in worlds]
             estimates = {i: estimate_of(moves[i], played[i]) for i in alive}
@@ -178,11 +176,15 @@ class Lookahead(Policy):
     def estimate(self, obs: Observation, memory: SeatMemory, moves: Sequence[Action], key: str) -> tuple[MoveEstimate, ...]:
         """Each of ``moves`` played in the same ``samples`` worlds (dealt from the seed
         ``key``), then the blueprint at every seat to the end: how each fared, in ``moves``' order."""
+        worlds = self.dealer(obs, memory, key)()
+        return tuple(estimate_of(move, [play_on(world.apply(move), self.playout)[0] for world in worlds]) for move in moves)
+
+    def dealer(self, obs: Observation, memory: SeatMemory, key: str) -> Callable[[], list[State]]:
+        """Deals ``samples`` worlds for the seat's belief at each call, from the seed ``key``."""
         rng = random.Random(key)
         weights = self.giving_weights(obs, memory)
         window = last_round(memory) if self.belief == "filtered" else ()
-        worlds = [self.world(memory, obs, rng, weights, window) for _ in range(self.samples)]
-        return tuple(estimate_of(move, [play_on(world.apply(move), self.playout)[0] for world in worlds]) for move in moves)
+        return lambda: [self.world(memory, obs, rng, weights, window) for _ in range(self.samples)]
 
     def every_move(self, obs: Observation) -> list[Action]:
         """One action per legal choice of the seat to move, paid as the blueprint pays: each

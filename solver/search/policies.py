@@ -466,10 +466,18 @@ class Cautious(Policy):
         for play, score in zip(islands, self.island_scores(obs, reading, islands), strict=True):
             if best is None or score < best_score:
                 best, best_cost, best_score = play, play[2], score
-        can_discard = len(obs.hand) >= 2
-        if best is not None and can_discard and obs.pile_sizes[obs.seat] > 0 and best_cost >= self.discard_from:
+        can_discard = len(obs.hand) >= 2 and obs.pile_sizes[obs.seat] > 0
+        if best is not None and can_discard and self.discards_instead(obs, best_cost, best_score):
             return None  # discard two and hope for a cheaper play
         return best
+
+    def discards_instead(self, obs: Observation, cost: int, score: float) -> bool:
+        """Whether to discard two rather than make the best play (its cost and score)."""
+        return cost >= self.discard_from
+
+    def dead_value(self, obs: Observation) -> float:
+        """In the Start event, a card worth this little or less is given beyond the quota."""
+        return 0.0
 
     def doubt(self) -> float:
         """Noise added to each play's score (none: cautious sees its own scores clearly)."""
@@ -478,7 +486,7 @@ class Cautious(Policy):
     def give(self, call):
         reading = Reading(call.obs)
         values = self.keep_values(reading, call.obs.hand, True)
-        dead = sum(1 for v in values if v <= 0.0)
+        dead = sum(1 for v in values if v <= self.dead_value(call.obs))
         k = min(max(call.quota, call.least, min(dead, call.owed)), call.most)
         return self.least_useful(reading, call.obs.hand, k, True)
 
@@ -502,7 +510,7 @@ class Wavering(Thrifty):
         return self.rng.uniform(0.0, 3.0)
 
 
-class Tuned(Policy):
+class Tuned(Cautious):
     """Thrifty's judgements as named weights (``Weights``, weights.py), fitted offline per
     player count on deals apart from the evaluation seeds (``tranquility tune``); rules or
     counts without fitted weights play the nearest fitted ones (``weights_for`` says which).
@@ -553,25 +561,12 @@ class Tuned(Policy):
             scores.append(score + w.deficit * max(deficit, 0.0) + w.relief * min(deficit, 0.0))
         return scores
 
-    def choose_island(self, obs, reading, islands):
+    def discards_instead(self, obs, cost, score):
         w = self.weights(obs)
-        hand = obs.hand
-        best, best_cost, best_score = None, 0, 0.0
-        for play, score in zip(islands, self.island_scores(obs, reading, islands), strict=True):
-            if best is None or score < best_score:
-                best, best_cost, best_score = play, play[2], score
-        can_discard = len(hand) >= 2 and obs.pile_sizes[obs.seat] > 0
-        if best is not None and can_discard and (best_cost >= w.discard_cost or best_score >= w.discard_score):
-            return None  # discard two and hope for a cheaper play
-        return best
+        return cost >= w.discard_cost or score >= w.discard_score
 
-    def give(self, call):
-        reading = Reading(call.obs)
-        w = self.weights(call.obs)
-        values = self.keep_values(reading, call.obs.hand, True)
-        dead = sum(1 for v in values if v <= w.give_dead)
-        k = min(max(call.quota, call.least, min(dead, call.owed)), call.most)
-        return self.least_useful(reading, call.obs.hand, k, True)
+    def dead_value(self, obs):
+        return self.weights(obs).give_dead
 
 
 class RandomPolicy(Policy):
