@@ -72,7 +72,7 @@ _API: dict[str, str] = {
     "SimResult": "search.policies",
     "win_rate": "search.policies",
     "POLICIES": "search.policies",
-    "Observation": "search.policies",
+    "Observation": "engine.observation",
     # solving and explaining
     "solve": "analysis.solve",
     "Budget": "search.budget",
@@ -132,6 +132,7 @@ if TYPE_CHECKING:  # the same names, for type checkers
     from .engine.cards import FINISH, MONSTER, START, Card
     from .engine.deal import Deal, DealError, deal
     from .engine.line import Game, Line, as_line
+    from .engine.observation import Observation
     from .engine.position import Position, PositionError
     from .engine.rules import OFFICIAL, PRESETS, Rules, RulesError
     from .engine.state import IllegalAction, State, Status
@@ -144,6 +145,6 @@ if TYPE_CHECKING:  # the same names, for type checkers
     from .formats.reading import read_game_file
     from .formats.rules_text import rules_json, rules_name
     from .search.budget import Budget
-    from .search.policies import POLICIES, Observation, SimResult, simulate, win_rate
+    from .search.policies import POLICIES, SimResult, simulate, win_rate
     from .verdicts import DecidedBy, Method, Objective, Proof, Verdict
     from .version import __version__

@@ -32,13 +32,14 @@ from tranquility.solver.analysis.results import Step
 from tranquility.solver.engine.actions import DiscardTwo, PlayIsland, PlayStart
 from tranquility.solver.engine.deal import deal
 from tranquility.solver.engine.line import Line
+from tranquility.solver.engine.observation import observe
 from tranquility.solver.engine.position import Position
 from tranquility.solver.engine.rules import Rules
 from tranquility.solver.engine.verify import verify
 from tranquility.solver.formats.codecs import line_to_json
 from tranquility.solver.search.budget import Budget
 from tranquility.solver.search.lookahead import Lookahead, MoveEstimate
-from tranquility.solver.search.policies import observe, simulate
+from tranquility.solver.search.policies import simulate
 
 from .browser import needs_browser
 from .helpers import ENV, run, write

@@ -18,6 +18,7 @@ from tranquility.solver.engine.actions import Action, DiscardTwo, PlayIsland, Pl
 from tranquility.solver.engine.cards import FINISH, MONSTER, START, Card, is_island
 from tranquility.solver.engine.deal import Deal, deal
 from tranquility.solver.engine.line import Line
+from tranquility.solver.engine.observation import observe
 from tranquility.solver.engine.rules import PRESETS, Rules
 from tranquility.solver.engine.state import State
 from tranquility.solver.engine.verify import verify
@@ -31,7 +32,7 @@ from tranquility.solver.search.lookahead import (
     last_round,
 )
 from tranquility.solver.search.memory import SeatMemory, remember
-from tranquility.solver.search.policies import POLICIES, Thrifty, make_policy, observe, play_on, simulate
+from tranquility.solver.search.policies import POLICIES, Thrifty, make_policy, play_on, simulate
 from tranquility.solver.search.worlds import sample_world, undo_turn
 
 from .helpers import run

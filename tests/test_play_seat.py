@@ -24,13 +24,13 @@ from tranquility.solver.analysis.table import FairHint, Seating, Table, seen_tok
 from tranquility.solver.engine.actions import DiscardTwo, PlayIsland, PlayStart, RocksMove
 from tranquility.solver.engine.cards import is_island
 from tranquility.solver.engine.deal import Deal, deal
+from tranquility.solver.engine.observation import observe
 from tranquility.solver.engine.rules import OFFICIAL, PRESETS
 from tranquility.solver.engine.verify import verify
 from tranquility.solver.errors import BadInput
 from tranquility.solver.formats.notation import parse_notation
 from tranquility.solver.search.lookahead import Lookahead
 from tranquility.solver.search.memory import remember
-from tranquility.solver.search.policies import observe
 
 from .helpers import SMALL, run
 from .test_play import QUICK, _enter, _rows_and_hands, _screen, _settle, _type

@@ -20,6 +20,7 @@ from tranquility.solver.engine.actions import PlayStart
 from tranquility.solver.engine.cards import Card
 from tranquility.solver.engine.deal import deal
 from tranquility.solver.engine.line import Line
+from tranquility.solver.engine.observation import Observation, observe
 from tranquility.solver.engine.rules import PRESETS, Adjacency, FinishSetup, OneCard, Order, Rocks, Rules
 from tranquility.solver.engine.state import State, replay
 from tranquility.solver.engine.verify import verify
@@ -28,11 +29,9 @@ from tranquility.solver.formats.reading import read_game_file
 from tranquility.solver.search.lookahead import SIMULATE_POLICIES
 from tranquility.solver.search.policies import (
     POLICIES,
-    Observation,
     Policy,
     StartCall,
     make_policy,
-    observe,
     simulate,
     start_action,
     start_quota,

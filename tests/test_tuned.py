@@ -10,11 +10,12 @@ from dataclasses import replace
 import pytest
 from tranquility.solver.batch.tuning import STEPS, Journal, TuneSettings, play_deals, tune, weights_at
 from tranquility.solver.engine.deal import deal
+from tranquility.solver.engine.observation import observe
 from tranquility.solver.engine.rules import OFFICIAL, PRESETS
 from tranquility.solver.engine.state import State
 from tranquility.solver.engine.verify import verify
 from tranquility.solver.errors import BadInput
-from tranquility.solver.search.policies import Tuned, make_policy, observe, simulate
+from tranquility.solver.search.policies import Tuned, make_policy, simulate
 from tranquility.solver.search.weights import THRIFTY_LIKE, WeightBook, Weights, shipped_book, weights_for
 
 from .helpers import run

@@ -27,10 +27,10 @@ from tranquility.solver.analysis.needed import Needed, what_the_win_needed
 from tranquility.solver.analysis.results import Progress, Step
 from tranquility.solver.engine.actions import Action, PlayStart, describe
 from tranquility.solver.engine.line import Line
+from tranquility.solver.engine.observation import observe
 from tranquility.solver.formats.notation import format_action
 from tranquility.solver.search.lookahead import Lookahead, MoveEstimate
 from tranquility.solver.search.memory import remember
-from tranquility.solver.search.policies import observe
 from tranquility.solver.verdicts import Verdict
 
 # Worlds per move, each played out by the tuned blueprint (lookahead's): a Wilson interval

@@ -33,11 +33,12 @@ from tranquility.solver.engine.actions import (
     describe_rocks,
 )
 from tranquility.solver.engine.cards import Card, card_name, remove_cards, sorted_cards
+from tranquility.solver.engine.observation import Observation, observe
 from tranquility.solver.errors import BadInput
 from tranquility.solver.formats.notation import Token, format_action, parse_cards, tokens
 from tranquility.solver.search.lookahead import DEFAULT_SAMPLES, SIMULATE_POLICIES, Lookahead, MoveEstimate
 from tranquility.solver.search.memory import SeatMemory, remember
-from tranquility.solver.search.policies import Observation, Policy, StartCall, Tuned, make_policy, observe, start_action
+from tranquility.solver.search.policies import Policy, StartCall, Tuned, make_policy, start_action
 
 HINT_SAMPLES = 8  # worlds per move of the fair hint: every legal move is played out in each
 START_TOKEN = "S"  # at a table the Start is played alone: the event asks each seat its share

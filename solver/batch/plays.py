@@ -11,10 +11,11 @@ from typing import Any
 
 from tranquility.solver.batch.odds_store import Decision
 from tranquility.solver.engine.line import Game
+from tranquility.solver.engine.observation import Observation
 from tranquility.solver.errors import BadInput
 from tranquility.solver.search.lookahead import Lookahead
 from tranquility.solver.search.memory import SeatMemory
-from tranquility.solver.search.policies import POLICIES, Observation, Policy, SimResult, make_policy, simulate
+from tranquility.solver.search.policies import POLICIES, Policy, SimResult, make_policy, simulate
 
 SEARCHING = Lookahead.name
 

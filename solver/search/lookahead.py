@@ -33,10 +33,11 @@ from dataclasses import dataclass
 
 from tranquility.solver.engine.actions import Action, ChoiceKind, PlayFinish, PlayIsland, PlayMonster, choice_of
 from tranquility.solver.engine.cards import Card, sorted_cards
+from tranquility.solver.engine.observation import Observation, observe
 from tranquility.solver.engine.state import State
 from tranquility.solver.errors import BadInput
 from tranquility.solver.search.memory import SeatMemory, TurnRecord
-from tranquility.solver.search.policies import POLICIES, Observation, Policy, Reading, StartCall, make_policy, observe, play_on
+from tranquility.solver.search.policies import POLICIES, Policy, Reading, StartCall, make_policy, play_on
 from tranquility.solver.search.worlds import sample_world, undo_turn, unseen_cards
 
 DEFAULT_SAMPLES = 6  # worlds dealt per round of successive halving (docs/simulate.md measures the cost)

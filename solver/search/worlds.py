@@ -20,10 +20,10 @@ from dataclasses import dataclass, replace
 from tranquility.solver.engine.actions import ChoiceKind
 from tranquility.solver.engine.cards import FINISH, MONSTER, START, Card, is_island, remove_held, sorted_cards
 from tranquility.solver.engine.deal import Deal
+from tranquility.solver.engine.observation import Observation
 from tranquility.solver.engine.rules import Rocks
 from tranquility.solver.engine.state import State
 from tranquility.solver.search.memory import SeatMemory, TurnRecord
-from tranquility.solver.search.policies import Observation
 
 
 @dataclass(frozen=True)
