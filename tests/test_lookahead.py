@@ -32,6 +32,7 @@ from tranquility.solver.search.lookahead import (
     last_round,
 )
 from tranquility.solver.search.memory import SeatMemory, remember
+from tranquility.solver.search.placements import fitting_islands
 from tranquility.solver.search.policies import POLICIES, Thrifty, make_policy, play_on, simulate
 from tranquility.solver.search.worlds import sample_world, undo_turn
 
@@ -144,7 +145,7 @@ def test_weights_lean_the_face_down_cards_towards_the_ones_thrifty_gives_up():
     memory, obs = remember(line, 0), observe(state, 0)
     weights = Lookahead().giving_weights(obs, memory)
     assert weights[FINISH] < min(weights[c] for c in weights if is_island(c))
-    dead = {c for c in weights if is_island(c) and c not in state.fitting_islands}
+    dead = {c for c in weights if is_island(c) and c not in fitting_islands(state)}
     hidden = len(state.discarded) - len(memory.own_discards)
     assert 0 < hidden <= len(dead)  # enough dead islands to fill every hidden discard
 

@@ -17,15 +17,28 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from tranquility.solver.engine.deal import deal
 from tranquility.solver.engine.rules import OFFICIAL, Adjacency, Order, Rocks, Rules
-from tranquility.solver.engine.state import State, Status
+from tranquility.solver.engine.state import GridReading, State, Status
 from tranquility.solver.search.bounds import live_islands
 from tranquility.solver.search.greedy import Style, greedy_action
+from tranquility.solver.search.placements import (
+    cheapest_cost,
+    cheapest_costs_if_emptied,
+    empty_bounds,
+    fitting_islands,
+    reading_runs,
+)
 
 from .helpers import random_action
 from .test_properties import CONFIGS
 
-# Every table _pass_tables may hand on, and what the players ask of a position.
-TABLES = ("_bounds", "_near", "empty_bounds", "reading_runs", "fitting_islands", "_open_cells", "_open_groups", "_group_ends")
+# Every table _pass_tables may hand on (the engine's own, and the searches' readings of the
+# grid), and what the players ask of a position.
+TABLES = ("_bounds", "_near", "_open_cells", "_open_groups", "_group_ends", "_readings")
+READINGS: dict[str, GridReading] = {
+    "empty_bounds": empty_bounds,
+    "reading_runs": reading_runs,
+    "fitting_islands": fitting_islands,
+}
 
 
 def answers(state: State) -> dict:
@@ -36,11 +49,12 @@ def answers(state: State) -> dict:
         "choices": choices,
         "status": state.status,
         "costs": [state.cost_of(c) for c in choices if c.kind == "island"],
-        "cheapest": [state.cheapest_cost(card) for card in islands],
+        "cheapest": [cheapest_cost(state, card) for card in islands],
         "bounds": [state.island_bounds(cell) for cell in range(state.rules.cells)],
         "island_cost": [state.island_cost(card, cell) for card in islands for cell in range(state.rules.cells)],
         "live": live_islands(state),
-        **{name: getattr(state, name) for name in TABLES},
+        **{name: getattr(state, name) for name in TABLES if name != "_readings"},
+        **{name: reading(state) for name, reading in READINGS.items()},
     }
 
 
@@ -53,6 +67,7 @@ def check_game(state: State, rng: random.Random, turns: int = 60) -> int:
         fresh = answers(replace(state))
         # The answers of the position reached by apply, read before anything else asks.
         handed = {name for name in TABLES if name in state.__dict__}
+        handed |= {name for name, reading in READINGS.items() if reading in state.__dict__.get("_readings", ())}
         assert answers(state) == fresh, f"turn {state.turn}: tables {sorted(handed)} differ from a fresh copy"
         inherited += bool(handed)
         if state.won or state.status != Status.OPEN:
@@ -127,7 +142,7 @@ def test_costs_once_a_cell_is_emptied_are_those_of_the_emptied_grid(name, seed):
     for cell, v in enumerate(state.grid):
         if v is not None:
             emptied = _emptied(state, cell)
-            assert state.cheapest_costs_if_emptied(cell, islands) == [emptied.cheapest_cost(c) for c in islands]
+            assert cheapest_costs_if_emptied(state, cell, islands) == [cheapest_cost(emptied, c) for c in islands]
 
 
 def test_costs_once_a_cell_is_emptied_on_the_full_grid():
@@ -143,6 +158,6 @@ def test_costs_once_a_cell_is_emptied_on_the_full_grid():
             if v is not None:
                 emptied = _emptied(state, cell)
                 islands = range(1, rules.islands + 1)
-                assert state.cheapest_costs_if_emptied(cell, islands) == [emptied.cheapest_cost(c) for c in islands]
+                assert cheapest_costs_if_emptied(state, cell, islands) == [cheapest_cost(emptied, c) for c in islands]
                 checked += 1
     assert checked > 20

@@ -14,7 +14,6 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from functools import cache
 from itertools import combinations
-from operator import itemgetter
 from typing import Any, Generic, NamedTuple, TypeVar, assert_never, overload
 
 from tranquility.solver.engine.actions import (
@@ -38,10 +37,10 @@ from tranquility.solver.errors import BadInput
 T = TypeVar("T")
 
 
-class table(Generic[T]):
+class kept(Generic[T]):
     """A value worked out from a position once, on first use, and kept in the instance
     (``functools.cached_property`` without its lock, which costs more than most of these
-    tables: two threads asking at once would only work the same value out twice)."""
+    values: two threads asking at once would only work the same value out twice)."""
 
     def __init__(self, compute: Callable[[Any], T]):
         self.compute = compute
@@ -49,7 +48,7 @@ class table(Generic[T]):
         self.__doc__ = compute.__doc__
 
     @overload
-    def __get__(self, obj: None, owner: type | None = None) -> table[T]: ...
+    def __get__(self, obj: None, owner: type | None = None) -> kept[T]: ...
     @overload
     def __get__(self, obj: object, owner: type | None = None) -> T: ...
     def __get__(self, obj, owner=None):
@@ -57,6 +56,25 @@ class table(Generic[T]):
             return self
         # A frozen dataclass refuses setattr; the instance dict then shadows this descriptor.
         value = obj.__dict__[self.name] = self.compute(obj)
+        return value
+
+
+class GridReading(Generic[T]):
+    """A value a search reads off a position's grid (and its rules) alone, kept with the
+    position as the engine keeps its own: worked out on first use, handed on to the next
+    position while the grid stays the same, and after a placement either updated by
+    ``after`` (from the position before it and the card placed) or worked out again when
+    asked. The engine never reads one: the searches that do define them."""
+
+    def __init__(self, compute: Callable[[State], T], after: Callable[[State, int, int], T | None] | None = None):
+        self.compute, self.after = compute, after
+        self.__doc__ = compute.__doc__
+
+    def __call__(self, state: State) -> T:
+        readings = state._readings
+        if self in readings:
+            return readings[self]
+        value = readings[self] = self.compute(state)
         return value
 
 
@@ -255,12 +273,12 @@ class State:
         """Every choice (an action without its payment) that some legal action makes."""
         return iter(self._choices)
 
-    @table
+    @kept
     def _choices(self) -> tuple[Choice, ...]:
         # Worked out once per position: the players and the search ask.
         return tuple([island_choice(card, cell) for card, cell, _ in self.island_plays]) + self.other_choices
 
-    @table
+    @kept
     def other_choices(self) -> tuple[Choice, ...]:
         """The legal choices that are not island plays, in ``legal_choices``' order (after
         the islands): a Start, a Finish, the Sea Monsters' cells, discard two. The greedy
@@ -279,7 +297,7 @@ class State:
             found.append(_DISCARD)
         return tuple(found)
 
-    @table
+    @kept
     def island_plays(self) -> IslandPlays:
         """(card, cell, cost) of each legal island choice, in ``legal_choices``' order (the
         cards ascending, each card's cells ascending): the island choices with their costs."""
@@ -293,7 +311,7 @@ class State:
                 (card, cell, cost)
                 for card in hand
                 if is_island(card)
-                for cell, cost in self._placements(card)
+                for cell, cost in self.placements(card)
                 if cost <= spare
             ]
         )
@@ -356,14 +374,14 @@ class State:
             (low, high), near = self._cell_bounds(cell), self._cell_near(cell)
         if not low < card < high:
             return None
-        return _smallest_gap(card, near)
+        return smallest_gap(card, near)
 
     def _cell_near(self, cell: int) -> tuple[int, ...]:
         """The cards on the cell's neighbours (rule ``adjacency``)."""
         grid = self.grid
         return tuple(v for c in geometry_of(self.rules).neighbours[cell] if (v := grid[c]) is not None)
 
-    @table
+    @kept
     def _near(self) -> list[tuple[int, ...]]:
         # Only the empty cells take a card, so only theirs are asked for (all of them, the
         # rocks' row too: the table then depends on the grid alone).
@@ -374,12 +392,12 @@ class State:
                 near[cell] = tuple([v for c in neighbours[cell] if (v := grid[c]) is not None])
         return near
 
-    @table
+    @kept
     def _fits(self) -> dict[int, tuple[tuple[int, int], ...]]:
-        """card: its ``_placements``, for the cards asked about so far in this position."""
+        """card: its ``placements``, for the cards asked about so far in this position."""
         return {}
 
-    def _placements(self, card: int) -> tuple[tuple[int, int], ...]:
+    def placements(self, card: int) -> tuple[tuple[int, int], ...]:
         """(cell, cost) of every open cell ``card`` may go to by the order, cells ascending.
         Worked out once per card and position: the choices, their costs and the players'
         cheapest costs all read them."""
@@ -388,13 +406,9 @@ class State:
             near = self._near
             # Most open cells have no card beside them (the inside of a run): free, no call.
             found = self._fits[card] = tuple(
-                [(cell, _smallest_gap(card, n) if (n := near[cell]) else 0) for cell in self._cells_for(card)]
+                [(cell, smallest_gap(card, n) if (n := near[cell]) else 0) for cell in self._cells_for(card)]
             )
         return found
-
-    def cheapest_cost(self, card: int) -> int | None:
-        """The least cost of a legal placement of ``card`` now, or None if it fits nowhere."""
-        return min(map(_COST, self._placements(card)), default=None)
 
     def _cells_for(self, card: int) -> Sequence[int]:
         """The open cells ``card`` may go to by the order, ascending."""
@@ -411,13 +425,13 @@ class State:
             return fit[0][1]  # the common case: one run
         return [c for _, group in fit for c in group]
 
-    @table
+    @kept
     def _group_ends(self) -> tuple[list[int], list[int]]:
         """The lower and the upper bounds of the open groups, in their order."""
         groups = self._open_groups
         return [low for (low, _), _ in groups], [high for (_, high), _ in groups]
 
-    @table
+    @kept
     def _open_groups(self) -> tuple[tuple[tuple[int, int], tuple[int, ...]], ...]:
         """The open cells grouped by their bounds, in order of their first cell: along the
         sequence order these are the runs of empty cells, so a card is checked once per run."""
@@ -426,17 +440,6 @@ class State:
         for cell in self._open_cells:
             groups.setdefault(bounds[cell], []).append(cell)
         return tuple([(bounds, tuple(cells)) for bounds, cells in groups.items()])
-
-    @table
-    def empty_bounds(self) -> frozenset[tuple[int, int]]:
-        """The distinct ``island_bounds`` of the empty cells (the rocks aside)."""
-        return frozenset([bounds for bounds, v in zip(self._bounds, self.grid, strict=True) if v is None])
-
-    @table
-    def fitting_islands(self) -> frozenset[int]:
-        """The islands that fit at least one empty cell by the order (the rocks aside). A
-        card that fits nowhere never fits again while cells only fill up."""
-        return frozenset().union(*[range(low + 1, high) for low, high in self.empty_bounds])
 
     def island_bounds(self, cell: int) -> tuple[int, int]:
         """The open interval (low, high) of island numbers that the order lets ``cell`` hold
@@ -447,69 +450,17 @@ class State:
     def _cell_bounds(self, cell: int) -> tuple[int, int]:
         return _cell_bounds(self.grid, self.rules, cell)
 
-    @table
+    @kept
     def _bounds(self) -> tuple[tuple[int, int], ...]:
         # Once per position, for every cell: each legal choice and greedy move asks.
-        return _grid_bounds(self.grid, self.rules)
+        return grid_bounds(self.grid, self.rules)
 
-    def cheapest_costs_if_emptied(self, cell: int, cards: Iterable[int]) -> list[int | None]:
-        """``cheapest_cost`` of each of ``cards`` on this grid with ``cell`` emptied (a Sea
-        Monster's sinking), the rocks where they are. Only the cells whose bounds or
-        neighbours the emptied cell changes are worked out again: every other cell keeps
-        its placements and costs (this position's, worked out once for all the cells a
-        greedy player weighs sinking)."""
-        grid = self.grid[:cell] + (None,) + self.grid[cell + 1 :]
-        bounds, old = _grid_bounds(grid, self.rules), self._bounds
-        neighbours = geometry_of(self.rules).neighbours  # symmetric: the cells next to `cell`
-        changed = {e for e in range(len(grid)) if bounds[e] != old[e]} | {cell, *neighbours[cell]}
-        cols, rocks = self.rules.cols, self.rocks_row
-        fresh = [
-            (bounds[e], tuple([v for c in neighbours[e] if (v := grid[c]) is not None]))
-            for e in sorted(changed)
-            if grid[e] is None and (rocks is None or e // cols != rocks)
-        ]
-        costs: list[int | None] = []
-        for card in cards:
-            best = min((cost for e, cost in self._placements(card) if e not in changed), default=None)
-            for (low, high), near in fresh:
-                if low < card < high:
-                    cost = _smallest_gap(card, near)
-                    if best is None or cost < best:
-                        best = cost
-            costs.append(best)
-        return costs
+    @kept
+    def _readings(self) -> dict[GridReading[Any], Any]:
+        """The ``GridReading`` values of this grid worked out so far (or handed on)."""
+        return {}
 
-    @table
-    def reading_runs(self) -> tuple[tuple[int, int, int, int] | None, ...]:
-        """Each empty cell's maximal run of empty cells in reading order, by cell: (first,
-        last, low, high), with the cards on either side of the run (0 before the first
-        card, islands + 1 after the last); None for a filled cell. Read, never changed:
-        positions share it."""
-        runs: list[tuple[int, int, int, int] | None] = [None] * len(self.grid)
-        start, low = None, 0
-        for cell, v in enumerate((*self.grid, self.rules.islands + 1)):
-            if v is None:
-                if start is None:
-                    start = cell
-                continue
-            if start is not None:
-                runs[start:cell] = [(start, cell - 1, low, v)] * (cell - start)
-                start = None
-            low = v
-        return tuple(runs)
-
-    def _runs_after(self, cell: int, card: int) -> tuple[tuple[int, int, int, int] | None, ...]:
-        """``reading_runs`` once ``card`` is placed on the empty ``cell``: its run splits there."""
-        runs = list(self.reading_runs)
-        run = runs[cell]
-        assert run is not None, f"cell {cell} is not empty"
-        first, last, low, high = run
-        runs[first:cell] = [(first, cell - 1, low, card)] * (cell - first)
-        runs[cell] = None
-        runs[cell + 1 : last + 1] = [(cell + 1, last, card, high)] * (last - cell)
-        return tuple(runs)
-
-    @table
+    @kept
     def _open_cells(self) -> tuple[int, ...]:
         """Empty cells outside the rocks' row."""
         cols, rocks = self.rules.cols, self.rocks_row
@@ -544,7 +495,7 @@ class State:
         piles run dry first (the Start cannot be played)."""
         return self._start_round
 
-    @table
+    @kept
     def _start_round(self) -> StartEvent | None:
         # Once per position: the choices, a player and the move itself each ask.
         hands = list(self.hands)
@@ -616,6 +567,14 @@ class State:
         ``child`` would work out itself (tests/test_speed_invariants.py); a replay, which
         never works them out, pays nothing for this."""
         mine, theirs = self.__dict__, child.__dict__
+        readings = mine.get("_readings")
+        if readings:
+            if child.grid is self.grid:
+                theirs["_readings"] = readings  # the same grid: the same values, one dict
+            elif isinstance(action, PlayIsland):
+                cell, card = action.cell, action.card
+                updated = [(r, r.after(self, cell, card)) for r in list(readings) if r.after is not None]
+                theirs["_readings"] = {r: value for r, value in updated if value is not None}
         if "_bounds" not in mine:
             return child
         if child.grid is self.grid:
@@ -628,10 +587,6 @@ class State:
                         theirs[name] = mine[name]
         elif isinstance(action, PlayIsland):
             theirs["_bounds"] = self._bounds_after(action.cell, action.card)
-            if "reading_runs" in mine:
-                theirs["reading_runs"] = self._runs_after(action.cell, action.card)
-                if "fitting_islands" in mine and self.rules.order == Order.SEQUENCE:
-                    theirs["fitting_islands"] = self._fitting_after(action.cell, action.card)
             if "_open_cells" in mine and child.rocks_row == self.rocks_row:
                 cells = self._open_cells
                 at = cells.index(action.cell)
@@ -658,20 +613,6 @@ class State:
         parts = [((low, card), cells[:split]), ((card, high), cells[split + 1 :])]
         groups[at : at + 1] = [part for part in parts if part[1]]
         return tuple(groups)
-
-    def _fitting_after(self, cell: int, card: int) -> frozenset[int]:
-        """``fitting_islands`` once ``card`` is placed on the empty ``cell`` (order=sequence,
-        where a run's cells all have its bounds): the run's interval splits at ``card``,
-        and a side with no cell left of the run fits nothing more."""
-        run = self.reading_runs[cell]
-        assert run is not None, f"cell {cell} is not empty"
-        first, last, low, high = run
-        gone = {card}
-        if cell == first:
-            gone.update(range(low + 1, card))
-        if cell == last:
-            gone.update(range(card + 1, high))
-        return self.fitting_islands - gone
 
     def _bounds_after(self, cell: int, card: int) -> tuple[tuple[int, int], ...]:
         """``_bounds`` once ``card`` is placed on the empty ``cell``: the cells that must hold
@@ -866,9 +807,8 @@ class State:
 
 # The tables of a position that its grid alone decides, and those its rocks' row decides too
 # (State._pass_tables hands them on).
-_COST = itemgetter(1)  # of a (cell, cost) placement
 _FINISH, _DISCARD = Choice(ChoiceKind.FINISH, FINISH), Choice(ChoiceKind.DISCARD)  # one value each: choices are frozen
-_GRID_TABLES = ("_bounds", "_near", "empty_bounds", "reading_runs", "fitting_islands")
+_GRID_TABLES = ("_bounds", "_near")
 _ROCKS_TABLES = ("_open_cells", "_open_groups", "_group_ends")
 
 
@@ -880,7 +820,7 @@ def _cell_bounds(grid: tuple[int | None, ...], rules: Rules, cell: int) -> tuple
     return low, high
 
 
-def _grid_bounds(grid: tuple[int | None, ...], rules: Rules) -> tuple[tuple[int, int], ...]:
+def grid_bounds(grid: tuple[int | None, ...], rules: Rules) -> tuple[tuple[int, int], ...]:
     """``island_bounds`` of every cell of ``grid``."""
     top = rules.islands + 1
     if rules.order == Order.SEQUENCE:
@@ -901,7 +841,7 @@ def _grid_bounds(grid: tuple[int | None, ...], rules: Rules) -> tuple[tuple[int,
     return tuple(_cell_bounds(grid, rules, cell) for cell in range(len(grid)))
 
 
-def _smallest_gap(card: int, near: tuple[int, ...]) -> int:
+def smallest_gap(card: int, near: tuple[int, ...]) -> int:
     """Placement cost: the smallest difference to a card on a neighbouring cell, 0 if none."""
     best = None
     for v in near:  # a loop: this is the engine's innermost step

@@ -11,6 +11,7 @@ from functools import cache
 from tranquility.solver.engine.cards import FINISH, MONSTER, START, Card, is_island
 from tranquility.solver.engine.rules import Order
 from tranquility.solver.engine.state import State, geometry_of
+from tranquility.solver.search.placements import fitting_islands
 
 JUNK = 0  # the token that stands for any junk card in a canonical key
 
@@ -59,7 +60,7 @@ def live_islands(state: State) -> frozenset[int]:
     then every island counts as live."""
     if monsters_left(state):
         return _every_island(state.rules.islands)
-    return state.fitting_islands
+    return fitting_islands(state)
 
 
 def is_junk(card: Card, live: frozenset[int], start_played: bool) -> bool:
