@@ -1,5 +1,5 @@
 """Hypothesis profiles. ``ci`` (the default) is deterministic and quick; ``long`` is for
-hunting bugs by hand: HYPOTHESIS_PROFILE=long pytest tests/test_properties.py"""
+hunting bugs by hand: HYPOTHESIS_PROFILE=long pytest tests/engine/test_properties.py"""
 
 import os
 

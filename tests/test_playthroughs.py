@@ -15,7 +15,7 @@ from tranquility.solver.engine.verify import verify
 from tranquility.solver.formats.notation import parse_notation, write_notation
 from tranquility.solver.search.policies import simulate
 
-from .test_cli import check_golden
+from .cli.test_cli import check_golden
 
 SEED, PLAYERS, POLICY = 3, 3, "thrifty"  # thrifty decides by the rules alone: no sim seed, no weights file
 

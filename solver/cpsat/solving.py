@@ -163,7 +163,7 @@ def add_objective_cuts(game: GameModel, position: State) -> None:
 def objective_expr(game: GameModel, objective: Objective) -> Expr:
     """The model's own expression of an objective (docs/model.md, Objectives), to
     minimise: its value, negated for an objective that is maximised. The rules engine's
-    measure is ``objectives.objective_value``; tests/test_objectives.py checks they agree."""
+    measure is ``objectives.objective_value``; tests/cpsat/test_objectives.py checks they agree."""
     f = game.frame
     match objective:
         case Objective.SPARE:  # the cards that never left the hands and piles

@@ -564,7 +564,7 @@ class State:
         """Give ``child`` the tables of the grid this position has worked out, updated for
         the one card placed (a placement changes the bounds of a run and the neighbours of
         a cell), or as they are when the grid has not changed. Invisible: each is the value
-        ``child`` would work out itself (tests/test_speed_invariants.py); a replay, which
+        ``child`` would work out itself (tests/engine/test_speed_invariants.py); a replay, which
         never works them out, pays nothing for this."""
         mine, theirs = self.__dict__, child.__dict__
         readings = mine.get("_readings")

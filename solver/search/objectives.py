@@ -1,6 +1,6 @@
 """What each objective's value of a won line is, as the rules engine measures it, and a
 bound that every win obeys (docs/model.md, Objectives). The CP-SAT model has its own
-expression of each objective (``cpsat.objective_expr``); tests/test_objectives.py checks
+expression of each objective (``cpsat.objective_expr``); tests/cpsat/test_objectives.py checks
 that the two agree."""
 
 from __future__ import annotations

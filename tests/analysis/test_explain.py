@@ -23,7 +23,7 @@ from tranquility.solver.search.budget import Budget
 from tranquility.solver.search.moves import candidate_actions
 from tranquility.solver.verdicts import Method, Objective
 
-from .helpers import search_outcome_fixtures, small_deals
+from ..helpers import search_outcome_fixtures, small_deals
 
 FAST = Budget(seconds=5, workers=1)
 SMALL = small_deals(30, seed=11)

@@ -41,10 +41,10 @@ from tranquility.solver.search.budget import Budget
 from tranquility.solver.search.lookahead import Lookahead, MoveEstimate
 from tranquility.solver.search.policies import simulate
 
-from .browser import needs_browser
-from .helpers import ENV, run, write
-from .test_html import browse, embedded, parse
-from .test_lookahead import redealt
+from ..browser import needs_browser
+from ..cli.test_html import browse, embedded, parse
+from ..helpers import ENV, run, write
+from ..search.test_lookahead import redealt
 
 RULES = Rules(rows=2, cols=4, islands=12, hand=3, start_discards=2)
 FAST = Budget(seconds=5, workers=1)

@@ -27,7 +27,7 @@ from tranquility.solver.search.budget import Budget, Deadline, SearchStats
 from tranquility.solver.search.complete import exhaustive
 from tranquility.solver.verdicts import DecidedBy, Objective, Verdict
 
-from .helpers import ENV, run, write
+from ..helpers import ENV, run, write
 
 # 18 turns into a 2-player game: one move alone keeps the win (63 at cell 27, paying two
 # cards; which two the solve finds first depends on its clock: several win); the other

@@ -20,7 +20,7 @@ from tranquility.solver.search.bounds import least_total_cost, refutation
 from tranquility.solver.search.budget import Budget
 from tranquility.solver.verdicts import Method
 
-from .helpers import run, small_deals
+from ..helpers import run, small_deals
 
 REPRO = Budget(seconds=60, workers=1, reproducible=True, cpsat_deterministic=30.0)
 SMALL = small_deals(40, seed=7)

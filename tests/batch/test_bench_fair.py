@@ -37,7 +37,7 @@ from tranquility.solver.search.budget import Budget
 from tranquility.solver.search.lookahead import DEFAULT_SAMPLES, Lookahead
 from tranquility.solver.search.policies import simulate
 
-from .helpers import run
+from ..helpers import run
 
 SMALL = Rules(rows=2, cols=4, islands=12, hand=3, start_discards=2)
 EXACT = Budget(reproducible=True, workers=1)

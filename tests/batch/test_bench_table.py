@@ -22,7 +22,7 @@ from tranquility.solver.engine.rules import OFFICIAL
 from tranquility.solver.search.lookahead import BELIEFS, Lookahead
 from tranquility.solver.search.policies import simulate
 
-from .helpers import run
+from ..helpers import run
 
 TINY = TableSettings(players=(2,), deals=2, samples=1, budgets=(1, 2), silent_deals=3)
 

@@ -35,7 +35,7 @@ from tranquility.solver.engine.rules import PRESETS
 from tranquility.solver.search.budget import Budget
 from tranquility.solver.version import __version__
 
-from .helpers import default_ctrl_c, run
+from ..helpers import default_ctrl_c, run
 
 OFFICIAL = PRESETS["official"]
 REPRODUCIBLE = Budget(reproducible=True, workers=1)

@@ -25,7 +25,7 @@ from tranquility.solver.search.budget import Budget
 from tranquility.solver.search.lookahead import Lookahead
 from tranquility.solver.search.policies import simulate
 
-from .helpers import run
+from ..helpers import run
 from .test_odds import killed_mid_run
 
 OFFICIAL = PRESETS["official"]

@@ -29,7 +29,7 @@ from distributed.protocol.utils import pack_frames
 from tranquility.solver.batch.dask_check import NoAnswer, NotAScheduler, check_scheduler, scheduler_address
 from tranquility.solver.errors import BadInput
 
-from .helpers import default_ctrl_c, run
+from ..helpers import default_ctrl_c, run
 
 ODDS = ["odds", "--players", "4", "--deals", "2", "--reproducible"]
 HANDSHAKE = {"compression": None, "python": (3, 12, 0), "pickle-protocol": 5}

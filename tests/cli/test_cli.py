@@ -1,7 +1,7 @@
 """The ``tranquility`` command line, through click's CliRunner.
 
 Goldens live in tests/golden/; regenerate them (after checking the change is wanted) with
-``TRANQUILITY_UPDATE_GOLDEN=1 python -m pytest tests/test_cli.py``.
+``TRANQUILITY_UPDATE_GOLDEN=1 python -m pytest tests/cli/test_cli.py``.
 """
 
 from __future__ import annotations
@@ -28,11 +28,11 @@ from tranquility.solver.engine.state import State
 from tranquility.solver.formats.codecs import deal_to_json, line_to_json
 from tranquility.solver.verdicts import Objective
 
-from .helpers import ENV, run, write
+from ..helpers import ENV, run, write
 
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = Path(__file__).parents[1] / "golden"
 UPDATE = os.environ.get("TRANQUILITY_UPDATE_GOLDEN") == "1"
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 
 
 def check_golden(name: str, text: str) -> None:

@@ -49,7 +49,7 @@ BY_COMMAND = {
     ("explain", "time_limit"): (["0.2", "1"], SECONDS[1]),
     ("explain", "critical_time"): (["0.01", "0.05"], SECONDS[1]),
     ("odds", "players"): (["1", "2", "1-2"], ["5-1", "0-3", "x", "", "6"]),
-    # lookahead takes seconds a game at its default budget (tests/test_lookahead.py runs it):
+    # lookahead takes seconds a game at its default budget (tests/search/test_lookahead.py runs it):
     # here its options meet the silent policies, which refuse them.
     ("simulate", "policy"): (list(POLICIES), ["", "nope"]),
     ("simulate", "samples"): (["1", "4"], ["0", "-1", "x", ""]),

@@ -27,8 +27,8 @@ from tranquility.solver.engine.state import State
 from tranquility.solver.search.budget import Budget
 from tranquility.solver.verdicts import DecidedBy, Verdict
 
-from .browser import DevTools, chromium_args, needs_browser
-from .helpers import run
+from ..browser import DevTools, chromium_args, needs_browser
+from ..helpers import run
 
 # A 2x4 grid, islands 1..12, two seats: seed 1 is a win in 10 turns, seed 2 is no-win.
 RULES = Rules(rows=2, cols=4, islands=12, hand=3, start_discards=2)

@@ -26,7 +26,7 @@ import pytest
 from click.testing import CliRunner
 from tranquility.cli.main import main
 
-from .helpers import default_ctrl_c
+from ..helpers import default_ctrl_c
 
 INTERRUPTS = 56
 SEED = 20261202

@@ -21,9 +21,9 @@ from tranquility.solver.engine.rules import EXPLANATIONS, OFFICIAL, PRESETS, Adj
 from tranquility.solver.formats.codecs import deal_to_json
 from tranquility.solver.formats.rules_text import rules_name
 
-from .helpers import ENV, run, write
+from ..helpers import ENV, run, write
 
-ROOT = Path(__file__).resolve().parent.parent
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def piped(*args, columns: str | None = None):

@@ -36,7 +36,7 @@ from tranquility.solver.formats.reading import read_game_file
 from tranquility.solver.search.budget import Budget
 from tranquility.solver.verdicts import DecidedBy, Objective, Verdict
 
-from .helpers import SMALL, WON, run
+from ..helpers import SMALL, WON, run
 
 HINT = Budget(seconds=2)
 # Few greedy playouts: a lost position goes to the complete search at once (a tenth of a second
@@ -216,7 +216,7 @@ def test_a_won_game_is_compared_with_the_puzzles_solution(tmp_path):
 
 def test_a_catalogue_puzzle_opens_with_its_grade_and_solution():
     entry = catalogue()[0]
-    board = load_board(str(Path(__file__).parents[1] / "puzzles" / "catalogue" / entry.file))
+    board = load_board(str(Path(__file__).parents[2] / "puzzles" / "catalogue" / entry.file))
     assert board.goal is not None and (board.goal.id, board.goal.grade) == (entry.id, entry.grade)
     assert board.goal.solution_spare is not None and board.turn == 0
 

@@ -32,9 +32,9 @@ from tranquility.solver.formats.notation import parse_notation
 from tranquility.solver.search.lookahead import Lookahead
 from tranquility.solver.search.memory import remember
 
-from .helpers import SMALL, run
+from ..helpers import SMALL, run
+from ..test_readme import PER_EXAMPLE, ROOT, commands, quick_blocks, sh_blocks
 from .test_play import QUICK, _enter, _rows_and_hands, _screen, _settle, _type
-from .test_readme import PER_EXAMPLE, ROOT, commands, quick_blocks, sh_blocks
 
 
 def small(seed: int, players: int) -> Board:

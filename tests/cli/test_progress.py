@@ -24,7 +24,7 @@ from tranquility.solver.formats.codecs import deal_to_json, line_to_json
 from tranquility.solver.search.budget import Budget
 from tranquility.solver.verdicts import Method, Objective, Verdict
 
-from .helpers import ENV, run, search_outcome_fixtures, small_deals, write
+from ..helpers import ENV, run, search_outcome_fixtures, small_deals, write
 
 FAST = Budget(seconds=4, workers=1)
 SMALL = small_deals(30, seed=11)

@@ -18,7 +18,7 @@ from tranquility.solver.engine.state import State, replay
 from tranquility.solver.formats.codecs import deal_to_json, line_to_json
 from tranquility.solver.formats.notation import parse_notation
 
-from .helpers import ENV, SMALL, WON, random_game, run, write
+from ..helpers import ENV, SMALL, WON, random_game, run, write
 
 # show --json prints the one JSON shape of a position (tranquility-position/1).
 KEYS = (

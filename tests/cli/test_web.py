@@ -31,8 +31,8 @@ from tranquility.cli import web
 from tranquility.puzzles import shipped
 from tranquility.solver.formats.notation import format_action
 
-from .browser import DevTools, needs_browser
-from .helpers import run
+from ..browser import DevTools, needs_browser
+from ..helpers import run
 
 PUZZLE = "tq1-1p-8cf48077-2"  # official rules, one seat, grade 1: its solution wins in 39 turns
 SECONDS = 30  # every wait on a server, bounded

@@ -22,8 +22,8 @@ from tranquility.solver.formats.codecs import line_from_json, line_to_json
 from tranquility.solver.formats.notation import format_action
 from tranquility.solver.formats.position_forms import position_to_text
 
-from .helpers import run
-from .web_board_server import SECONDS, events, request, served, wait_until
+from ..helpers import run
+from ..web_board_server import SECONDS, events, request, served, wait_until
 
 PUZZLE = "tq1-1p-8cf48077-2"  # official rules, one seat, grade 1: its solution wins in 39 turns
 TIMING = {"seconds", "total_seconds", "stats"}  # what differs between two runs of the same work

@@ -17,9 +17,9 @@ from tranquility.puzzles import shipped
 from tranquility.solver.formats.codecs import action_from_json, action_to_json, line_from_json
 from tranquility.solver.formats.notation import format_action
 
-from .browser import CHROMIUM
-from .web_board_leaks import hidden_cards_in
-from .web_board_server import SECONDS, request, served
+from ..browser import CHROMIUM
+from ..web_board_leaks import hidden_cards_in
+from ..web_board_server import SECONDS, request, served
 
 sync_api = pytest.importorskip("playwright.sync_api")
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary installed")]

@@ -14,7 +14,7 @@ from tranquility.solver.cpsat.solving import CpsatLimits, new_solver
 from tranquility.solver.engine.state import State
 from tranquility.solver.verdicts import Method
 
-from .helpers import make_deal, small_deals, tiny_rules
+from ..helpers import make_deal, small_deals, tiny_rules
 from .test_crosscheck import REPRO
 
 

@@ -24,10 +24,10 @@ from tranquility.solver.engine.verify import position_after
 from tranquility.solver.formats.codecs import deal_to_json
 from tranquility.solver.verdicts import Verdict
 
-from .helpers import run, small_deals
+from ..helpers import run, small_deals
+from ..search.test_modules import ROCKS, ROCKS_PILE, SINK_DEAL, SINK_OPENING
 from .test_binds import status_with
 from .test_model_modules import _positions
-from .test_modules import ROCKS, ROCKS_PILE, SINK_DEAL, SINK_OPENING
 
 BASE = ("order", "cost", "draw", "finish", "start", "hand", "discards")
 WON = (cp_model.FEASIBLE, cp_model.OPTIMAL)
@@ -60,7 +60,7 @@ def test_the_module_groups_are_there_only_with_their_module():
 
 
 def test_a_deal_lost_only_through_the_rocks_names_the_rocks():
-    """The golden of tests/test_modules.py: won without the rocks, lost with them."""
+    """The golden of tests/search/test_modules.py: won without the rocks, lost with them."""
     state = _rocks()
     binding = _binds(state)
     assert binding.status == "proven" and binding.minimal and "rocks" in binding.groups, binding

@@ -10,7 +10,7 @@ from tranquility.solver.engine.verify import verify
 from tranquility.solver.search.budget import Budget
 from tranquility.solver.verdicts import Method, Verdict
 
-from .helpers import small_deals
+from ..helpers import small_deals
 
 # Minutes of solving: left out of the edit loop (-m "not slow").
 pytestmark = pytest.mark.slow

@@ -23,8 +23,8 @@ from tranquility.solver.search.greedy import best_playout
 from tranquility.solver.search.objectives import better, objective_value
 from tranquility.solver.verdicts import Objective
 
-from .helpers import small_deals
-from .oracles import exhaustive_best
+from ..helpers import small_deals
+from ..oracles import exhaustive_best
 
 OBJECTIVES = (Objective.SPARE, Objective.COST)
 FAST = Budget(reproducible=True, workers=1, greedy_playouts=50, search_nodes=500, cpsat_deterministic=2.0)
@@ -139,7 +139,7 @@ def test_the_lns_runs_only_where_it_fixes_cells_by_one_island(cases):
 
 
 def test_the_docs_give_the_search_s_budgets():
-    text = (Path(__file__).parent.parent / "docs" / "explain.md").read_text(encoding="utf-8")
+    text = (Path(__file__).parents[2] / "docs" / "explain.md").read_text(encoding="utf-8")
     assert f"{improve.REPRODUCIBLE_ROUNDS} rounds of {improve.ROUND_DETERMINISTIC} s" in text
     assert f"A round's CP-SAT run has {improve.ROUND_SECONDS:g} s on one worker" in text
     assert f"starts at {improve.FIRST_LENGTH} turns, grows by {improve.GROW}" in text

@@ -19,7 +19,7 @@ from tranquility.solver.engine.state import State
 from tranquility.solver.search.objectives import objective_value
 from tranquility.solver.verdicts import Objective, Verdict
 
-from .oracles import plain_best, plain_verdict
+from ..oracles import plain_best, plain_verdict
 
 LIMITS = CpsatLimits(workers=1, seconds=20)
 

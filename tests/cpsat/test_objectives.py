@@ -15,8 +15,8 @@ from tranquility.solver.search.budget import Budget, Deadline, SearchStats
 from tranquility.solver.search.objectives import maximised, objective_value
 from tranquility.solver.verdicts import Method, Objective
 
-from .helpers import small_deals
-from .oracles import exhaustive_best
+from ..helpers import small_deals
+from ..oracles import exhaustive_best
 
 # Every test here solves small deals exactly, for tens of seconds: left out of the edit
 # loop (-m "not slow").

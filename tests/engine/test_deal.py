@@ -19,9 +19,9 @@ from tranquility.solver.engine.deal import (
 from tranquility.solver.engine.rules import OFFICIAL, PRESETS, FinishSetup, Rocks, Rules
 from tranquility.solver.formats.codecs import deal_from_json, deal_to_json
 
-from .helpers import TINY, deal_cards, make_deal, tiny_rules
+from ..helpers import TINY, deal_cards, make_deal, tiny_rules
 
-GOLDEN = Path(__file__).parent / "golden" / "deals"
+GOLDEN = Path(__file__).parents[1] / "golden" / "deals"
 
 # name: (rule options, players, seed). Never change an existing entry: a dealer v1 deal
 # must be the same on every machine and every future version.

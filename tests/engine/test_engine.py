@@ -33,7 +33,7 @@ from tranquility.solver.engine.line import Line
 from tranquility.solver.engine.state import IllegalAction, State, replay
 from tranquility.solver.engine.verify import verify
 
-from .helpers import (
+from ..helpers import (
     at,
     choices,
     island_choices,

@@ -27,11 +27,11 @@ from tranquility.solver.formats.reading import read_game_file
 from tranquility.solver.search.budget import Budget
 from tranquility.solver.search.policies import simulate
 
-from .helpers import SMALL, WON, dense, random_action, random_game, run, small_deals, sparse, write
-from .test_formats import win_line
-from .test_html import positions as states_along  # every state a line reaches, its start included
+from ..cli.test_html import positions as states_along  # every state a line reaches, its start included
+from ..formats.test_formats import win_line
+from ..helpers import SMALL, WON, dense, random_action, random_game, run, small_deals, sparse, write
 
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = Path(__file__).parents[1] / "golden"
 QUICK = Budget(reproducible=True, workers=1, greedy_playouts=200, search_nodes=20_000, cpsat_deterministic=10.0)
 
 

@@ -33,7 +33,7 @@ from tranquility.solver.engine.state import State
 from tranquility.solver.engine.verify import verify
 from tranquility.solver.formats.codecs import line_from_json, line_to_json
 
-from .helpers import (
+from ..helpers import (
     census,
     deal_cards,
     dense,

@@ -28,7 +28,7 @@ from tranquility.solver.search.placements import (
     reading_runs,
 )
 
-from .helpers import random_action
+from ..helpers import random_action
 from .test_properties import CONFIGS
 
 # Every table _pass_tables may hand on (the engine's own, and the searches' readings of the

@@ -35,7 +35,7 @@ from tranquility.solver.formats.codecs import (
 from tranquility.solver.formats.json_values import FormatError, read_json, write_json
 from tranquility.solver.formats.reading import read_game_file
 
-from .helpers import TINY, simple_deal, tiny_rules
+from ..helpers import TINY, simple_deal, tiny_rules
 
 # A won game on one row of four cells (hand-checked, see test_won_line).
 WIN_RULES = tiny_rules(start_discards=1)

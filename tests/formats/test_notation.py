@@ -36,7 +36,7 @@ from tranquility.solver.formats.notation import (
 )
 from tranquility.solver.formats.reading import read_game_file
 
-from .helpers import SMALL, WON, dense, random_game, run, sparse, write
+from ..helpers import SMALL, WON, dense, random_game, run, sparse, write
 
 # A rule set the solver decides in well under a second.
 

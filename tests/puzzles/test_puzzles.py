@@ -31,7 +31,7 @@ from tranquility.solver.engine.rules import OFFICIAL, PRESETS, Rules
 from tranquility.solver.engine.verify import verify
 from tranquility.solver.formats.codecs import deal_from_json, line_from_json
 
-from .helpers import make_deal, tiny_rules
+from ..helpers import make_deal, tiny_rules
 
 
 def test_puzzle_ids_are_stable_and_readable():
@@ -174,7 +174,7 @@ def test_a_sample_of_the_catalogue_regrades_the_same():
 def test_the_calibration_records_foresee_the_catalogue_exactly(tmp_path):
     # build_catalogue --from regrades only the seeds the records foresee generate keeping:
     # the records must name exactly the catalogue's seeds and grades, from seed 0 on.
-    data = Path(__file__).parents[1] / "puzzles" / "data"
+    data = Path(__file__).parents[2] / "puzzles" / "data"
     checked = 0
     for preset in CALIBRATED:
         records = sorted(data.glob(f"{preset}.*.jsonl"))

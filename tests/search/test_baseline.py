@@ -29,8 +29,8 @@ from tranquility.solver.search.greedy import RESTARTS, best_playout, restarts
 from tranquility.solver.search.objectives import objective_value, scorer
 from tranquility.solver.verdicts import DecidedBy, Objective, Verdict
 
-from .helpers import small_deals
-from .oracles import exhaustive_best
+from ..helpers import small_deals
+from ..oracles import exhaustive_best
 
 PLAYOUTS = 30  # per Finish keeper: the solves' baselines here (the suite's is 1,000)
 SHORT = Budget(seconds=6, workers=1, greedy_playouts=PLAYOUTS)

@@ -30,8 +30,8 @@ from tranquility.solver.search.objectives import (
 )
 from tranquility.solver.verdicts import Objective, Proof
 
-from .helpers import default_ctrl_c, dense, small_deals
-from .oracles import exhaustive_best
+from ..helpers import default_ctrl_c, dense, small_deals
+from ..oracles import exhaustive_best
 
 
 def old_bound(position: State, objective: Objective) -> int:

@@ -36,7 +36,7 @@ from tranquility.solver.search.placements import fitting_islands
 from tranquility.solver.search.policies import POLICIES, Thrifty, make_policy, play_on, simulate
 from tranquility.solver.search.worlds import sample_world, undo_turn
 
-from .helpers import run
+from ..helpers import run
 
 OFFICIAL = PRESETS["official"]
 

@@ -27,7 +27,7 @@ from tranquility.solver.search.greedy import Style, greedy_action
 from tranquility.solver.search.objectives import objective_bound, objective_value
 from tranquility.solver.verdicts import Method, Objective, Verdict
 
-from .helpers import random_action
+from ..helpers import random_action
 
 # Every module setting, alone and together.
 SETTINGS: tuple[dict[str, Any], ...] = (

@@ -38,7 +38,7 @@ from tranquility.solver.search.policies import (
     win_rate,
 )
 
-from .helpers import run
+from ..helpers import run
 
 OFFICIAL = PRESETS["official"]
 
@@ -418,7 +418,7 @@ def test_cli_help_and_light_imports():
         "assert r.exit_code == 0, r.output\n"
         "assert 'ortools' not in sys.modules, 'simulate loaded ortools'\n"
     )
-    root = Path(__file__).resolve().parent.parent
+    root = Path(__file__).resolve().parents[2]
     done = subprocess.run([sys.executable, "-c", code], cwd=root, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
 

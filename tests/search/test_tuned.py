@@ -18,7 +18,7 @@ from tranquility.solver.errors import BadInput
 from tranquility.solver.search.policies import Tuned, make_policy, simulate
 from tranquility.solver.search.weights import THRIFTY_LIKE, WeightBook, Weights, shipped_book, weights_for
 
-from .helpers import run
+from ..helpers import run
 
 SMALL = TuneSettings(players=2, generations=2, population=4, deals=6, validation=8)
 

@@ -1,0 +1,1 @@
+"""Tests of solver.cpsat: the model against the engine and the complete search, objectives, binds, improve."""

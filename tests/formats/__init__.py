@@ -1,0 +1,1 @@
+"""Tests of solver.formats: deal, line and position files, the notation, reading any game file."""

@@ -1,0 +1,1 @@
+"""Tests of tranquility.puzzles: grading, generating and the shipped catalogue."""
