@@ -184,6 +184,22 @@ class Limits:
 WORKERS_HELP = "CP-SAT threads of one solve."
 
 
+def count_option(
+    flag: str, help: str, *, default: int | None = None, least: int = 1, metavar: str | None = None
+) -> Callable[[Callable], Callable]:
+    """``FLAG N``: a whole number, ``least`` or more (deals, games, processes, worlds...);
+    its default, if it has one, shown in the help."""
+    shown: dict[str, Any] = {} if default is None else {"default": default, "show_default": True}
+    return click.option(flag, type=click.IntRange(min=least), metavar=metavar, help=help, **shown)
+
+
+def seconds_option(flag: str, help: str, *, default: float | None = None, zero: bool = False) -> Callable[[Callable], Callable]:
+    """``FLAG SECONDS``: a positive, finite number of seconds (0 too, with ``zero``); its
+    default, if it has one, shown in the help."""
+    shown: dict[str, Any] = {} if default is None else {"default": default, "show_default": True}
+    return click.option(flag, type=Seconds(zero=True) if zero else SECONDS, metavar="SECONDS", help=help, **shown)
+
+
 def solver_options(
     bounds: str,
     *,
@@ -216,17 +232,8 @@ def solver_options(
             return f(*args, limits=limits, **kwargs)
 
         options = (
-            click.option(
-                "--time-limit",
-                type=SECONDS,
-                default=default,
-                show_default=default is not None,
-                metavar="SECONDS",
-                help=f"Seconds for {bounds}.",
-            ),
-            click.option(
-                "--workers", type=click.IntRange(min=1), default=workers_default, show_default=True, metavar="N", help=workers
-            ),
+            seconds_option("--time-limit", f"Seconds for {bounds}.", default=default),
+            count_option("--workers", workers, default=workers_default, metavar="N"),
             click.option("--reproducible", is_flag=True, help=reproducible),
         )
         for option in reversed(options):
@@ -254,7 +261,7 @@ PROOF_HELP = (
 
 def samples_option(help: str) -> Callable[[Callable], Callable]:
     """``--samples N``: how many worlds a player that searches what it cannot see deals."""
-    return click.option("--samples", type=click.IntRange(min=1), metavar="N", help=help)
+    return count_option("--samples", help, metavar="N")
 
 
 def proof_option(f: Callable) -> Callable:

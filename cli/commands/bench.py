@@ -10,7 +10,18 @@ import click
 
 from ..exits import INTERRUPTED, exit_line
 from ..game_input import usage_error
-from ..options import LazyChoice, Limits, PlayerRange, given, json_option, output_options, reject, samples_option, solver_options
+from ..options import (
+    LazyChoice,
+    Limits,
+    PlayerRange,
+    count_option,
+    given,
+    json_option,
+    output_options,
+    reject,
+    samples_option,
+    solver_options,
+)
 from ..progress import progress_bar
 from ..render.bench import render_bench
 from ..render.console import dump_json, make_console
@@ -63,12 +74,11 @@ each game done is kept in PATH.part: a rerun goes on from it. docs/performance.m
     "fair = the fair analysis over many games: thrifty's lost wins called mistakes or bad luck, and the share of "
     "lookahead's own moves called mistakes.",
 )
-@click.option(
+@count_option(
     "--deals",
-    type=click.IntRange(min=1),
-    metavar="N",
-    help="Seeds per group (default: the suite's own: official 200, variants 50, positions 25, modules 50, "
+    "Seeds per group (default: the suite's own: official 200, variants 50, positions 25, modules 50, "
     "explain 50, optimal 15, puzzles 50, table 50; fair: lost thrifty games to judge, 100).",
+    metavar="N",
 )
 @click.option(
     "--players",
@@ -96,17 +106,13 @@ each game done is kept in PATH.part: a rerun goes on from it. docs/performance.m
     help="--suite table: lookahead's worlds per round in the budgets section "
     "[default: 6,24,96: each costs about four times the one before].",
 )
-@click.option(
-    "--budget-deals",
-    type=click.IntRange(min=1),
-    metavar="N",
-    help="--suite table: the budgets section plays seeds 0..N-1 (at most --deals) [default: 10].",
+@count_option(
+    "--budget-deals", "--suite table: the budgets section plays seeds 0..N-1 (at most --deals) [default: 10].", metavar="N"
 )
-@click.option(
+@count_option(
     "--silent-deals",
-    type=click.IntRange(min=1),
+    "--suite table: the silent section (thrifty against tuned) plays seeds 0..N-1 [default: 1000].",
     metavar="N",
-    help="--suite table: the silent section (thrifty against tuned) plays seeds 0..N-1 [default: 1000].",
 )
 @click.option(
     "--sections",
@@ -114,11 +120,10 @@ each game done is kept in PATH.part: a rerun goes on from it. docs/performance.m
     metavar="NAME,...",
     help="--suite table: play only these sections (silent, rates, budgets, modes, beliefs) [default: all].",
 )
-@click.option(
+@count_option(
     "--own-deals",
-    type=click.IntRange(min=1),
+    "--suite fair: lookahead's games, seeds 0..M-1 at each player count, every turn judged [default: 20].",
     metavar="M",
-    help="--suite fair: lookahead's games, seeds 0..M-1 at each player count, every turn judged [default: 20].",
 )
 @output_options("Also write the full report (every case) as JSON here.")
 @click.option("--markdown", is_flag=True, help="Print the summary as a Markdown table (docs/performance.md).")

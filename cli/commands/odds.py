@@ -7,7 +7,18 @@ from tranquility.solver.errors import BadInput
 
 from ..exits import InputError, exit_line
 from ..game_input import DealSource, input_error, usage_error
-from ..options import SECONDS, LazyChoice, Limits, PlayerRange, deal_source, json_option, reject, samples_option, solver_options
+from ..options import (
+    LazyChoice,
+    Limits,
+    PlayerRange,
+    count_option,
+    deal_source,
+    json_option,
+    reject,
+    samples_option,
+    seconds_option,
+    solver_options,
+)
 from ..render.console import dump_json, make_console
 from .common import simulate_policies
 
@@ -62,7 +73,7 @@ docs/odds.md.
 130 after Ctrl-C also prints the summary of what was stored."""
 )
 @click.option("--players", type=PlayerRange(), help="A player count (4), a range of them (1-5) or a list (2,4).")
-@click.option("--deals", type=click.IntRange(min=1), metavar="N", help="Seeded deals per player count: seeds START..START+N-1.")
+@count_option("--deals", "Seeded deals per player count: seeds START..START+N-1.", metavar="N")
 @click.option(
     "--start-seed",
     type=click.IntRange(0, 2**63 - 1),
@@ -101,31 +112,18 @@ docs/odds.md.
     metavar="PATH",
     help="The SQLite database the results are added to (created if missing); what it holds is not solved again.",
 )
-@click.option(
-    "--jobs",
-    type=click.IntRange(min=1),
-    metavar="N",
-    help="Processes solving side by side, one deal each at a time [default: the number of cores].",
-)
+@count_option("--jobs", "Processes solving side by side, one deal each at a time [default: the number of cores].", metavar="N")
 @click.option(
     "--scheduler",
     metavar="ADDRESS",
     help="Send the work to the Dask distributed cluster at ADDRESS (tcp://HOST:PORT) instead of local processes.",
 )
-@click.option(
+@seconds_option(
     "--scheduler-timeout",
-    type=SECONDS,
+    "How long --scheduler's address may take to answer as a Dask scheduler before the run gives up (exit 2).",
     default=10,
-    show_default=True,
-    metavar="SECONDS",
-    help="How long --scheduler's address may take to answer as a Dask scheduler before the run gives up (exit 2).",
 )
-@click.option(
-    "--batch",
-    type=click.IntRange(min=1),
-    metavar="N",
-    help="Deals per task [default: about four tasks per process or Dask thread, at most 10].",
-)
+@count_option("--batch", "Deals per task [default: about four tasks per process or Dask thread, at most 10].", metavar="N")
 @click.option(
     "--retry-unknown",
     is_flag=True,

@@ -7,7 +7,7 @@ from tranquility.solver.verdicts import Objective
 
 from ..exits import exit_line
 from ..game_input import DealSource
-from ..options import SECONDS, LazyChoice, Seconds, deal_source, game_file_argument, reject
+from ..options import LazyChoice, count_option, deal_source, game_file_argument, reject, seconds_option
 from .common import simulate_policies
 
 
@@ -34,13 +34,10 @@ table of bots: your own hand alone is face up until the game ends. docs/play.md.
 @deal_source
 @game_file_argument
 @click.option("--puzzle", "puzzle_id", metavar="ID", help="Play a shipped catalogue puzzle (tranquility puzzles lists them).")
-@click.option(
+@seconds_option(
     "--hint-time",
-    type=SECONDS,
+    "Seconds for each hint's solve (and each solve of the check after a move, and each position of the post-game analysis).",
     default=2.0,
-    show_default=True,
-    metavar="SECONDS",
-    help="Seconds for each hint's solve (and each solve of the check after a move, and each position of the post-game analysis).",
 )
 @click.option(
     "--objective",
@@ -78,21 +75,9 @@ table of bots: your own hand alone is face up until the game ends. docs/play.md.
     show_default=True,
     help="With --seat: how the bots play (simulate's policies, docs/simulate.md).",
 )
-@click.option(
-    "--bot-delay",
-    type=Seconds(zero=True),
-    default=0.8,
-    show_default=True,
-    metavar="SECONDS",
-    help="With --seat: the pause between the bots' moves (0: none).",
-)
-@click.option(
-    "--hint-samples",
-    type=click.IntRange(min=1),
-    default=8,
-    show_default=True,
-    metavar="N",
-    help="With --seat: worlds each of your moves is played out in for the fair hint.",
+@seconds_option("--bot-delay", "With --seat: the pause between the bots' moves (0: none).", default=0.8, zero=True)
+@count_option(
+    "--hint-samples", "With --seat: worlds each of your moves is played out in for the fair hint.", default=8, metavar="N"
 )
 @click.pass_context
 def play(

@@ -9,7 +9,16 @@ from tranquility.solver.engine.line import Line
 
 from ..exits import InputError, exit_line
 from ..game_input import INPUT_ERRORS, DealSource, input_error, playable, usage_error
-from ..options import LazyChoice, Limits, deal_source, game_file_argument, json_option, output_options, solver_options
+from ..options import (
+    LazyChoice,
+    Limits,
+    count_option,
+    deal_source,
+    game_file_argument,
+    json_option,
+    output_options,
+    solver_options,
+)
 from ..progress import progress_bar
 from ..render.console import dump_json, make_console
 from .common import deliver, run_with_status
@@ -95,15 +104,13 @@ puzzles. Grades and their calibration: docs/puzzles.md.
 )
 @click.option("--players", type=click.IntRange(1, 5), required=True, help="Number of seats (1 to 5).")
 @click.option("--grade", "wanted", type=click.IntRange(1, 5), required=True, help="The grade wanted, 1 (easy) to 5 (expert).")
-@click.option("--count", type=click.IntRange(min=1), default=1, show_default=True, help="How many puzzles to find.")
+@count_option("--count", "How many puzzles to find.", default=1)
 @deal_source(seeded=False)
 @output_options(
     "Write <id>.json files into this directory (created if missing).", directory=True, overwrite="existing puzzle files"
 )
 @click.option("--start-seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True, help="First seed to try.")
-@click.option(
-    "--max-seeds", type=click.IntRange(min=1), default=10_000, show_default=True, help="Give up after trying this many seeds."
-)
+@count_option("--max-seeds", "Give up after trying this many seeds.", default=10_000)
 @click.option(
     "--with-solutions",
     is_flag=True,

@@ -8,7 +8,7 @@ from tranquility.solver.errors import BadInput
 
 from ..exits import exit_line
 from ..game_input import DealSource, input_error, usage_error
-from ..options import LazyChoice, deal_source, game_file_argument, json_option, output_options, samples_option
+from ..options import LazyChoice, count_option, deal_source, game_file_argument, json_option, output_options, samples_option
 from ..progress import progress_bar
 from ..render.console import dump_json, make_console
 from .common import game_of, prefix_of, simulate_policies, write_out
@@ -42,11 +42,8 @@ remembers what its seat saw and tries thrifty's best moves in worlds dealt to fi
     show_default=True,
     help="How every seat plays (docs/simulate.md): tuned, the strongest cheap one, by default.",
 )
-@click.option(
-    "--deals",
-    type=click.IntRange(min=1),
-    metavar="K",
-    help="Play the seeded deals 0..K-1 (with --players, --rules/--rule) and print the win rate.",
+@count_option(
+    "--deals", "Play the seeded deals 0..K-1 (with --players, --rules/--rule) and print the win rate.", metavar="K"
 )
 @output_options("Write the played line here (tranquility-line/1), won or lost.")
 @click.option(

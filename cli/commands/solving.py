@@ -13,7 +13,6 @@ from tranquility.solver.verdicts import Method, Objective, Proof
 from ..exits import INTERRUPTED, exit_line
 from ..game_input import DealSource, checked, file_or_position, input_error, playable, usage_error
 from ..options import (
-    SECONDS,
     Limits,
     deal_source,
     game_file_argument,
@@ -24,6 +23,7 @@ from ..options import (
     proof_option,
     reject,
     samples_option,
+    seconds_option,
     solver_options,
 )
 from ..render.analysis import HANDS, render_analysis, render_explanation, render_fair
@@ -150,11 +150,9 @@ docs/explain.md.
     "get --critical-time seconds, so their labels can differ between runs.",
     workers="CP-SAT threads of the line's solve (each critical-move check uses one).",
 )
-@click.option(
+@seconds_option(
     "--critical-time",
-    type=SECONDS,
-    metavar="SECONDS",
-    help="Seconds of --time-limit for the critical-move checks [default: a third of --time-limit; 30 with --reproducible].",
+    "Seconds of --time-limit for the critical-move checks [default: a third of --time-limit; 30 with --reproducible].",
 )
 @click.option("--every-turn", is_flag=True, help="Draw the grid after every turn, not only when it matters.")
 @click.option(

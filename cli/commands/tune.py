@@ -10,13 +10,9 @@ import click
 
 from ..exits import INTERRUPTED, exit_line
 from ..game_input import input_error, usage_error
-from ..options import deal_source, json_option
+from ..options import count_option, deal_source, json_option
 from ..progress import shown
 from ..render.console import dump_json, make_console
-
-
-def count_option(name: str, default: int, text: str, least: int = 1):
-    return click.option(name, type=click.IntRange(min=least), default=default, show_default=True, help=text)
 
 
 @click.command(
@@ -39,10 +35,10 @@ solver/search/tuned_weights.json.
 )
 @click.option("--players", type=click.IntRange(1, 5), required=True, metavar="P", help="The player count to fit.")
 @deal_source(seeded=False)
-@count_option("--generations", 25, "CMA-ES generations.")
-@count_option("--population", 12, "Candidates per generation.", least=2)
-@count_option("--deals", 200, "Training deals each candidate plays per generation.")
-@count_option("--validation", 1000, "Fresh deals the chosen weights are re-tested on.")
+@count_option("--generations", "CMA-ES generations.", default=25)
+@count_option("--population", "Candidates per generation.", default=12, least=2)
+@count_option("--deals", "Training deals each candidate plays per generation.", default=200)
+@count_option("--validation", "Fresh deals the chosen weights are re-tested on.", default=1000)
 @click.option(
     "--seed", type=click.IntRange(0, 2**31 - 2), default=0, show_default=True, help="Seed of CMA-ES's own random numbers."
 )
@@ -65,7 +61,7 @@ solver/search/tuned_weights.json.
     metavar="PATH",
     help="Where every evaluation is kept, to resume a killed run [default: tune-Pp.jsonl].",
 )
-@click.option("--jobs", type=click.IntRange(min=1), metavar="N", help="Processes playing candidates side by side [default: 1].")
+@count_option("--jobs", "Processes playing candidates side by side [default: 1].", metavar="N")
 @click.option("--out", type=click.Path(dir_okay=False), required=True, metavar="PATH", help="The weights file to write.")
 @click.option("--force", is_flag=True, help="Overwrite --out if it exists.")
 @click.option("--merge", is_flag=True, help="Add this count's weights to the weights file --out (its other counts are kept).")
