@@ -54,6 +54,21 @@ def reject(ctx: click.Context, options: dict[str, str], why: str) -> None:
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON instead of the readable view.")
 
 
+def markdown_option(help: str) -> Callable[[Callable], Callable]:
+    """``--markdown`` (help ``help``: which tables it prints), rejected with ``--json``."""
+
+    def decorate(f: Callable) -> Callable:
+        @functools.wraps(f)
+        def wrapper(*args, **kwargs):
+            if kwargs["as_json"] and kwargs["markdown"]:
+                raise usage_error("--json and --markdown do not mix; choose one")
+            return f(*args, **kwargs)
+
+        return click.option("--markdown", is_flag=True, help=help)(wrapper)
+
+    return decorate
+
+
 POSITION_HELP = "Start from this position, in its text form (tq1 ..., docs/formats.md) or its JSON, instead of a FILE."
 
 

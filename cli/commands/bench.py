@@ -17,6 +17,7 @@ from ..options import (
     count_option,
     given,
     json_option,
+    markdown_option,
     output_options,
     reject,
     samples_option,
@@ -126,7 +127,7 @@ each game done is kept in PATH.part: a rerun goes on from it. docs/performance.m
     metavar="M",
 )
 @output_options("Also write the full report (every case) as JSON here.")
-@click.option("--markdown", is_flag=True, help="Print the summary as a Markdown table (docs/performance.md).")
+@markdown_option("Print the summary as a Markdown table (docs/performance.md).")
 @json_option
 @click.pass_context
 def bench(ctx: click.Context, suite: str, markdown: bool, as_json: bool, **given_options: Any) -> None:
@@ -139,8 +140,6 @@ def bench(ctx: click.Context, suite: str, markdown: bool, as_json: bool, **given
     from tranquility.solver.batch.bench import OWN_OPTIONS
     from tranquility.solver.batch.suites import SUITES
 
-    if as_json and markdown:
-        raise usage_error("--json and --markdown do not mix; choose one")
     chosen = SUITES[suite]
     not_taken: dict[tuple[str, ...], list[str]] = {}  # by the suites that take them, in the options' order
     for name in OWN_OPTIONS:

@@ -14,6 +14,7 @@ from ..options import (
     count_option,
     deal_source,
     json_option,
+    markdown_option,
     reject,
     samples_option,
     seconds_option,
@@ -131,7 +132,7 @@ docs/odds.md.
 )
 @click.option("--report", is_flag=True, help="Print the summary of everything --db holds, solving nothing.")
 @json_option
-@click.option("--markdown", is_flag=True, help="Print the summary as Markdown tables (docs/odds.md).")
+@markdown_option("Print the summary as Markdown tables (docs/odds.md).")
 @click.option(
     "--plot",
     type=click.Path(dir_okay=False),
@@ -185,8 +186,6 @@ def odds(
     from ..options import check_output
     from ..render.odds import counts_text, odds_progress, players_text
 
-    if as_json and markdown:
-        raise usage_error("--json and --markdown do not mix; choose one")
     if plot is not None:
         check_output(plot, force=True, flag="--plot")  # a drawing of the database: redrawn on every run
         try:
