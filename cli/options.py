@@ -279,6 +279,37 @@ def samples_option(help: str) -> Callable[[Callable], Callable]:
     return count_option("--samples", help, metavar="N")
 
 
+SEED = click.IntRange(0, 2**64 - 1)  # a seed of the library's dealer or of a policy's random choices
+
+
+def sim_seed_option(help: str, metavar: str | None = None) -> Callable[[Callable], Callable]:
+    """``--sim-seed S``: the seed of a policy's random choices and the worlds it deals, 0 by
+    default; ``help`` says what it seeds for the command."""
+    return click.option("--sim-seed", type=SEED, default=0, show_default=True, metavar=metavar, help=help)
+
+
+def players_option(
+    help: str, *, flag: str = "--players", required: bool = False, metavar: str | None = None
+) -> Callable[[Callable], Callable]:
+    """``--players P`` (or ``flag``): one player count, 1 to 5, checked as it is parsed."""
+    return click.option(flag, type=click.IntRange(1, 5), required=required, metavar=metavar, help=help)
+
+
+def player_counts_option(help: str) -> Callable[[Callable], Callable]:
+    """``--players 4``, ``1-5`` or ``2,4`` (``PlayerRange``): the player counts to play."""
+    return click.option("--players", type=PlayerRange(), help=help)
+
+
+def grade_option(help: str, *, dest: str = "grade", required: bool = False) -> Callable[[Callable], Callable]:
+    """``--grade G``: a puzzle grade, 1 (easy) to 5 (expert)."""
+    return click.option("--grade", dest, type=click.IntRange(1, 5), required=required, help=help)
+
+
+def seat_option(flag: str, help: str) -> Callable[[Callable], Callable]:
+    """``FLAG K``: a seat, from 0 (the game's own count bounds it, once it is known)."""
+    return click.option(flag, type=click.IntRange(min=0), metavar="K", help=help)
+
+
 def proof_option(f: Callable) -> Callable:
     """``--proof both|whole|start-slot``; the command receives ``proof: Proof``. Given with
     an objective the ladder does not run for (any, cost), it is rejected."""
@@ -387,7 +418,7 @@ _RULES_OPTIONS = (
 _SEED_OPTIONS = (
     click.option(
         "--seed",
-        type=click.IntRange(0, 2**64 - 1),
+        type=SEED,
         help="Seed of the deal (0..2^64-1); the same seed gives the same deal everywhere.",
     ),
     click.option("--players", type=int, help="Number of seats (1 to 5)."),

@@ -13,12 +13,12 @@ from ..game_input import usage_error
 from ..options import (
     LazyChoice,
     Limits,
-    PlayerRange,
     count_option,
     given,
     json_option,
     markdown_option,
     output_options,
+    player_counts_option,
     reject,
     samples_option,
     solver_options,
@@ -81,12 +81,10 @@ each game done is kept in PATH.part: a rerun goes on from it. docs/performance.m
     "explain 50, optimal 15, puzzles 50, table 50; fair: lost thrifty games to judge, 100).",
     metavar="N",
 )
-@click.option(
-    "--players",
-    type=PlayerRange(),
-    help="Only these of the suite's player counts: 4, a range (2-3) or a list (2,4) [default: all of them: "
+@player_counts_option(
+    "Only these of the suite's player counts: 4, a range (2-3) or a list (2,4) [default: all of them: "
     "official, all and puzzles 1-5, variants and modules 1, 2 and 4, positions, explain and optimal 2-5; "
-    "table: its rates 1-5, its other sections 2 and 4, and every section at the counts given; fair: 4].",
+    "table: its rates 1-5, its other sections 2 and 4, and every section at the counts given; fair: 4]."
 )
 @solver_options(
     "each case: one solve (official, variants, positions, modules, all), or one explain's line (explain); "

@@ -10,11 +10,11 @@ from ..game_input import DealSource, input_error, usage_error
 from ..options import (
     LazyChoice,
     Limits,
-    PlayerRange,
     count_option,
     deal_source,
     json_option,
     markdown_option,
+    player_counts_option,
     reject,
     samples_option,
     seconds_option,
@@ -73,7 +73,7 @@ docs/odds.md.
 {exit_line()}
 130 after Ctrl-C also prints the summary of what was stored."""
 )
-@click.option("--players", type=PlayerRange(), help="A player count (4), a range of them (1-5) or a list (2,4).")
+@player_counts_option("A player count (4), a range of them (1-5) or a list (2,4).")
 @count_option("--deals", "Seeded deals per player count: seeds START..START+N-1.", metavar="N")
 @click.option(
     "--start-seed",

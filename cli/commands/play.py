@@ -7,7 +7,7 @@ from tranquility.solver.verdicts import Objective
 
 from ..exits import exit_line
 from ..game_input import DealSource
-from ..options import LazyChoice, count_option, deal_source, game_file_argument, reject, seconds_option
+from ..options import LazyChoice, count_option, deal_source, game_file_argument, reject, seat_option, seconds_option
 from .common import simulate_policies
 
 
@@ -61,11 +61,9 @@ table of bots: your own hand alone is face up until the game ends. docs/play.md.
 @click.option(
     "--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="With --web: the port (0: a free one)."
 )
-@click.option(
+@seat_option(
     "--seat",
-    type=click.IntRange(min=0),
-    metavar="K",
-    help="Play seat K (from 0) at a table: you see your own hand only, bots play the other seats; "
+    "Play seat K (from 0) at a table: you see your own hand only, bots play the other seats; "
     "every card is face up once the game is over.",
 )
 @click.option(

@@ -10,13 +10,16 @@ from tranquility.solver.engine.line import Line
 from ..exits import InputError, exit_line
 from ..game_input import INPUT_ERRORS, DealSource, input_error, playable, usage_error
 from ..options import (
+    SEED,
     LazyChoice,
     Limits,
     count_option,
     deal_source,
     game_file_argument,
+    grade_option,
     json_option,
     output_options,
+    players_option,
     solver_options,
 )
 from ..progress import progress_bar
@@ -102,14 +105,14 @@ puzzles. Grades and their calibration: docs/puzzles.md.
 
 {exit_line("found --count puzzles", "fewer found than asked within --max-seeds seeds")}"""
 )
-@click.option("--players", type=click.IntRange(1, 5), required=True, help="Number of seats (1 to 5).")
-@click.option("--grade", "wanted", type=click.IntRange(1, 5), required=True, help="The grade wanted, 1 (easy) to 5 (expert).")
+@players_option("Number of seats (1 to 5).", required=True)
+@grade_option("The grade wanted, 1 (easy) to 5 (expert).", dest="wanted", required=True)
 @count_option("--count", "How many puzzles to find.", default=1)
 @deal_source(seeded=False)
 @output_options(
     "Write <id>.json files into this directory (created if missing).", directory=True, overwrite="existing puzzle files"
 )
-@click.option("--start-seed", type=click.IntRange(0, 2**64 - 1), default=0, show_default=True, help="First seed to try.")
+@click.option("--start-seed", type=SEED, default=0, show_default=True, help="First seed to try.")
 @count_option("--max-seeds", "Give up after trying this many seeds.", default=10_000)
 @click.option(
     "--with-solutions",
@@ -204,8 +207,8 @@ Examples:
 
 {exit_line()}""",
 )
-@click.option("--players", type=click.IntRange(1, 5), help="Only the puzzles for this many seats.")
-@click.option("--grade", type=click.IntRange(1, 5), help="Only the puzzles of this grade, 1 (easy) to 5 (expert).")
+@players_option("Only the puzzles for this many seats.")
+@grade_option("Only the puzzles of this grade, 1 (easy) to 5 (expert).")
 @click.option("--rules", "preset", type=LazyChoice(_presets), metavar="PRESET", help="Only the puzzles on this rule preset.")
 @json_option
 def list_puzzles(players: int | None, grade: int | None, preset: str | None, as_json: bool) -> None:

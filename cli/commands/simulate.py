@@ -8,7 +8,17 @@ from tranquility.solver.errors import BadInput
 
 from ..exits import exit_line
 from ..game_input import DealSource, input_error, usage_error
-from ..options import LazyChoice, count_option, deal_source, game_file_argument, json_option, output_options, samples_option
+from ..options import (
+    LazyChoice,
+    count_option,
+    deal_source,
+    game_file_argument,
+    json_option,
+    output_options,
+    samples_option,
+    seat_option,
+    sim_seed_option,
+)
 from ..progress import progress_bar
 from ..render.console import dump_json, make_console
 from .common import game_of, prefix_of, simulate_policies, write_out
@@ -46,21 +56,14 @@ remembers what its seat saw and tries thrifty's best moves in worlds dealt to fi
     "--deals", "Play the seeded deals 0..K-1 (with --players, --rules/--rule) and print the win rate.", metavar="K"
 )
 @output_options("Write the played line here (tranquility-line/1), won or lost.")
-@click.option(
-    "--sim-seed",
-    type=click.IntRange(0, 2**64 - 1),
-    default=0,
-    show_default=True,
-    help="Seed of the policy's own random choices (wavering, random, and lookahead's worlds; the others do not randomise).",
+@sim_seed_option(
+    "Seed of the policy's own random choices (wavering, random, and lookahead's worlds; the others do not randomise)."
 )
 @samples_option(
     "lookahead: worlds dealt per round of successive halving, the moves still in played out once in each [default: 6]."
 )
-@click.option(
-    "--lookahead-seat",
-    type=click.IntRange(min=0),
-    metavar="K",
-    help="lookahead: only seat K looks ahead; the other seats play thrifty [default: every seat looks ahead].",
+@seat_option(
+    "--lookahead-seat", "lookahead: only seat K looks ahead; the other seats play thrifty [default: every seat looks ahead]."
 )
 @json_option
 def simulate(

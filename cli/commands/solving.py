@@ -24,6 +24,7 @@ from ..options import (
     reject,
     samples_option,
     seconds_option,
+    sim_seed_option,
     solver_options,
 )
 from ..render.analysis import HANDS, render_analysis, render_explanation, render_fair
@@ -293,14 +294,7 @@ mistake if an examined turn up to it is one, else bad luck (docs/explain.md,
     "all = every turn [default: 6].",
 )
 @samples_option("--fair: worlds dealt per examined turn, each move played out once in each [default: 32].")
-@click.option(
-    "--sim-seed",
-    type=click.IntRange(0, 2**64 - 1),
-    default=0,
-    show_default=True,
-    metavar="S",
-    help="--fair: seed of the worlds (with the turn and the seat).",
-)
+@sim_seed_option("--fair: seed of the worlds (with the turn and the seat).", metavar="S")
 @output_options(
     "Write the analysis here, as --json prints it.",
     also=(

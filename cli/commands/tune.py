@@ -10,7 +10,7 @@ import click
 
 from ..exits import INTERRUPTED, exit_line
 from ..game_input import input_error, usage_error
-from ..options import count_option, deal_source, json_option
+from ..options import count_option, deal_source, json_option, players_option
 from ..progress import shown
 from ..render.console import dump_json, make_console
 
@@ -33,7 +33,7 @@ solver/search/tuned_weights.json.
 
 {exit_line("fitted and written")}"""
 )
-@click.option("--players", type=click.IntRange(1, 5), required=True, metavar="P", help="The player count to fit.")
+@players_option("The player count to fit.", required=True, metavar="P")
 @deal_source(seeded=False)
 @count_option("--generations", "CMA-ES generations.", default=25)
 @count_option("--population", "Candidates per generation.", default=12, least=2)
@@ -49,11 +49,8 @@ solver/search/tuned_weights.json.
     metavar="PATH",
     help="Start the search at the weights of this weights file (for --start-players) [default: thrifty's constants].",
 )
-@click.option(
-    "--start-players",
-    type=click.IntRange(1, 5),
-    metavar="Q",
-    help="With --start: the player count whose weights to start from [default: --players].",
+@players_option(
+    "With --start: the player count whose weights to start from [default: --players].", flag="--start-players", metavar="Q"
 )
 @click.option(
     "--journal",
