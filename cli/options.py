@@ -2,10 +2,14 @@
 
 Every repeated group of options is one decorator here, so that the same flag means the
 same thing everywhere: ``deal_source`` (``--seed N --players P`` with ``--rules``/``--rule``,
-or a FILE), ``output_options`` (``--out`` and ``--force``), ``solver_options``
-(``--time-limit``, ``--workers``, ``--reproducible``: the ``Budget`` of the solves a command
-runs) and ``json_option``. A flag a command would not honour is rejected (exit 2), never
-ignored.
+or a FILE), ``game_file_argument`` (that FILE, or ``--position TEXT``), ``output_options``
+(``--out`` and ``--force``), ``solver_options`` (``--time-limit``, ``--workers``,
+``--reproducible``: the ``Budget`` of the solves a command runs), ``json_option`` and
+``markdown_option``. So is every repeated kind of value, each command saying in its help what
+it is for: ``count_option`` (a whole number, 1 or more), ``seconds_option``,
+``players_option`` and ``player_counts_option``, ``grade_option``, ``seat_option``,
+``sim_seed_option``, ``policy_option``, ``objective_option``, ``samples_option`` and
+``proof_option``. A flag a command would not honour is rejected (exit 2), never ignored.
 
 Only parsing lives here; every rule of the game is the engine's (``solver``).
 """
@@ -79,7 +83,8 @@ def position_option(func: Callable) -> Callable:
 
 def game_file_argument(func: Callable) -> Callable:
     """An optional FILE (deal, position or line file; ``-`` standard input) in place of
-    --seed/--players, and --position TEXT in place of either (``deal_source`` reads it)."""
+    --seed/--players, and --position TEXT in place of either: ``deal_source`` reads it, or
+    the command receives ``file`` and ``position_text``."""
     return click.argument("file", required=False, metavar="[FILE]", type=click.Path(dir_okay=False))(position_option(func))
 
 
@@ -258,12 +263,11 @@ def solver_options(
     return decorate
 
 
-def objective_option(help: str, default: Objective = Objective.ANY) -> Callable[[Callable], Callable]:
+def objective_option(help: str, default: Objective | None = Objective.ANY) -> Callable[[Callable], Callable]:
     """``--objective any|spare|turns|cost`` (the library's list); ``help`` says what it does
-    for the command."""
-    return click.option(
-        "--objective", type=click.Choice([o.value for o in Objective]), default=default.value, show_default=True, help=help
-    )
+    for the command. With ``default=None`` the command chooses (its help says how)."""
+    shown: dict[str, Any] = {} if default is None else {"default": default.value, "show_default": True}
+    return click.option("--objective", type=click.Choice([o.value for o in Objective]), help=help, **shown)
 
 
 PROOF_HELP = (
@@ -286,6 +290,19 @@ def sim_seed_option(help: str, metavar: str | None = None) -> Callable[[Callable
     """``--sim-seed S``: the seed of a policy's random choices and the worlds it deals, 0 by
     default; ``help`` says what it seeds for the command."""
     return click.option("--sim-seed", type=SEED, default=0, show_default=True, metavar=metavar, help=help)
+
+
+def simulate_policies() -> tuple[str, ...]:
+    """The policies a silent table's seat can play (``simulate``, ``play --bots``, ``odds
+    --policy``): the silent ones and lookahead."""
+    from tranquility.solver.search.lookahead import SIMULATE_POLICIES
+
+    return SIMULATE_POLICIES
+
+
+def policy_option(flag: str, help: str) -> Callable[[Callable], Callable]:
+    """``FLAG NAME``: one of ``simulate_policies``, tuned by default."""
+    return click.option(flag, type=LazyChoice(simulate_policies), default="tuned", show_default=True, help=help)
 
 
 def players_option(

@@ -1,5 +1,5 @@
 """What the commands share: writing --out, delivering an answer, running a solver task
-with a status line, the game a command works on, and the policies' names."""
+with a status line, and the game a command works on."""
 
 from __future__ import annotations
 
@@ -13,13 +13,6 @@ from tranquility.solver.errors import BadInput
 from ..game_input import INPUT_ERRORS, DealSource, input_error, playable
 from ..progress import activity
 from ..render.console import dump_json, make_console
-
-
-def simulate_policies() -> tuple[str, ...]:
-    """The policies ``simulate``, ``play --bots`` and ``odds --policy`` take (lookahead too)."""
-    from tranquility.solver.search.lookahead import SIMULATE_POLICIES
-
-    return SIMULATE_POLICIES
 
 
 def write_out(path: str, data, force: bool) -> None:

@@ -8,7 +8,7 @@ from tranquility.solver.errors import BadInput
 
 from ..exits import InputError, exit_line
 from ..game_input import DealSource, file_or_position, input_error, read_game, usage_error
-from ..options import deal_source, json_option, output_options, position_option
+from ..options import deal_source, game_file_argument, json_option, output_options
 from ..render.board import notation_text, position_json, position_text, render_deal, render_rules, render_show, render_verdict
 from ..render.console import dump_json, make_console
 from .common import write_out
@@ -68,8 +68,7 @@ impossible is exit 2.
 {exit_line("legal (also a line that has not won yet)", "well-formed but the deal or an action breaks a game rule")}
 2 is for a file that cannot be read or does not follow the format."""
 )
-@click.argument("file", required=False, type=click.Path(dir_okay=False))
-@position_option
+@game_file_argument
 @json_option
 @click.option(
     "--notation",

@@ -18,10 +18,10 @@ from ..options import (
     reject,
     samples_option,
     seconds_option,
+    simulate_policies,
     solver_options,
 )
 from ..render.console import dump_json, make_console
-from .common import simulate_policies
 
 
 def _policies() -> tuple[str, ...]:

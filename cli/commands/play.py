@@ -3,12 +3,19 @@
 from __future__ import annotations
 
 import click
-from tranquility.solver.verdicts import Objective
 
 from ..exits import exit_line
 from ..game_input import DealSource
-from ..options import LazyChoice, count_option, deal_source, game_file_argument, reject, seat_option, seconds_option
-from .common import simulate_policies
+from ..options import (
+    count_option,
+    deal_source,
+    game_file_argument,
+    objective_option,
+    policy_option,
+    reject,
+    seat_option,
+    seconds_option,
+)
 
 
 @click.command(
@@ -39,11 +46,9 @@ table of bots: your own hand alone is face up until the game ends. docs/play.md.
     "Seconds for each hint's solve (and each solve of the check after a move, and each position of the post-game analysis).",
     default=2.0,
 )
-@click.option(
-    "--objective",
-    type=click.Choice([o.value for o in Objective]),
+@objective_option(
+    "Which win a hint's best next move heads for (as in tranquility solve) [default: spare in a puzzle, else any].",
     default=None,
-    help="Which win a hint's best next move heads for (as in tranquility solve) [default: spare in a puzzle, else any].",
 )
 @click.option(
     "--no-check",
@@ -66,13 +71,7 @@ table of bots: your own hand alone is face up until the game ends. docs/play.md.
     "Play seat K (from 0) at a table: you see your own hand only, bots play the other seats; "
     "every card is face up once the game is over.",
 )
-@click.option(
-    "--bots",
-    type=LazyChoice(simulate_policies),
-    default="tuned",
-    show_default=True,
-    help="With --seat: how the bots play (simulate's policies, docs/simulate.md).",
-)
+@policy_option("--bots", "With --seat: how the bots play (simulate's policies, docs/simulate.md).")
 @seconds_option("--bot-delay", "With --seat: the pause between the bots' moves (0: none).", default=0.8, zero=True)
 @count_option(
     "--hint-samples", "With --seat: worlds each of your moves is played out in for the fair hint.", default=8, metavar="N"

@@ -9,19 +9,19 @@ from tranquility.solver.errors import BadInput
 from ..exits import exit_line
 from ..game_input import DealSource, input_error, usage_error
 from ..options import (
-    LazyChoice,
     count_option,
     deal_source,
     game_file_argument,
     json_option,
     output_options,
+    policy_option,
     samples_option,
     seat_option,
     sim_seed_option,
 )
 from ..progress import progress_bar
 from ..render.console import dump_json, make_console
-from .common import game_of, prefix_of, simulate_policies, write_out
+from .common import game_of, prefix_of, write_out
 
 
 @click.command(
@@ -45,13 +45,7 @@ remembers what its seat saw and tries thrifty's best moves in worlds dealt to fi
 )
 @deal_source
 @game_file_argument
-@click.option(
-    "--policy",
-    type=LazyChoice(simulate_policies),
-    default="tuned",
-    show_default=True,
-    help="How every seat plays (docs/simulate.md): tuned, the strongest cheap one, by default.",
-)
+@policy_option("--policy", "How every seat plays (docs/simulate.md): tuned, the strongest cheap one, by default.")
 @count_option(
     "--deals", "Play the seeded deals 0..K-1 (with --players, --rules/--rule) and print the win rate.", metavar="K"
 )

@@ -19,7 +19,6 @@ from ..options import (
     json_option,
     objective_option,
     output_options,
-    position_option,
     proof_option,
     reject,
     samples_option,
@@ -270,8 +269,7 @@ mistake if an examined turn up to it is one, else bad luck (docs/explain.md,
 
 {exit_line()}"""
 )
-@click.argument("file", required=False, type=click.Path(dir_okay=False))
-@position_option
+@game_file_argument
 @solver_options(
     "each position (one solve per position of the line, before every action and after the last)",
     default=10.0,
