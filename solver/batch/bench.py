@@ -4,7 +4,6 @@ method recorded."""
 
 from __future__ import annotations
 
-import math
 import platform
 import statistics
 import time
@@ -22,6 +21,7 @@ from tranquility.solver.engine.state import State, Status
 from tranquility.solver.engine.verify import verify
 from tranquility.solver.errors import InternalError
 from tranquility.solver.search.budget import Budget
+from tranquility.solver.stats import p90
 from tranquility.solver.verdicts import DecidedBy, Verdict
 
 EXPLAIN_SUITE = "explain"  # ``explain_bench``
@@ -338,7 +338,7 @@ def group_summaries(outcomes: list[Outcome]) -> list[GroupSummary]:
                 verdicts=verdicts,
                 methods=methods,
                 median=statistics.median(times),
-                p90=times[max(0, math.ceil(0.9 * len(times)) - 1)],
+                p90=p90(times),
                 max=times[-1],
                 replay_ok=all(o.replayed for o in mine),
                 solve_per_replay=statistics.median(ratios) if ratios else None,

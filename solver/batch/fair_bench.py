@@ -35,7 +35,7 @@ from typing import IO, Any
 from tranquility.solver.analysis.analyze import analyze
 from tranquility.solver.analysis.fair import DEFAULT_TURNS, FAIR_SAMPLES, Judgement, fair_analysis
 from tranquility.solver.batch.bench import FAIR_SUITE, CtrlC, Suite, machine_description
-from tranquility.solver.batch.odds_summary import _round, p90, shown_percent, wilson
+from tranquility.solver.batch.odds_summary import _round, shown_percent
 from tranquility.solver.batch.table_bench import play_each
 from tranquility.solver.ctrl_c import held
 from tranquility.solver.engine.deal import deal
@@ -46,6 +46,7 @@ from tranquility.solver.formats.rules_text import rules_name
 from tranquility.solver.search.budget import Budget
 from tranquility.solver.search.lookahead import DEFAULT_SAMPLES, Lookahead
 from tranquility.solver.search.policies import simulate
+from tranquility.solver.stats import p90, wilson
 
 LOST, OWN = "lost", "own"  # the sections
 PLAYERS = (4,)

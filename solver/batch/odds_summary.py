@@ -1,39 +1,21 @@
-"""The odds' statistics: Wilson intervals, the interval of a winnability with unknowns
-(``odds_interval``), the summary of a store (``summarise``, an ``OddsSummary`` with
-``to_json()``) and its numbers as shown in tables."""
+"""The odds' statistics: the interval of a winnability with unknowns (``odds_interval``,
+from ``solver.stats``'s Wilson interval), the summary of a store (``summarise``, an
+``OddsSummary`` with ``to_json()``) and its numbers as shown in tables."""
 
 from __future__ import annotations
 
 import json
 import math
 import statistics
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
 from tranquility.solver.batch.odds_store import OddsStore, Scope
 from tranquility.solver.engine.rules import Rules
 from tranquility.solver.formats.rules_text import rules_name
+from tranquility.solver.stats import Z95, p90, wilson
 from tranquility.solver.verdicts import Verdict
-
-Z95 = 1.96  # the normal quantile of a two-sided 95% interval, as the textbooks round it
-
-
-def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
-    """The Wilson score interval of ``k`` successes in ``n`` trials (95% at the default
-    ``z``); ``(0, 1)`` when there is no trial."""
-    if not 0 <= k <= n:
-        raise ValueError(f"wilson needs 0 <= k <= n, got k={k}, n={n}")
-    if n == 0:
-        return 0.0, 1.0
-    p = k / n
-    z2 = z * z
-    centre = (p + z2 / (2 * n)) / (1 + z2 / n)
-    half = z / (1 + z2 / n) * math.sqrt(p * (1 - p) / n + z2 / (4 * n * n))
-    # 0 of n starts at exactly 0 and n of n ends at exactly 1 (not at a rounding error off).
-    low = max(0.0, centre - half) if k > 0 else 0.0
-    high = min(1.0, centre + half) if k < n else 1.0
-    return low, high
 
 
 def odds_interval(win: int, unknown: int, n: int, z: float = Z95) -> tuple[float, float]:
@@ -227,12 +209,6 @@ def decision_cells(rate: PolicyRate) -> list[str]:
 
 def _round(value: float | None, digits: int = 4) -> float | None:
     return None if value is None else round(value, digits)
-
-
-def p90(values: Sequence[float]) -> float:
-    """The nearest-rank 90th percentile (as ``tranquility bench`` reports it)."""
-    ordered = sorted(values)
-    return ordered[max(0, math.ceil(0.9 * len(ordered)) - 1)]
 
 
 def summarise(store: OddsStore, scope: Scope | None = None, deals_per_s: float | None = None) -> OddsSummary:

@@ -4,7 +4,6 @@ bound and the line."""
 
 from __future__ import annotations
 
-import math
 import statistics
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -17,6 +16,7 @@ from tranquility.solver.engine.rules import OFFICIAL
 from tranquility.solver.engine.state import State
 from tranquility.solver.search.baseline import BASELINE, GREEDY_BASELINE, greedy_baseline
 from tranquility.solver.search.budget import Budget
+from tranquility.solver.stats import p90
 from tranquility.solver.verdicts import Objective
 
 OPTIMAL_PLAYERS = (2, 3, 4, 5)
@@ -103,17 +103,12 @@ class OptimalRow:
             "deals": len(self.cases),
             "proven_share": self.proven_share,
             "gap_median": statistics.median(gaps) if gaps else None,
-            "gap_p90": _p90(gaps),
+            "gap_p90": p90(gaps) if gaps else None,
             "bound_by": self.by("bound_by"),
             "value_by": self.by("value_by"),
             "at_least_greedy": None if met is None else {"met": met[0], "of": met[1]},
             "cases": [c.to_json() for c in self.cases],
         }
-
-
-def _p90(values: list) -> float | None:
-    """The 90th percentile of sorted ``values`` (as ``bench.group_summaries`` takes it), None if empty."""
-    return values[max(0, math.ceil(0.9 * len(values)) - 1)] if values else None
 
 
 def run_optimal_suite(

@@ -39,6 +39,7 @@ from tranquility.solver.errors import BadInput
 from tranquility.solver.search.memory import SeatMemory, TurnRecord
 from tranquility.solver.search.policies import POLICIES, Policy, Reading, StartCall, make_policy, play_on
 from tranquility.solver.search.worlds import sample_world, undo_turn, unseen_cards
+from tranquility.solver.stats import Z95_ONE_SIDED, wilson
 
 DEFAULT_SAMPLES = 6  # worlds dealt per round of successive halving (docs/simulate.md measures the cost)
 BLUEPRINTS = ("tuned", "thrifty")  # the silent policies that score their plays; the first is the default
@@ -46,14 +47,11 @@ WIDTH = 3  # the blueprint's best island plays tried, besides its own move and d
 TRIES = 24  # worlds dealt, at most, to find one where the last round's moves are the blueprint's
 CELLS_WEIGHT = 0.25  # a playout's share of cells filled, against 1 for a win (the shaped value)
 EFFECT = 0.03  # the least mean advantage, in shaped value, for which a seat leaves the blueprint's move
-Z_ONE_SIDED = 1.6448536269514722  # the normal quantile of a one-sided 95% bound
 # How a seat weighs the worlds: ``counts`` deals every hidden card at random within the
 # counts (the face-down ones leaning towards the cards the blueprint gives up); ``filtered`` also
 # keeps only worlds where the blueprint, at the other seats, would have made the moves they made
 # since the seat's own last turn (SPARTA's belief update).
 BELIEFS = ("filtered", "counts")
-
-Z95 = 1.959963984540054  # the normal quantile of a two-sided 95% interval
 
 
 @dataclass(frozen=True)
@@ -81,11 +79,7 @@ class MoveEstimate:
 
     def interval(self) -> tuple[float, float]:
         """The Wilson 95% interval of the win chance (honest at 0 and at every world won)."""
-        n, p = self.worlds, self.rate
-        centre = p + Z95 * Z95 / (2 * n)
-        spread = Z95 * math.sqrt(p * (1 - p) / n + Z95 * Z95 / (4 * n * n))
-        scale = 1 + Z95 * Z95 / n
-        return max(0.0, (centre - spread) / scale), min(1.0, (centre + spread) / scale)
+        return wilson(self.wins, self.worlds)
 
     def advantage(self, base: MoveEstimate) -> tuple[float, float]:
         """(mean, one-sided 95% lower bound) of this move's shaped value less ``base``'s,
@@ -96,7 +90,7 @@ class MoveEstimate:
         if n < 2:
             return mean, -math.inf
         var = sum((d - mean) * (d - mean) for d in diffs) / (n - 1)
-        return mean, mean - Z_ONE_SIDED * math.sqrt(var / n)
+        return mean, mean - Z95_ONE_SIDED * math.sqrt(var / n)
 
 
 def shaped(end: State) -> float:

@@ -29,13 +29,13 @@ from tranquility.solver.batch.fair_bench import (
     run_fair_suite,
     scan_lost,
 )
-from tranquility.solver.batch.odds_summary import wilson
 from tranquility.solver.engine.actions import PlayStart
 from tranquility.solver.engine.deal import deal
 from tranquility.solver.engine.rules import OFFICIAL, Rules
 from tranquility.solver.search.budget import Budget
 from tranquility.solver.search.lookahead import DEFAULT_SAMPLES, Lookahead
 from tranquility.solver.search.policies import simulate
+from tranquility.solver.stats import wilson
 
 from ..helpers import run
 

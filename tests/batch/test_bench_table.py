@@ -15,12 +15,12 @@ import pytest
 from click.testing import CliRunner
 from tranquility.cli.main import main
 from tranquility.solver.batch import table_bench
-from tranquility.solver.batch.odds_summary import wilson
 from tranquility.solver.batch.table_bench import SECTIONS, Arm, TableCase, TableGame, TableSettings, run_table_suite
 from tranquility.solver.engine.deal import deal
 from tranquility.solver.engine.rules import OFFICIAL
 from tranquility.solver.search.lookahead import BELIEFS, Lookahead
 from tranquility.solver.search.policies import simulate
+from tranquility.solver.stats import wilson
 
 from ..helpers import run
 

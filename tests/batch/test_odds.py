@@ -18,6 +18,7 @@ import re
 import shutil
 import signal
 import sqlite3
+import statistics
 import subprocess
 import sys
 import threading
@@ -30,9 +31,10 @@ import pytest
 from tranquility.solver.batch.odds_plot import plot
 from tranquility.solver.batch.odds_runner import RunProgress, local_executor, run_odds, solve_batch
 from tranquility.solver.batch.odds_store import Batch, OddsStore, Played, Scope, Solved
-from tranquility.solver.batch.odds_summary import odds_interval, summarise, wilson
+from tranquility.solver.batch.odds_summary import odds_interval, summarise
 from tranquility.solver.engine.rules import PRESETS
 from tranquility.solver.search.budget import Budget
+from tranquility.solver.stats import Z95, Z95_ONE_SIDED, wilson
 from tranquility.solver.version import __version__
 
 from ..helpers import default_ctrl_c, run
@@ -43,7 +45,11 @@ TIMING = ("median_s", "p90_s")  # what differs between two runs of the same deal
 TRANQUILITY = [sys.executable, "-m", "tranquility.cli"]
 
 
-def textbook_wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
+# The normal quantile of a two-sided 95% interval, worked out here apart from the library's.
+TEXTBOOK_Z = statistics.NormalDist().inv_cdf(0.975)
+
+
+def textbook_wilson(k: int, n: int, z: float = TEXTBOOK_Z) -> tuple[float, float]:
     """(p + z^2/2n -/+ z sqrt(p(1-p)/n + z^2/4n^2)) / (1 + z^2/n)."""
     p = k / n
     centre = p + z * z / (2 * n)
@@ -71,6 +77,12 @@ def test_wilson_matches_the_textbook(k, n, known):
     low, high = wilson(k, n)
     assert (low, high) == pytest.approx(textbook_wilson(k, n), abs=1e-12)
     assert (low, high) == pytest.approx(known, abs=5e-5)
+
+
+def test_the_quantiles_are_the_normal_ones():
+    """One z for every 95% interval, and one for the lookahead's one-sided bound."""
+    assert abs(Z95 - TEXTBOOK_Z) < 1e-15 and Z95 != 1.96
+    assert abs(Z95_ONE_SIDED - statistics.NormalDist().inv_cdf(0.95)) < 1e-15
 
 
 def test_wilson_ends_and_empty():

@@ -16,7 +16,7 @@ import sys
 import pytest
 from tranquility.solver.batch.odds_runner import RunProgress, batch_size, run_odds
 from tranquility.solver.batch.odds_store import OddsStore, Scope
-from tranquility.solver.batch.odds_summary import odds_markdown, summarise, wilson
+from tranquility.solver.batch.odds_summary import odds_markdown, summarise
 from tranquility.solver.batch.plays import TimedLookahead, budget_of, is_searching, play, player, stored_name
 from tranquility.solver.engine.deal import deal
 from tranquility.solver.engine.rules import PRESETS
@@ -24,6 +24,7 @@ from tranquility.solver.errors import BadInput
 from tranquility.solver.search.budget import Budget
 from tranquility.solver.search.lookahead import Lookahead
 from tranquility.solver.search.policies import simulate
+from tranquility.solver.stats import wilson
 
 from ..helpers import run
 from .test_odds import killed_mid_run

@@ -1,0 +1,40 @@
+"""The statistics every layer shares: the normal quantiles of a 95% interval or bound, the
+Wilson interval of a share, and the nearest-rank 90th percentile.
+
+One place for each, so that a figure means the same in every table: the odds, the bench
+suites, the fair analysis and the lookahead's own estimates.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+# The standard normal quantiles, correctly rounded (statistics.NormalDist().inv_cdf gives
+# them a few units in the last place off).
+Z95 = 1.959963984540054  # of 0.975: a two-sided 95% interval
+Z95_ONE_SIDED = 1.6448536269514722  # of 0.95: a one-sided 95% bound
+
+
+def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of ``k`` successes in ``n`` trials (95% at the default
+    ``z``), honest at 0 and at every trial won: ``(0, 1)`` when there is no trial, and 0 of
+    ``n`` starts at exactly 0, ``n`` of ``n`` ends at exactly 1 (not a rounding error off)."""
+    if not 0 <= k <= n:
+        raise ValueError(f"wilson needs 0 <= k <= n, got k={k}, n={n}")
+    if n == 0:
+        return 0.0, 1.0
+    p = k / n
+    centre = p + z * z / (2 * n)
+    spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    scale = 1 + z * z / n
+    low = max(0.0, (centre - spread) / scale) if k > 0 else 0.0
+    high = min(1.0, (centre + spread) / scale) if k < n else 1.0
+    return low, high
+
+
+def p90(values: Sequence[float]) -> float:
+    """The nearest-rank 90th percentile of ``values`` (not empty), as every bench table and
+    the odds report it."""
+    ordered = sorted(values)
+    return ordered[max(0, math.ceil(0.9 * len(ordered)) - 1)]
