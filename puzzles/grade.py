@@ -29,8 +29,8 @@ from dataclasses import asdict, dataclass
 from functools import cache
 from pathlib import Path
 
+from tranquility.solver.analysis.portfolio import solve
 from tranquility.solver.analysis.results import check_line
-from tranquility.solver.analysis.solve import solve
 from tranquility.solver.engine.deal import Deal
 from tranquility.solver.engine.line import Line
 from tranquility.solver.engine.position import Position

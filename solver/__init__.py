@@ -74,7 +74,7 @@ _API: dict[str, str] = {
     "POLICIES": "search.policies",
     "Observation": "engine.observation",
     # solving and explaining
-    "solve": "analysis.solve",
+    "solve": "analysis.portfolio",
     "Budget": "search.budget",
     "Result": "analysis.results",
     "explain": "analysis.explain",
@@ -122,9 +122,9 @@ if TYPE_CHECKING:  # the same names, for type checkers
     from .analysis.analyze import Analysis, analyze
     from .analysis.explain import Explanation, explain
     from .analysis.fair import FairAnalysis, fair_analysis
+    from .analysis.portfolio import solve
     from .analysis.ranking import RankedMove, Ranking, rank_moves
     from .analysis.results import Result
-    from .analysis.solve import solve
     from .batch.odds_runner import run_odds
     from .batch.odds_store import OddsStore
     from .batch.odds_summary import summarise

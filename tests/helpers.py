@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from tranquility.cli.main import main
-from tranquility.solver.analysis.solve import solve
+from tranquility.solver.analysis.portfolio import solve
 from tranquility.solver.engine.actions import Action, Choice, ChoiceKind
 from tranquility.solver.engine.cards import FINISH, MONSTER, START, Card, is_island, sorted_cards
 from tranquility.solver.engine.deal import Deal, DealError, deal, pile_sizes

@@ -50,7 +50,7 @@ def test_the_package_example_runs():
 def test_importing_the_package_loads_no_solver():
     code = (
         "import sys, tranquility.solver\n"
-        "heavy = [m for m in ('ortools', 'tranquility.solver.analysis.solve', 'tranquility.solver.engine.state') "
+        "heavy = [m for m in ('ortools', 'tranquility.solver.analysis.portfolio', 'tranquility.solver.engine.state') "
         "if m in sys.modules]\n"
         "assert not heavy, heavy\n"
     )

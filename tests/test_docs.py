@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from tranquility.cli.main import main
-from tranquility.solver.analysis.solve import GREEDY_SHARE
+from tranquility.solver.analysis.portfolio import GREEDY_SHARE
 from tranquility.solver.engine.deal import deal
 from tranquility.solver.engine.rules import OFFICIAL
 from tranquility.solver.engine.verify import verify

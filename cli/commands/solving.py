@@ -95,7 +95,7 @@ def solve(
     where the game given does (the deal, or a position), so `tranquility verify` accepts it
     as it is.
     """
-    from tranquility.solver.analysis.solve import solve as run_solve
+    from tranquility.solver.analysis.portfolio import solve as run_solve
 
     given, file = source.resolve(file)
     game = checked(given, file)  # replayed once: the solve starts from its state

@@ -167,7 +167,7 @@ def _step_json(step: Any) -> dict:
 
 def run_solve(body: Mapping[str, Any], progress: Progress) -> dict:
     """``solve --json``."""
-    from tranquility.solver.analysis.solve import solve
+    from tranquility.solver.analysis.portfolio import solve
 
     game = playable(body)
     return solve(game, budget_of(body, "solve"), objective=objective_of(body), progress=_told(progress)).to_json()

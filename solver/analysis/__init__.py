@@ -1,4 +1,4 @@
-"""The services built on the solvers: ``solve`` (the portfolio: replay, refutations, greedy,
+"""The services built on the solvers: ``portfolio`` (``solve``: replay, refutations, greedy,
 complete search, CP-SAT, and the objectives' improvement), ``explain`` (the best line, its
 critical moves), ``analyze`` (where a played game lost the win) and the analysis board
 behind ``tranquility play``.

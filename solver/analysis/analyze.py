@@ -10,8 +10,8 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 
+from tranquility.solver.analysis.portfolio import solve
 from tranquility.solver.analysis.results import Progress, Result, Step
-from tranquility.solver.analysis.solve import solve
 from tranquility.solver.engine.actions import Action, describe
 from tranquility.solver.engine.line import Line
 from tranquility.solver.search.budget import Budget

@@ -17,8 +17,8 @@ from functools import cached_property
 from itertools import chain
 from pathlib import Path
 
+from tranquility.solver.analysis.portfolio import solve
 from tranquility.solver.analysis.results import Best, Result
-from tranquility.solver.analysis.solve import solve
 from tranquility.solver.engine.actions import Action, Choice, ChoiceKind, DiscardTwo, choice_of, describe, describe_rocks
 from tranquility.solver.engine.cards import Card, card_name
 from tranquility.solver.engine.deal import Deal

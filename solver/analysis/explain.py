@@ -10,8 +10,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 
+from tranquility.solver.analysis.portfolio import solve
 from tranquility.solver.analysis.results import Phase, Progress, Result, Step
-from tranquility.solver.analysis.solve import solve
 from tranquility.solver.cpsat.binds import Binding, what_binds
 from tranquility.solver.engine.actions import Action, Choice, PlayIsland, PlayStart, choice_of, describe
 from tranquility.solver.engine.cards import Card

@@ -20,8 +20,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
 from tranquility.solver.analysis.board import Board, Move
+from tranquility.solver.analysis.portfolio import solve
 from tranquility.solver.analysis.results import Progress, Result, Step
-from tranquility.solver.analysis.solve import solve
 from tranquility.solver.engine.actions import Action
 from tranquility.solver.engine.line import Game, Line
 from tranquility.solver.engine.state import State

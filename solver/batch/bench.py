@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
 from tranquility.solver import ctrl_c
-from tranquility.solver.analysis.solve import solve
+from tranquility.solver.analysis.portfolio import solve
 from tranquility.solver.engine.actions import Action, ChoiceKind
 from tranquility.solver.engine.deal import Deal, deal
 from tranquility.solver.engine.line import Game, Line

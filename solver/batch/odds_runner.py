@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from tranquility.solver.analysis.solve import solve
+from tranquility.solver.analysis.portfolio import solve
 from tranquility.solver.batch.odds_store import MAX_SEED, Batch, OddsStore, Played, Scope, Solved, Work, budget_json, line_hash
 from tranquility.solver.ctrl_c import held
 from tranquility.solver.engine.deal import check_players, deal

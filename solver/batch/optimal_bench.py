@@ -8,8 +8,8 @@ import statistics
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from tranquility.solver.analysis.portfolio import solve
 from tranquility.solver.analysis.results import Result
-from tranquility.solver.analysis.solve import solve
 from tranquility.solver.batch.bench import OPTIMAL_SUITE, CtrlC, Suite, SuiteInterrupted
 from tranquility.solver.engine.deal import Deal, deal
 from tranquility.solver.engine.rules import OFFICIAL

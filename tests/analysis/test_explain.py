@@ -10,7 +10,7 @@ from click.testing import CliRunner
 from tranquility.cli.main import main
 from tranquility.solver.analysis.analyze import analyze
 from tranquility.solver.analysis.explain import Critical, explain
-from tranquility.solver.analysis.solve import solve
+from tranquility.solver.analysis.portfolio import solve
 from tranquility.solver.cpsat.model import RULE_GROUPS
 from tranquility.solver.engine.actions import describe
 from tranquility.solver.engine.deal import deal

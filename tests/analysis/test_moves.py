@@ -13,9 +13,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 from tranquility.cli.main import main
+from tranquility.solver.analysis.portfolio import solve
 from tranquility.solver.analysis.ranking import RankedMove, Ranking, rank_moves
 from tranquility.solver.analysis.results import Result, Step
-from tranquility.solver.analysis.solve import solve
 from tranquility.solver.engine.actions import ChoiceKind, PlayIsland, PlayStart
 from tranquility.solver.engine.deal import deal
 from tranquility.solver.engine.line import Line

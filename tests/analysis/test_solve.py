@@ -8,7 +8,7 @@ import json
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from tranquility.solver.analysis.solve import solve
+from tranquility.solver.analysis.portfolio import solve
 from tranquility.solver.cpsat.model import horizon
 from tranquility.solver.engine.deal import deal
 from tranquility.solver.engine.line import Line

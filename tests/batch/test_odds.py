@@ -157,7 +157,7 @@ def test_policies_are_added_to_deals_already_stored(tmp_path):
 
 
 def test_solve_batch_rows_are_the_solver_verdicts():
-    from tranquility.solver.analysis.solve import solve
+    from tranquility.solver.analysis.portfolio import solve
     from tranquility.solver.batch.odds_store import Work, line_hash
     from tranquility.solver.engine.deal import deal
 

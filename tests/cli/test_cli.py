@@ -530,7 +530,7 @@ def test_debug_shows_the_traceback_of_a_bug(tmp_path, monkeypatch):
 def test_a_plain_value_error_is_a_bug_not_bad_input(tmp_path, monkeypatch):
     """Only the library's typed input errors (BadInput) are exit 2; any other ValueError is a bug."""
     path = small_deal_file(tmp_path)
-    monkeypatch.setattr("tranquility.solver.analysis.solve.solve", raising(ValueError("not the user's fault")))
+    monkeypatch.setattr("tranquility.solver.analysis.portfolio.solve", raising(ValueError("not the user's fault")))
     result = run("solve", path)
     assert result.exit_code == 3
     assert "internal error (a bug): ValueError: not the user's fault" in result.stderr
@@ -540,7 +540,8 @@ def test_an_internal_error_is_exit_3_in_its_own_words(tmp_path, monkeypatch):
     from tranquility.solver.errors import InternalError
 
     path = small_deal_file(tmp_path)
-    monkeypatch.setattr("tranquility.solver.analysis.solve.solve", raising(InternalError("the CP-SAT plan's turn 3 is illegal")))
+    bug = InternalError("the CP-SAT plan's turn 3 is illegal")
+    monkeypatch.setattr("tranquility.solver.analysis.portfolio.solve", raising(bug))
     result = run("solve", path, "--json")
     assert result.exit_code == 3 and result.stdout == ""
     assert result.stderr.startswith("Error: internal error (a bug): the CP-SAT plan's turn 3 is illegal; rerun with --debug")
@@ -640,7 +641,7 @@ def _not_called(name: str):
 
 # (command line, the library function that does the long work)
 WORK: dict[str, tuple[list[object], str]] = {
-    "solve": (["solve", "--seed", 1, "--players", 2], "tranquility.solver.analysis.solve.solve"),
+    "solve": (["solve", "--seed", 1, "--players", 2], "tranquility.solver.analysis.portfolio.solve"),
     "explain": (["explain", "--seed", 1, "--players", 2], "tranquility.solver.analysis.explain.explain"),
     "analyze": (["analyze", "LINE"], "tranquility.solver.analysis.analyze.analyze"),
     "moves": (["moves", "LINE"], "tranquility.solver.analysis.ranking.rank_moves"),
@@ -880,7 +881,7 @@ def test_an_empty_output_path_is_named_with_its_flag(tmp_path, monkeypatch, args
 
 def test_solve_passes_its_budget(tmp_path, monkeypatch):
     path = small_deal_file(tmp_path)
-    calls = capture(monkeypatch, "tranquility.solver.analysis.solve.solve")
+    calls = capture(monkeypatch, "tranquility.solver.analysis.portfolio.solve")
     assert run("solve", path, "--time-limit", 7, "--workers", 3).exit_code == 130
     assert run("solve", path, "--reproducible").exit_code == 130
     clock, fixed = (budget_of(c) for c in calls)
@@ -938,14 +939,14 @@ def test_bench_passes_reproducible_to_the_solve_suites(monkeypatch):
 
 @pytest.mark.slow
 def test_solve_json_is_the_results_to_json(tmp_path, monkeypatch):
-    from tranquility.solver.analysis.solve import solve
+    from tranquility.solver.analysis.portfolio import solve
     from tranquility.solver.search.budget import Budget
 
     path = small_deal_file(tmp_path)
     game = deal(SMALL_RULES, 1, 1)
     for objective in (Objective.ANY, Objective.TURNS):
         result = solve(game, Budget(reproducible=True, workers=1), objective=objective)
-        monkeypatch.setattr("tranquility.solver.analysis.solve.solve", lambda *a, result=result, **k: result)
+        monkeypatch.setattr("tranquility.solver.analysis.portfolio.solve", lambda *a, result=result, **k: result)
         printed = run("solve", path, "--json", "--objective", objective)
         assert printed.exit_code == 0, printed.output
         assert printed.stdout == json.dumps(result.to_json(), indent=1) + "\n"
@@ -1064,7 +1065,7 @@ def test_solve_out_without_a_win_says_so(tmp_path):
 
 # Where each working command hands its game on (stopped there: exit 130).
 GAME_WORK = {
-    "solve": "tranquility.solver.analysis.solve.solve",
+    "solve": "tranquility.solver.analysis.portfolio.solve",
     "explain": "tranquility.solver.analysis.explain.explain",
     "analyze": "tranquility.solver.analysis.analyze.analyze",
     "moves": "tranquility.solver.analysis.ranking.rank_moves",

@@ -131,7 +131,7 @@ def test_advice_after_an_unknown_fits_the_flags_given():
 
     from rich.console import Console
     from tranquility.cli.render.verdicts import render_solve
-    from tranquility.solver.analysis.solve import solve
+    from tranquility.solver.analysis.portfolio import solve
     from tranquility.solver.search.budget import Budget
     from tranquility.solver.verdicts import Method, Verdict
 

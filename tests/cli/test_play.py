@@ -23,7 +23,7 @@ from tranquility.puzzles.generate import Puzzle, puzzle_id
 from tranquility.puzzles.grade import grade
 from tranquility.puzzles.shipped import catalogue
 from tranquility.solver.analysis.board import Board, BoardError, FileExists, Goal, Hint, MoveCheck, MoveRefused, Proofs, offering
-from tranquility.solver.analysis.solve import solve
+from tranquility.solver.analysis.portfolio import solve
 from tranquility.solver.engine.actions import Choice, ChoiceKind, DiscardTwo, PlayIsland
 from tranquility.solver.engine.deal import deal
 from tranquility.solver.engine.line import Line

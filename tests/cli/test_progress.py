@@ -14,8 +14,8 @@ from tranquility.cli.main import main
 from tranquility.cli.progress import Activity, phases_text, seconds_text
 from tranquility.solver.analysis.analyze import analyze
 from tranquility.solver.analysis.explain import CRITICAL_PHASE, explain, narrate
+from tranquility.solver.analysis.portfolio import solve
 from tranquility.solver.analysis.results import Phase, Step
-from tranquility.solver.analysis.solve import solve
 from tranquility.solver.engine.deal import deal
 from tranquility.solver.engine.line import Line
 from tranquility.solver.engine.rules import OFFICIAL, Rules

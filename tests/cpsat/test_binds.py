@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from ortools.sat.python import cp_model
-from tranquility.solver.analysis.solve import solve
+from tranquility.solver.analysis.portfolio import solve
 from tranquility.solver.cpsat.binds import what_binds
 from tranquility.solver.cpsat.model import RULE_GROUPS, build_model, horizon
 from tranquility.solver.cpsat.solving import CpsatLimits, new_solver

@@ -5,7 +5,7 @@ agree on every one, and every win they return must replay: the proof that the so
 from __future__ import annotations
 
 import pytest
-from tranquility.solver.analysis.solve import solve
+from tranquility.solver.analysis.portfolio import solve
 from tranquility.solver.engine.verify import verify
 from tranquility.solver.search.budget import Budget
 from tranquility.solver.verdicts import Method, Verdict

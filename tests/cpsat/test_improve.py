@@ -10,7 +10,7 @@ from dataclasses import replace
 from pathlib import Path
 
 import pytest
-from tranquility.solver.analysis.solve import solve
+from tranquility.solver.analysis.portfolio import solve
 from tranquility.solver.cpsat import improve
 from tranquility.solver.cpsat.improve import Rest, applies, draw_window, lns
 from tranquility.solver.engine.deal import deal

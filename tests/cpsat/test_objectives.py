@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from ortools.sat.python import cp_model
-from tranquility.solver.analysis.solve import solve
+from tranquility.solver.analysis.portfolio import solve
 from tranquility.solver.cpsat.model import build_model, horizon
 from tranquility.solver.cpsat.solving import CpsatLimits, add_hint, line_facts, new_solver, objective_expr
 from tranquility.solver.engine.actions import PlayStart

@@ -12,7 +12,7 @@ from dataclasses import fields
 from pathlib import Path
 
 import pytest
-from tranquility.solver.analysis.solve import solve
+from tranquility.solver.analysis.portfolio import solve
 from tranquility.solver.engine.deal import Deal, deal
 from tranquility.solver.engine.line import Line
 from tranquility.solver.engine.position import Position, PositionError

@@ -14,8 +14,8 @@ import pytest
 from click.testing import CliRunner
 from tranquility.cli.main import main
 from tranquility.solver.analysis import improving
+from tranquility.solver.analysis.portfolio import solve
 from tranquility.solver.analysis.results import Result
-from tranquility.solver.analysis.solve import solve
 from tranquility.solver.batch import optimal_bench
 from tranquility.solver.batch.bench import EVERY_COUNT, cases
 from tranquility.solver.engine.deal import deal

@@ -10,7 +10,7 @@ import subprocess
 import sys
 
 import pytest
-from tranquility.solver.analysis.solve import solve
+from tranquility.solver.analysis.portfolio import solve
 from tranquility.solver.cpsat import ladder
 from tranquility.solver.cpsat.solving import CpsatLimits, new_solver, optimise
 from tranquility.solver.engine.actions import DiscardTwo, PlayIsland, PlayStart

@@ -8,7 +8,7 @@ import random
 from dataclasses import replace
 
 import pytest
-from tranquility.solver.analysis.solve import solve
+from tranquility.solver.analysis.portfolio import solve
 from tranquility.solver.engine.actions import Action, DiscardTwo, PlayStart
 from tranquility.solver.engine.cards import FINISH, MONSTER
 from tranquility.solver.engine.deal import deal

@@ -12,7 +12,7 @@ from dataclasses import replace
 from typing import Any
 
 import pytest
-from tranquility.solver.analysis.solve import solve
+from tranquility.solver.analysis.portfolio import solve
 from tranquility.solver.engine.actions import Action, DiscardTwo, PlayFinish, PlayIsland, PlayMonster, PlayStart, RocksMove
 from tranquility.solver.engine.cards import FINISH, MONSTER, Card, sorted_cards
 from tranquility.solver.engine.deal import Deal, DealError, deal
