@@ -265,7 +265,7 @@ def _whole_model(run: _Improvement, best: _Best) -> _Best:
         elif best.value == best.bound:  # the line found already meets the bound: nothing to search
             info = {"status": "bound met"}
         else:
-            from tranquility.solver.cpsat.solving import optimise
+            from tranquility.solver.cpsat.run_model import optimise
 
             run.say(f"improving {objective}: CP-SAT", f"best {objective} {best.value} so far, bound {best.bound}")
             searched = True

@@ -192,7 +192,7 @@ def _complete_search(run: _Deciding) -> Result | None:
 def _cpsat_model(run: _Deciding) -> Result | None:
     if run.method == Method.SEARCH:
         return None
-    from tranquility.solver.cpsat.solving import cpsat  # OR-Tools loads only when CP-SAT runs
+    from tranquility.solver.cpsat.run_model import cpsat  # OR-Tools loads only when CP-SAT runs
 
     run.say("CP-SAT model", DecidedBy.CPSAT)
     verdict, line, info = cpsat(run.state, cpsat_limits(run.budget, run.left()))

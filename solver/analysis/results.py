@@ -147,7 +147,7 @@ def position_of(game: Game | Replayed) -> tuple[Line, State]:
 def cpsat_limits(budget: Budget, seconds: float):
     """CP-SAT's share of the budget: ``seconds`` on the budget's workers, or when
     reproducible, the deterministic time on one worker with the budget's seed."""
-    from tranquility.solver.cpsat.solving import CpsatLimits
+    from tranquility.solver.cpsat.run_model import CpsatLimits
 
     if budget.reproducible:
         return CpsatLimits(workers=1, deterministic=budget.cpsat_deterministic, seed=budget.seed)

@@ -50,7 +50,7 @@ def what_binds(state: State, seconds: float = 20.0, deterministic: float | None 
     (reproducible results when the seconds do not run out first)."""
     from ortools.sat.python import cp_model
     from tranquility.solver.cpsat.model import Frame, build_model, horizon, rule_groups
-    from tranquility.solver.cpsat.solving import CpsatLimits, interruptible_solve, new_solver
+    from tranquility.solver.cpsat.run_model import CpsatLimits, interruptible_solve, new_solver
 
     until = time.monotonic() + seconds
     solves = 0

@@ -22,7 +22,7 @@ from enum import StrEnum
 
 from ortools.sat.python import cp_model
 from tranquility.solver.cpsat.model import GameModel, build_model, horizon
-from tranquility.solver.cpsat.solving import (
+from tranquility.solver.cpsat.run_model import (
     CpsatLimits,
     LineFacts,
     interruptible_solve,

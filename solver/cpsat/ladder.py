@@ -25,7 +25,7 @@ from functools import partial
 
 from ortools.sat.python import cp_model
 from tranquility.solver.cpsat.model import GameModel, build_model, horizon, no_cell_costs_more_than_one_beyond_the_slack
-from tranquility.solver.cpsat.solving import (
+from tranquility.solver.cpsat.run_model import (
     CpsatLimits,
     add_hint,
     add_objective_cuts,

@@ -16,7 +16,7 @@ cards as it has discarded so far.
 
 ``build_model`` adds the rules one function each, named after the rule, in an explicit
 order; each rule function takes the variables it constrains and returns the ones it
-creates. Reading a solution, hints and objectives are in solver/cpsat/solving.py.
+creates. Reading a solution, hints and objectives are in solver/cpsat/run_model.py.
 """
 
 from __future__ import annotations
@@ -328,7 +328,7 @@ class StartRounds:
 @dataclass(frozen=True)
 class GameModel:
     """A built model (``build_model``) and the variables read after building: by solutions,
-    hints and objectives (solver/cpsat/solving.py) and by what binds (``rule_on``)."""
+    hints and objectives (solver/cpsat/run_model.py) and by what binds (``rule_on``)."""
 
     frame: Frame
     model: cp_model.CpModel

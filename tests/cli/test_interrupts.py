@@ -163,7 +163,7 @@ def test_a_cp_sat_solve_leaves_ctrl_c_to_python():
     script = (
         "import os, signal, time\n"
         "from ortools.sat.python import cp_model\n"
-        "from tranquility.solver.cpsat.solving import CpsatLimits, new_solver\n"
+        "from tranquility.solver.cpsat.run_model import CpsatLimits, new_solver\n"
         "m = cp_model.CpModel(); x = m.new_int_var(0, 9, 'x'); m.add(x > 3)\n"
         "assert new_solver(CpsatLimits(workers=2)).solve(m) == cp_model.OPTIMAL\n"
         "try:\n"
@@ -182,7 +182,7 @@ def test_ctrl_cs_in_a_row_never_end_the_wait_before_its_threads():
     ("terminate called without an active exception")."""
     script = (
         "import os, signal, threading, time\n"
-        "from tranquility.solver.cpsat.solving import run_stoppable\n"
+        "from tranquility.solver.cpsat.run_model import run_stoppable\n"
         "finished, sent = [], threading.Event()\n"
         # The tasks outlast the Ctrl-Cs, however slow the machine: every one lands in the wait.
         "def task():\n"

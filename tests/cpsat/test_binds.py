@@ -10,7 +10,7 @@ from ortools.sat.python import cp_model
 from tranquility.solver.analysis.portfolio import solve
 from tranquility.solver.cpsat.binds import what_binds
 from tranquility.solver.cpsat.model import RULE_GROUPS, build_model, horizon
-from tranquility.solver.cpsat.solving import CpsatLimits, new_solver
+from tranquility.solver.cpsat.run_model import CpsatLimits, new_solver
 from tranquility.solver.engine.state import State
 from tranquility.solver.verdicts import Method
 

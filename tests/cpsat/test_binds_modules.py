@@ -13,7 +13,7 @@ import pytest
 from ortools.sat.python import cp_model
 from tranquility.solver.cpsat.binds import Binding, what_binds
 from tranquility.solver.cpsat.model import RULE_GROUPS, Frame, build_model, horizon, rule_groups
-from tranquility.solver.cpsat.solving import CpsatLimits, cpsat, new_solver
+from tranquility.solver.cpsat.run_model import CpsatLimits, cpsat, new_solver
 from tranquility.solver.engine.actions import DiscardTwo
 from tranquility.solver.engine.cards import MONSTER
 from tranquility.solver.engine.deal import Deal, deal

@@ -11,7 +11,7 @@ from dataclasses import replace
 import pytest
 from ortools.sat.python import cp_model
 from tranquility.solver.cpsat.model import build_model, horizon
-from tranquility.solver.cpsat.solving import CpsatLimits, add_hint, cpsat, line_facts, new_solver, optimise, plan_of, realise
+from tranquility.solver.cpsat.run_model import CpsatLimits, add_hint, cpsat, line_facts, new_solver, optimise, plan_of, realise
 from tranquility.solver.engine.actions import DiscardTwo, PlayIsland, PlayMonster
 from tranquility.solver.engine.deal import Deal, deal
 from tranquility.solver.engine.rules import Adjacency, OneCard, Order, Rocks, Rules

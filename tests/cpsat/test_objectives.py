@@ -7,7 +7,7 @@ import pytest
 from ortools.sat.python import cp_model
 from tranquility.solver.analysis.portfolio import solve
 from tranquility.solver.cpsat.model import build_model, horizon
-from tranquility.solver.cpsat.solving import CpsatLimits, add_hint, line_facts, new_solver, objective_expr
+from tranquility.solver.cpsat.run_model import CpsatLimits, add_hint, line_facts, new_solver, objective_expr
 from tranquility.solver.engine.actions import PlayStart
 from tranquility.solver.engine.state import State
 from tranquility.solver.engine.verify import verify

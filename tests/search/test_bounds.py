@@ -12,7 +12,7 @@ import sys
 import pytest
 from tranquility.solver.analysis.portfolio import solve
 from tranquility.solver.cpsat import ladder
-from tranquility.solver.cpsat.solving import CpsatLimits, new_solver, optimise
+from tranquility.solver.cpsat.run_model import CpsatLimits, new_solver, optimise
 from tranquility.solver.engine.actions import DiscardTwo, PlayIsland, PlayStart
 from tranquility.solver.engine.deal import deal
 from tranquility.solver.engine.rules import OFFICIAL, Rocks, Rules
@@ -279,7 +279,7 @@ def test_an_error_in_a_side_of_the_race_is_raised_not_taken_for_unknown(all_opti
 RACE_INTERRUPTED = """
 import os, signal, threading, time
 from tranquility.solver.cpsat import ladder
-from tranquility.solver.cpsat.solving import CpsatLimits
+from tranquility.solver.cpsat.run_model import CpsatLimits
 from tranquility.solver.engine.deal import deal
 from tranquility.solver.search.objectives import objective_bound
 from tranquility.solver.engine.rules import OFFICIAL

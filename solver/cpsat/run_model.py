@@ -1,4 +1,4 @@
-"""Solving the CP-SAT model (solver/cpsat/model.py), and crossing between it and the rules engine:
+"""Running the CP-SAT model (solver/cpsat/model.py), and crossing between it and the rules engine:
 the solver's set-up, the model's expression of each objective, hints from a known line,
 and a solution read as a plan that ``realise`` turns into actions the engine replays
 (docs/model.md)."""
