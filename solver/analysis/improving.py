@@ -233,7 +233,7 @@ def _ladder(run: _Improvement, best: _Best) -> _Best:
 def _windows(run: _Improvement, best: _Best) -> _Best:
     """Most of the time left re-solves windows of the best line (docs/explain.md); the rest is
     the one CP-SAT run over the whole model, whose bound alone is proven."""
-    from tranquility.solver.cpsat.improve import LNS, LNS_SHARE, applies, lns  # OR-Tools
+    from tranquility.solver.cpsat.large_neighbourhoods import LNS, LNS_SHARE, applies, lns  # OR-Tools
 
     objective = run.objective
     if best.settled or not applies(run.position, objective):

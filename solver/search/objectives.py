@@ -31,7 +31,7 @@ class FoundBy(StrEnum):
     RESTARTS = "restarts"  # the greedy restarts from the best line's turns
     EXHAUSTIVE = "exhaustive"  # the complete search's first win
     CPSAT = "cpsat"  # the deciding CP-SAT run, or the one optimising the whole model
-    LNS = "lns"  # the improving search (solver/cpsat/improve.py)
+    LNS = "lns"  # the improving search (solver/cpsat/large_neighbourhoods.py)
     LADDER = "ladder"  # a feasible step of the ladder
 
 

@@ -1,6 +1,6 @@
-"""The improving search (solver/cpsat/improve.py): on small deals whose exact optimum the plain
-search finds, the LNS never returns a line worse than its start or better than the
-optimum, every line it returns replays as a win, a solve never claims optimal unless the
+"""The improving search (solver/cpsat/large_neighbourhoods.py): on small deals whose exact
+optimum the plain search finds, the LNS never returns a line worse than its start or better
+than the optimum, every line it returns replays as a win, a solve never claims optimal unless the
 value is the exact optimum, and a reproducible budget gives the same line twice."""
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 from tranquility.solver.analysis.portfolio import solve
-from tranquility.solver.cpsat import improve
-from tranquility.solver.cpsat.improve import Rest, applies, draw_window, lns
+from tranquility.solver.cpsat import large_neighbourhoods
+from tranquility.solver.cpsat.large_neighbourhoods import Rest, applies, draw_window, lns
 from tranquility.solver.engine.deal import deal
 from tranquility.solver.engine.line import Line
 from tranquility.solver.engine.rules import OFFICIAL
@@ -61,7 +61,7 @@ def cases():
 
 @pytest.fixture(autouse=True)
 def few_rounds(monkeypatch):
-    monkeypatch.setattr(improve, "REPRODUCIBLE_ROUNDS", 4)
+    monkeypatch.setattr(large_neighbourhoods, "REPRODUCIBLE_ROUNDS", 4)
 
 
 @pytest.mark.slow
@@ -113,7 +113,7 @@ def test_a_solve_claims_optimal_only_at_the_exact_optimum(cases):
 def test_a_line_the_engine_rejects_is_an_internal_error(cases, monkeypatch):
     game, position, start, _ = cases[0]
     # A "better" line that never plays the Finish: it keeps one card more, and does not win.
-    monkeypatch.setattr(improve, "_round", lambda *args: (start[:-1], False))
+    monkeypatch.setattr(large_neighbourhoods, "_round", lambda *args: (start[:-1], False))
     with pytest.raises(InternalError, match="does not replay as a win"):
         lns(Line(game), position, start, Objective.SPARE, Budget(reproducible=True))
 
@@ -140,10 +140,11 @@ def test_the_lns_runs_only_where_it_fixes_cells_by_one_island(cases):
 
 def test_the_docs_give_the_search_s_budgets():
     text = (Path(__file__).parents[2] / "docs" / "explain.md").read_text(encoding="utf-8")
-    assert f"{improve.REPRODUCIBLE_ROUNDS} rounds of {improve.ROUND_DETERMINISTIC} s" in text
-    assert f"A round's CP-SAT run has {improve.ROUND_SECONDS:g} s on one worker" in text
-    assert f"starts at {improve.FIRST_LENGTH} turns, grows by {improve.GROW}" in text
-    assert f"shrinks by {improve.SHRINK}" in text and improve.LNS_SHARE == 0.75 and "three quarters" in text
+    assert f"{large_neighbourhoods.REPRODUCIBLE_ROUNDS} rounds of {large_neighbourhoods.ROUND_DETERMINISTIC} s" in text
+    assert f"A round's CP-SAT run has {large_neighbourhoods.ROUND_SECONDS:g} s on one worker" in text
+    assert f"starts at {large_neighbourhoods.FIRST_LENGTH} turns, grows by {large_neighbourhoods.GROW}" in text
+    assert f"shrinks by {large_neighbourhoods.SHRINK}" in text
+    assert large_neighbourhoods.LNS_SHARE == 0.75 and "three quarters" in text
     assert "one of two kinds" in text and len(Rest) == 2
 
 
@@ -154,6 +155,6 @@ def test_ctrl_c_keeps_the_best_line_so_far(cases, monkeypatch):
     def interrupted(*args):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(improve, "_round", interrupted)
+    monkeypatch.setattr(large_neighbourhoods, "_round", interrupted)
     found = lns(Line(game), position, start, Objective.SPARE, Budget(reproducible=True))
     assert found.interrupted and found.actions == start and found.rounds == 1
