@@ -14,7 +14,7 @@ import sys
 import traceback
 
 import click
-from tranquility.solver import ctrl_c
+from tranquility.solver import stop_signals
 
 from . import interrupts
 
@@ -72,10 +72,10 @@ class Group(click.Group):
         try:
             result = self._invoked(ctx)
         except click.exceptions.Exit:
-            if ctrl_c.terminated():
+            if stop_signals.terminated():
                 ctx.exit(TERMINATED)
             raise
-        if ctrl_c.terminated():
+        if stop_signals.terminated():
             ctx.exit(TERMINATED)
         return result
 
@@ -128,7 +128,7 @@ def _one_line(exc: click.UsageError) -> click.ClickException:
 
 
 def _interrupted(ctx: click.Context) -> None:
-    click.echo("Terminated." if ctrl_c.terminated() else "Interrupted.", err=True)
+    click.echo("Terminated." if stop_signals.terminated() else "Interrupted.", err=True)
     ctx.exit(INTERRUPTED)
 
 

@@ -14,7 +14,7 @@ interrupt at any moment has one of three outcomes:
 
 SIGTERM (``kill``, ``timeout``, a job scheduler) is the same, with a stronger meaning: stop
 now. Before the command has started: "Terminated.", exit 143. While it runs: the program
-notes it (``solver.ctrl_c.terminate``), so that a batch stops at once where a first Ctrl-C
+notes it (``solver.stop_signals.terminate``), so that a batch stops at once where a first Ctrl-C
 would only end the case under way, and the command ends as Ctrl-C ends it, stopping its
 worker processes and keeping what it stored, then exits 143 (``exits.Group``). Once it has
 ended: ignored, as Ctrl-C is.
@@ -43,9 +43,9 @@ def _on_sigterm(signum, frame) -> None:
         os._exit(128 + signal.SIGTERM)
     if _phase == _ENDED:
         return
-    from tranquility.solver import ctrl_c  # loaded with cli.exits, before the command started
+    from tranquility.solver import stop_signals  # loaded with cli.exits, before the command started
 
-    ctrl_c.terminate()
+    stop_signals.terminate()
     raise KeyboardInterrupt
 
 

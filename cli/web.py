@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 import click
 from textual import messages
 from textual.drivers.web_driver import WebDriver
-from tranquility.solver import ctrl_c
+from tranquility.solver import stop_signals
 
 from .exits import InputError
 from .game_input import DealSource, usage_error
@@ -113,7 +113,7 @@ def serve(command: str, host: str, port: int) -> None:
     def stop(signum: int) -> None:
         nonlocal stopped
         if signum == signal.SIGTERM:
-            ctrl_c.terminate()
+            stop_signals.terminate()
         if not stopped:  # a second Ctrl-C while the boards close changes nothing
             stopped = True
             loop.stop()

@@ -10,7 +10,7 @@ imports it before it knows whether a command needs the solver). The layers below
 subpackage that imports only those under it (docs/architecture.md): ``engine`` (the rules)
 <- ``formats`` (files and text) <- ``search`` (bounds, greedy, complete search, policies)
 <- ``cpsat`` (the CP-SAT model) <- ``analysis`` (solve, explain, analyze, the moves, the board) <-
-``batch`` (odds, bench); ``errors`` and ``verdicts`` sit under them all.
+``batch`` (odds, bench); ``errors``, ``verdicts``, ``stop_signals`` and ``stats`` sit under them all.
 """
 
 from __future__ import annotations

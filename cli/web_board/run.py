@@ -9,7 +9,7 @@ import webbrowser
 
 import click
 from aiohttp import web
-from tranquility.solver import ctrl_c
+from tranquility.solver import stop_signals
 
 from .api import JOBS, MAX_SECONDS
 from .pool import Pool
@@ -26,7 +26,7 @@ def run(host: str, port: int, open_page: bool, workers: int, queue: int, job_cap
 
     def stop(signum: int) -> None:
         if signum == signal.SIGTERM:
-            ctrl_c.terminate()
+            stop_signals.terminate()
         stopping.set()
 
     async def serve() -> None:

@@ -10,7 +10,7 @@ import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 
-from tranquility.solver import ctrl_c
+from tranquility.solver import stop_signals
 from tranquility.solver.analysis.portfolio import solve
 from tranquility.solver.engine.actions import Action, ChoiceKind
 from tranquility.solver.engine.deal import Deal, deal
@@ -280,7 +280,7 @@ class CtrlC:
     def came(self) -> bool:
         """Note a case cut short by Ctrl-C (or SIGTERM); whether the run must stop."""
         now = time.monotonic()
-        stop = ctrl_c.terminated() or (self.last is not None and now - self.last <= INTERRUPT_WINDOW)
+        stop = stop_signals.terminated() or (self.last is not None and now - self.last <= INTERRUPT_WINDOW)
         self.last = now
         return stop
 

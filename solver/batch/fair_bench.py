@@ -37,7 +37,6 @@ from tranquility.solver.analysis.fair import DEFAULT_TURNS, FAIR_SAMPLES, Judgem
 from tranquility.solver.batch.bench import FAIR_SUITE, CtrlC, Suite, machine_description
 from tranquility.solver.batch.odds_summary import _round, shown_percent
 from tranquility.solver.batch.table_bench import play_each
-from tranquility.solver.ctrl_c import held
 from tranquility.solver.engine.deal import deal
 from tranquility.solver.engine.rules import OFFICIAL, Rules
 from tranquility.solver.engine.verify import verify
@@ -47,6 +46,7 @@ from tranquility.solver.search.budget import Budget
 from tranquility.solver.search.lookahead import DEFAULT_SAMPLES, Lookahead
 from tranquility.solver.search.policies import simulate
 from tranquility.solver.stats import p90, wilson
+from tranquility.solver.stop_signals import held
 
 LOST, OWN = "lost", "own"  # the sections
 PLAYERS = (4,)

@@ -18,11 +18,11 @@ from typing import Any
 
 from tranquility.solver.analysis.portfolio import solve
 from tranquility.solver.batch.odds_store import MAX_SEED, Batch, OddsStore, Played, Scope, Solved, Work, budget_json, line_hash
-from tranquility.solver.ctrl_c import held
 from tranquility.solver.engine.deal import check_players, deal
 from tranquility.solver.engine.rules import Rules
 from tranquility.solver.errors import BadInput
 from tranquility.solver.search.budget import Budget
+from tranquility.solver.stop_signals import held
 from tranquility.solver.verdicts import DecidedBy, Verdict
 from tranquility.solver.version import __version__
 

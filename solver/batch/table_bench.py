@@ -36,7 +36,6 @@ from typing import TypeVar
 from tranquility.solver.batch.bench import TABLE_SUITE, CtrlC, Suite, machine_description
 from tranquility.solver.batch.odds_summary import PolicyRate, _round, decision_cells, shown_percent
 from tranquility.solver.batch.plays import SEARCHING, TimedLookahead, play, stored_name
-from tranquility.solver.ctrl_c import held
 from tranquility.solver.engine.deal import deal
 from tranquility.solver.engine.rules import OFFICIAL
 from tranquility.solver.engine.state import replay
@@ -44,6 +43,7 @@ from tranquility.solver.engine.verify import verify
 from tranquility.solver.search.lookahead import BELIEFS, BLUEPRINTS, DEFAULT_SAMPLES
 from tranquility.solver.search.policies import Policy, make_policy, play_on, simulate
 from tranquility.solver.stats import Z95, p90
+from tranquility.solver.stop_signals import held
 
 RATE_PLAYERS = (1, 2, 3, 4, 5)  # the rates section's player counts
 COMPARE_PLAYERS = (2, 4)  # the other sections'

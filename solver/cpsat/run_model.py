@@ -12,13 +12,13 @@ from dataclasses import dataclass, replace
 
 from ortools.sat.python import cp_model
 from tranquility.solver.cpsat.model import Expr, GameModel, build_model, cell_of, every_turn_before_the_finish_is_counted, horizon
-from tranquility.solver.ctrl_c import held
 from tranquility.solver.engine.actions import Action, DiscardTwo, PlayFinish, PlayIsland, PlayMonster, PlayStart, RocksMove
 from tranquility.solver.engine.cards import FINISH, MONSTER, START, Card, is_island
 from tranquility.solver.engine.state import IllegalAction, State
 from tranquility.solver.errors import InternalError
 from tranquility.solver.search.bounds import least_total_cost
 from tranquility.solver.search.objectives import maximised
+from tranquility.solver.stop_signals import held
 from tranquility.solver.verdicts import Objective, Verdict
 
 TurnFact = tuple[str, int | None, int | None]  # (kind, card, cell); card and cell for an island, cell for a monster

@@ -8,9 +8,9 @@ import os
 from pathlib import Path
 from typing import Any
 
-from tranquility.solver.ctrl_c import held
 from tranquility.solver.engine.cards import FINISH, MONSTER, START, Card, is_island
 from tranquility.solver.errors import BadInput
+from tranquility.solver.stop_signals import held
 
 
 class FormatError(BadInput):

@@ -294,9 +294,9 @@ def test_bench_stopped_by_ctrl_c_prints_its_partial_report_and_exits_130(bench_c
 @pytest.fixture
 def told_to_stop(monkeypatch):
     """SIGTERM has come (``interrupts`` notes it so, then raises KeyboardInterrupt)."""
-    from tranquility.solver import ctrl_c
+    from tranquility.solver import stop_signals
 
-    monkeypatch.setattr(ctrl_c, "_terminated", True)
+    monkeypatch.setattr(stop_signals, "_terminated", True)
 
 
 def test_bench_stops_at_the_first_case_sigterm_cuts(bench_ctrl_c, told_to_stop):
@@ -323,7 +323,7 @@ def test_a_command_that_ends_after_sigterm_exits_143_with_its_answer(told_to_sto
 
 
 def test_sigterm_in_a_held_step_comes_after_it_and_before_ctrl_c():
-    from tranquility.solver.ctrl_c import held
+    from tranquility.solver.stop_signals import held
 
     came: list[int] = []
     previous = {
