@@ -1,6 +1,6 @@
 """How long grading and generating take (``tranquility bench --suite puzzles``).
 
-Per player count, grade the official seeds START..START+N-1 in turn, as ``generate``
+Per player count, grade the official seeds FIRST_SEED..FIRST_SEED+N-1 in turn, as ``generate``
 does, timing each grade (without and with the silent table). Generating one puzzle of
 grade g takes, in expectation, the time to grade the seeds it has to try: the scan's total
 grading time divided by the puzzles of grade g it found (plus one silent table).
@@ -19,7 +19,7 @@ from tranquility.solver.formats.puzzle_tag import GRADES
 
 from .grade import grade, silent_table
 
-START = 10_000  # away from the calibration seeds (0..499)
+FIRST_SEED = 10_000  # away from the calibration seeds (0..499)
 
 
 @dataclass(frozen=True)
@@ -58,7 +58,7 @@ def run_puzzle_suite(
         seconds: dict[int, list[float]] = {g: [] for g in (0, *GRADES)}
         silent = []
         scan_started = time.monotonic()
-        for seed in range(START, START + deals):
+        for seed in range(FIRST_SEED, FIRST_SEED + deals):
             if on_step is not None:
                 on_step(f"grade {count} players, seed {seed}")
             game = deal(OFFICIAL, count, seed)
@@ -67,7 +67,7 @@ def run_puzzle_suite(
             seconds[g].append(time.monotonic() - started)
             graded[g] += 1
         scan = time.monotonic() - scan_started
-        for seed in range(START, START + min(deals, 5)):
+        for seed in range(FIRST_SEED, FIRST_SEED + min(deals, 5)):
             started = time.monotonic()
             silent_table(deal(OFFICIAL, count, seed))
             silent.append(time.monotonic() - started)

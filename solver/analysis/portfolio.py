@@ -36,15 +36,8 @@ from tranquility.solver.search.complete import exhaustive
 from tranquility.solver.search.greedy import greedy
 from tranquility.solver.verdicts import DecidedBy, Method, Objective, Verdict
 
-VERDICTS = tuple(Verdict)
-
-
 METHODS = tuple(Method)
-
-
 OBJECTIVES = tuple(Objective)
-
-
 GREEDY_SHARE = 0.25  # of the time left, for the greedy phase (docs/solving.md)
 
 

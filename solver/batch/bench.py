@@ -196,9 +196,10 @@ def _cases(suite: str, deals: int | None) -> Iterator[Case]:
         yield from _rule_set_cases(MODULES, deals)
 
 
-def _rule_set_cases(table: dict[str, dict], deals: int | None) -> Iterator[Case]:
-    """Each rule set of ``table`` (a group each) for 1, 2 and 4 players, seeds 0.. (50)."""
-    for name, options in table.items():
+def _rule_set_cases(rule_sets: dict[str, dict], deals: int | None) -> Iterator[Case]:
+    """Each of ``rule_sets`` (its name, its options; a group each) for 1, 2 and 4 players,
+    seeds 0.. (50)."""
+    for name, options in rule_sets.items():
         rules = Rules(**options)
         for players in RULE_SET_PLAYERS:
             for seed in range(deals or 50):

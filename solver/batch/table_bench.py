@@ -443,17 +443,17 @@ def cut_short(case: TableCase) -> TableGame:
     return TableGame(case, interrupted=True)
 
 
-Case = TypeVar("Case")
-Played = TypeVar("Played")
+AnyCase = TypeVar("AnyCase")  # a suite's case (TableCase, FairCase)
+AnyGame = TypeVar("AnyGame")  # what playing it gives (TableGame, FairGame)
 
 
 def play_each(
-    cases: Sequence[Case],
+    cases: Sequence[AnyCase],
     workers: int,
     ctrl_c: CtrlC,
-    play: Callable[[Case], Played],
-    cut: Callable[[Case], Played],
-    record: Callable[[Played], None],
+    play: Callable[[AnyCase], AnyGame],
+    cut: Callable[[AnyCase], AnyGame],
+    record: Callable[[AnyGame], None],
 ) -> bool:
     """Each case played by ``play`` and recorded, in this process or on a pool of
     ``workers`` processes, one game each at a time (``play`` must then pickle: a module's
@@ -475,7 +475,7 @@ def play_each(
     from tranquility.solver.batch.odds_runner import halt, local_executor
 
     todo = iter(cases)
-    pending: dict[cf.Future, Case] = {}
+    pending: dict[cf.Future, AnyCase] = {}
     pool: cf.ProcessPoolExecutor | None = None
     try:
         while True:
