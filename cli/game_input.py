@@ -232,7 +232,7 @@ def checked(game: Game, file: str | None) -> Replayed:
         raise InputError(f"{file}: {exc}" if file is not None else str(exc)) from None
 
 
-def playable(game: Game, file: str | None) -> Game:
+def legal_game(game: Game, file: str | None) -> Game:
     """``game``, when its deal and every action follow the rules (``checked``)."""
     checked(game, file)
     return game

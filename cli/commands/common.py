@@ -10,7 +10,7 @@ import click
 from tranquility.solver.engine.line import Game, Line
 from tranquility.solver.errors import BadInput
 
-from ..game_input import INPUT_ERRORS, DealSource, input_error, playable
+from ..game_input import INPUT_ERRORS, DealSource, input_error, legal_game
 from ..progress import activity
 from ..render.console import dump_json, make_console
 
@@ -57,7 +57,7 @@ def game_of(source: DealSource, file: str | None) -> tuple[Game, str | None]:
     an action that breaks one is exit 2 here (only ``verify`` answers 1 for it). With
     FILE's name in messages (``DealSource.resolve``)."""
     game, file = source.resolve(file)
-    return playable(game, file), file
+    return legal_game(game, file), file
 
 
 def prefix_of(game: Game) -> int:

@@ -11,7 +11,7 @@ from tranquility.solver.engine.line import as_line
 from tranquility.solver.verdicts import Method, Objective, Proof
 
 from ..exits import INTERRUPTED, exit_line
-from ..game_input import DealSource, checked, file_or_position, input_error, playable, usage_error
+from ..game_input import DealSource, checked, file_or_position, input_error, legal_game, usage_error
 from ..options import (
     Limits,
     deal_source,
@@ -31,7 +31,7 @@ from ..render.console import dump_json, make_console
 from ..render.verdicts import render_moves, render_solve
 from .common import deliver, game_of, run_with_status, write_out
 
-METHODS = tuple(m.value for m in Method)
+METHOD_NAMES = tuple(m.value for m in Method)
 
 REPRODUCIBLE = (
     "Same verdict and line on every run and machine: fixed node budgets and 60 s of CP-SAT "
@@ -63,7 +63,7 @@ unknown (or the win found so far) and exit 0. docs/solving.md.
 @solver_options("the whole command: deciding, then improving the line for --objective", reproducible=REPRODUCIBLE)
 @click.option(
     "--method",
-    type=click.Choice(METHODS),
+    type=click.Choice(METHOD_NAMES),
     default=Method.AUTO.value,
     show_default=True,
     help="auto = refutations, greedy, complete search, then CP-SAT; search or cpsat alone.",
@@ -333,7 +333,7 @@ def analyze(
         reject(ctx, {"turns": "--turns", "samples": "--samples", "sim_seed": "--sim-seed"}, "taken only with --fair")
     game, read = file_or_position(file, position_text)
     file = None if read is None else read.name
-    game = playable(game, file)
+    game = legal_game(game, file)
     line = as_line(game)
     budget = limits.budget()
     analysis = run_with_status("analysing", file, lambda progress: run_analyze(line, budget, progress=progress), quiet=as_json)

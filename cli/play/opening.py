@@ -13,7 +13,7 @@ from tranquility.solver.errors import BadInput
 from tranquility.solver.formats.reading import read_game_file
 
 from ..exits import InputError
-from ..game_input import INPUT_ERRORS, STDIN, DealSource, GameFile, input_error, playable, read_game, usage_error
+from ..game_input import INPUT_ERRORS, STDIN, DealSource, GameFile, input_error, legal_game, read_game, usage_error
 
 
 def open_board(source: DealSource, file: str | None, puzzle_id: str | None) -> Board:
@@ -24,7 +24,7 @@ def open_board(source: DealSource, file: str | None, puzzle_id: str | None) -> B
             raise usage_error("--puzzle ID opens a catalogue puzzle: give no FILE, --seed, --players or rules")
         return _catalogue_board(puzzle_id)
     if file is None:
-        return Board.open(playable(*source.resolve(None)))
+        return Board.open(legal_game(*source.resolve(None)))
     if source.seeded or source.has_rules:
         source.resolve(file)  # the usage error for FILE with the seed or rules options
     return load_board(file)
@@ -37,7 +37,7 @@ def load_board(path: str) -> Board:
     read = read_game(path)
     game, header = read.game, read.puzzle()
     try:
-        playable(game, path)
+        legal_game(game, path)
         start = as_line(game).start
         goal = None
         if header is not None and isinstance(start, Deal):  # a puzzle, or a game saved from one

@@ -24,7 +24,7 @@ from tranquility.solver.errors import BadInput
 from tranquility.solver.search.budget import Budget
 from tranquility.solver.verdicts import Objective, Verdict
 
-Progress = Callable[[dict], None]
+SendProgress = Callable[[dict], None]
 
 # Solver seconds a request may ask for, at most, and what it gets when it asks for none;
 # the server's hard cap per request (server.py) is above the largest.
@@ -66,7 +66,7 @@ def seconds_of(body: Mapping[str, Any], kind: str) -> float:
     return float(value)
 
 
-def budget_of(body: Mapping[str, Any], kind: str) -> Budget:
+def request_budget(body: Mapping[str, Any], kind: str) -> Budget:
     """One CP-SAT thread: each worker process of the pool is one solve at a time. With
     ``reproducible``, the fixed budgets of ``--reproducible`` in place of seconds."""
     if field(body, "reproducible", bool, False):
@@ -145,7 +145,7 @@ def _game_from_text(text: str) -> Game:
     return game_from_text(text, "text")
 
 
-def playable(body: Mapping[str, Any]) -> Game:
+def legal_game(body: Mapping[str, Any]) -> Game:
     """The game the request names, when its deal and every action follow the rules: else
     BadInput with the message the CLI gives (the turn, the action, the rule)."""
     from tranquility.solver.engine.verify import replayed
@@ -165,40 +165,40 @@ def _step_json(step: Any) -> dict:
 # -- the long work, each run by a worker process -----------------------------------------------
 
 
-def run_solve(body: Mapping[str, Any], progress: Progress) -> dict:
+def run_solve(body: Mapping[str, Any], progress: SendProgress) -> dict:
     """``solve --json``."""
     from tranquility.solver.analysis.portfolio import solve
 
-    game = playable(body)
-    return solve(game, budget_of(body, "solve"), objective=objective_of(body), progress=_told(progress)).to_json()
+    game = legal_game(body)
+    return solve(game, request_budget(body, "solve"), objective=objective_of(body), progress=_told(progress)).to_json()
 
 
-def run_moves(body: Mapping[str, Any], progress: Progress) -> dict:
+def run_moves(body: Mapping[str, Any], progress: SendProgress) -> dict:
     """``moves --json``."""
     from tranquility.solver.analysis.ranking import rank_moves
 
-    return rank_moves(playable(body), budget_of(body, "moves"), objective_of(body), _told(progress)).to_json()
+    return rank_moves(legal_game(body), request_budget(body, "moves"), objective_of(body), _told(progress)).to_json()
 
 
-def run_explain(body: Mapping[str, Any], progress: Progress) -> dict:
+def run_explain(body: Mapping[str, Any], progress: SendProgress) -> dict:
     """``explain --json``: the line gets two thirds of ``time_limit``, the critical-move
     checks the rest, as the command shares its default."""
     from tranquility.solver.analysis.explain import explain
 
     total = seconds_of(body, "explain")
-    game = playable(body)
+    game = legal_game(body)
     budget = Budget(seconds=total * 2 / 3, workers=1)
     explained = explain(game, objective_of(body, Objective.SPARE), budget, total / 3, _told(progress), total)
     return explained.to_json()
 
 
-def run_analyze(body: Mapping[str, Any], progress: Progress) -> dict:
+def run_analyze(body: Mapping[str, Any], progress: SendProgress) -> dict:
     """``analyze --json`` (each position ``time_limit`` seconds); with ``fair``,
     ``analyze --fair --json``: ``{"perfect", "fair"}`` (``samples``, ``turns``, ``sim_seed``)."""
     from tranquility.solver.analysis.analyze import analyze
 
-    line = as_line(playable(body))
-    analysis = analyze(line, budget_of(body, "analyze"), _told(progress))
+    line = as_line(legal_game(body))
+    analysis = analyze(line, request_budget(body, "analyze"), _told(progress))
     if not field(body, "fair", bool, False):
         return analysis.to_json()
     from tranquility.solver.analysis.fair import DEFAULT_TURNS, FAIR_SAMPLES, fair_analysis
@@ -211,22 +211,22 @@ def run_analyze(body: Mapping[str, Any], progress: Progress) -> dict:
     return fair_analysis(analysis, turns, samples, seed, _told(progress)).to_json()
 
 
-def run_verify(body: Mapping[str, Any], progress: Progress) -> dict:
+def run_verify(body: Mapping[str, Any], progress: SendProgress) -> dict:
     """``verify --json``: a game that breaks a rule is an answer (legal false), not an error."""
     from tranquility.solver.engine.verify import verify
 
     return verify(named_game(body).game).to_json()
 
 
-def run_hint(body: Mapping[str, Any], progress: Progress) -> dict:
+def run_hint(body: Mapping[str, Any], progress: SendProgress) -> dict:
     """The board's hint (``play``'s): the position solved, its verdict in words and, for a
     win, the best next move."""
     from tranquility.solver.analysis.board import Board
     from tranquility.solver.formats.codecs import action_to_json
     from tranquility.solver.formats.notation import format_action
 
-    board = Board.open(playable(body))
-    hint = board.hint(budget_of(body, "hint"), objective_of(body, board.objective))
+    board = Board.open(legal_game(body))
+    hint = board.hint(request_budget(body, "hint"), objective_of(body, board.objective))
     best = hint.best
     return {
         "verdict": hint.verdict,
@@ -238,15 +238,15 @@ def run_hint(body: Mapping[str, Any], progress: Progress) -> dict:
     }
 
 
-def run_check(body: Mapping[str, Any], progress: Progress) -> dict:
+def run_check(body: Mapping[str, Any], progress: SendProgress) -> dict:
     """The check after a move (``play``'s): the positions solved that judging the last move
     takes, given the verdicts ``known`` by turn; every proven verdict by turn, what the
     last move did, the move that threw the win away and the last turn proven winnable."""
     from tranquility.solver.analysis.board import Board, Proofs
 
-    board = Board.open(playable(body))
+    board = Board.open(legal_game(body))
     proofs = Proofs({board.line_at(turn): verdict for turn, verdict in _known(body, board.turn)})
-    proofs = proofs.check(board, budget_of(body, "check"))
+    proofs = proofs.check(board, request_budget(body, "check"))
     verdicts = {str(t): proofs.at(board, t) for t in range(board.turn + 1) if proofs.at(board, t) is not None}
     judgement = proofs.judge(board)
     last = f"the last move (turn {board.turn})"
@@ -269,11 +269,11 @@ def _known(body: Mapping[str, Any], turns: int) -> list[tuple[int, Verdict]]:
     return found
 
 
-def _told(progress: Progress) -> Callable[[Any], None]:
+def _told(progress: SendProgress) -> Callable[[Any], None]:
     return lambda step: progress(_step_json(step))
 
 
-JOBS: Mapping[str, Callable[[Mapping[str, Any], Progress], dict]] = {
+JOBS: Mapping[str, Callable[[Mapping[str, Any], SendProgress], dict]] = {
     "solve": run_solve,
     "moves": run_moves,
     "explain": run_explain,

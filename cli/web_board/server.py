@@ -239,7 +239,7 @@ class Server:
         from ..html import analysis_html
 
         body = await _body(request)
-        line = as_line(api.playable(body))
+        line = as_line(api.legal_game(body))
         perfect, fair = api.field(body, "perfect", dict), api.field(body, "fair", dict)
         if perfect is None:
             raise api.RequestError("perfect: the analyze --json document of the line")

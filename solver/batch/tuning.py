@@ -30,11 +30,10 @@ from tranquility.solver.engine.deal import deal
 from tranquility.solver.engine.rules import OFFICIAL, Rules
 from tranquility.solver.errors import BadInput
 from tranquility.solver.search.policies import Policy, Tuned, make_policy, simulate
-from tranquility.solver.search.weights import THRIFTY_LIKE, WeightBook, Weights
+from tranquility.solver.search.weights import CELLS_WEIGHT, THRIFTY_LIKE, WeightBook, Weights
 
 TRAINING_SEEDS = 1_000_000  # the first training deal; evaluation seeds are 0-999
 VALIDATION_SEEDS = 5_000_000  # the fresh deals the chosen weights are re-tested on
-CELLS_WEIGHT = 0.25  # a lost game's share of cells filled, against 1 for a win
 JOURNAL_FORMAT = "tranquility-tune/1"
 # Settings a journal may be resumed with other values of: a run can be stopped early or
 # carried on for more generations, and re-tested on more or fewer deals.

@@ -90,13 +90,13 @@ def what_binds(state: State, seconds: float = 20.0, deterministic: float | None 
             needed = rest
         elif trial not in (cp_model.FEASIBLE, cp_model.OPTIMAL):
             minimal = False
-    return Binding("proven", tuple(needed), minimal, solves, tuple(describe(state, g) for g in needed))
+    return Binding("proven", tuple(needed), minimal, solves, tuple(describe_group(state, g) for g in needed))
 
 
 # -- the groups in words ---------------------------------------------------------------------
 
 
-def describe(state: State, group: str) -> str:
+def describe_group(state: State, group: str) -> str:
     return _DESCRIBE[group](state)
 
 

@@ -38,6 +38,7 @@ from tranquility.solver.engine.state import State
 from tranquility.solver.errors import BadInput
 from tranquility.solver.search.memory import SeatMemory, TurnRecord
 from tranquility.solver.search.policies import POLICIES, Policy, Reading, StartCall, make_policy, play_on
+from tranquility.solver.search.weights import CELLS_WEIGHT
 from tranquility.solver.search.worlds import sample_world, undo_turn, unseen_cards
 from tranquility.solver.stats import Z95_ONE_SIDED, wilson
 
@@ -45,7 +46,6 @@ DEFAULT_SAMPLES = 6  # worlds dealt per round of successive halving (docs/simula
 BLUEPRINTS = ("tuned", "thrifty")  # the silent policies that score their plays; the first is the default
 WIDTH = 3  # the blueprint's best island plays tried, besides its own move and discarding two
 TRIES = 24  # worlds dealt, at most, to find one where the last round's moves are the blueprint's
-CELLS_WEIGHT = 0.25  # a playout's share of cells filled, against 1 for a win (the shaped value)
 EFFECT = 0.03  # the least mean advantage, in shaped value, for which a seat leaves the blueprint's move
 # How a seat weighs the worlds: ``counts`` deals every hidden card at random within the
 # counts (the face-down ones leaning towards the cards the blueprint gives up); ``filtered`` also

@@ -20,6 +20,10 @@ from tranquility.solver.engine.rules import OFFICIAL, Rules
 from tranquility.solver.errors import BadInput
 
 WEIGHTS_FORMAT = "tranquility-weights/1"
+# The shaped value of a game: 1 for a win, plus this times the share of cells filled, so that
+# two lost games still tell how far each got. The weights are fitted on it (tuning.py) and the
+# lookahead scores its playouts with it.
+CELLS_WEIGHT = 0.25
 WEIGHTS_FILE = "tuned_weights.json"
 
 

@@ -398,13 +398,13 @@ def test_what_binds_puts_the_modules_in_words():
     from tranquility.solver.cpsat import binds
 
     rocks = State.initial(Deal(rules=ROCKS, piles=ROCKS_PILE, rocks_row=1))
-    assert binds.describe(rocks, "rocks") == (
+    assert binds.describe_group(rocks, "rocks") == (
         "The Jagged Rocks block row 1 (row 0 is the bottom row): no island is placed there while they stay; "
         "after every action the seat moves them to another row, or pays two cards to keep them, until 1 row(s) "
         "are complete (0 now)."
     )
     sink = position_after(Line(SINK_DEAL, SINK_OPENING))
-    assert binds.describe(sink, "monsters") == (
+    assert binds.describe_group(sink, "monsters") == (
         "Sea Monsters: the Finish waits for all 1 to be played (0 played, 1 to go; Sea Monster cards lie in "
         "seat 1's hand); each sinks a placed island, whose cell must be filled again, so each costs a turn, "
         "its card and one more island."
