@@ -72,10 +72,11 @@ class GridReading(Generic[T]):
 
     def __call__(self, state: State) -> T:
         readings = state._readings
-        if self in readings:
+        try:
             return readings[self]
-        value = readings[self] = self.compute(state)
-        return value
+        except KeyError:
+            value = readings[self] = self.compute(state)
+            return value
 
 
 IslandPlay = tuple[int, int, int]  # (card, cell, cost): a legal island choice and its cost
@@ -447,6 +448,11 @@ class State:
         must be larger."""
         return self._bounds[cell]
 
+    @property
+    def every_island_bounds(self) -> tuple[tuple[int, int], ...]:
+        """``island_bounds`` of every cell, by cell (one tuple, for a search that reads them all)."""
+        return self._bounds
+
     def _cell_bounds(self, cell: int) -> tuple[int, int]:
         return _cell_bounds(self.grid, self.rules, cell)
 
@@ -572,9 +578,11 @@ class State:
             if child.grid is self.grid:
                 theirs["_readings"] = readings  # the same grid: the same values, one dict
             elif isinstance(action, PlayIsland):
-                cell, card = action.cell, action.card
-                updated = [(r, r.after(self, cell, card)) for r in list(readings) if r.after is not None]
-                theirs["_readings"] = {r: value for r, value in updated if value is not None}
+                cell, card, handed = action.cell, action.card, {}
+                for reading in list(readings):  # an update may work out another reading here
+                    if reading.after is not None and (value := reading.after(self, cell, card)) is not None:
+                        handed[reading] = value
+                theirs["_readings"] = handed
         if "_bounds" not in mine:
             return child
         if child.grid is self.grid:

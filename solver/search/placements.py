@@ -32,9 +32,9 @@ def cheapest_costs_if_emptied(state: State, cell: int, cards: Iterable[int]) -> 
     its placements and costs (this position's, worked out once for all the cells a
     greedy player weighs sinking)."""
     grid = state.grid[:cell] + (None,) + state.grid[cell + 1 :]
-    bounds = grid_bounds(grid, state.rules)
+    bounds, old = grid_bounds(grid, state.rules), state.every_island_bounds
     neighbours = geometry_of(state.rules).neighbours  # symmetric: the cells next to `cell`
-    changed = {e for e in range(len(grid)) if bounds[e] != state.island_bounds(e)} | {cell, *neighbours[cell]}
+    changed = {e for e in range(len(grid)) if bounds[e] != old[e]} | {cell, *neighbours[cell]}
     cols, rocks = state.rules.cols, state.rocks_row
     fresh = [
         (bounds[e], tuple([v for c in neighbours[e] if (v := grid[c]) is not None]))
@@ -89,7 +89,7 @@ reading_runs = GridReading(_reading_runs, after=_runs_after)
 
 def _empty_bounds(state: State) -> frozenset[tuple[int, int]]:
     """The distinct ``island_bounds`` of the empty cells (the rocks aside)."""
-    return frozenset([state.island_bounds(cell) for cell, v in enumerate(state.grid) if v is None])
+    return frozenset([bounds for bounds, v in zip(state.every_island_bounds, state.grid, strict=True) if v is None])
 
 
 empty_bounds = GridReading(_empty_bounds)
