@@ -569,7 +569,8 @@ class State:
     def _pass_tables(self, child: State, action: Action) -> State:
         """Give ``child`` the tables of the grid this position has worked out, updated for
         the one card placed (a placement changes the bounds of a run and the neighbours of
-        a cell), or as they are when the grid has not changed. Invisible: each is the value
+        a cell), or as they are when the grid has not changed; the searches' ``GridReading``
+        values the same way, each updated by its own ``after``. Invisible: each is the value
         ``child`` would work out itself (tests/engine/test_speed_invariants.py); a replay, which
         never works them out, pays nothing for this."""
         mine, theirs = self.__dict__, child.__dict__
@@ -813,9 +814,10 @@ class State:
         return None
 
 
+_FINISH, _DISCARD = Choice(ChoiceKind.FINISH, FINISH), Choice(ChoiceKind.DISCARD)  # one value each: choices are frozen
+
 # The tables of a position that its grid alone decides, and those its rocks' row decides too
 # (State._pass_tables hands them on).
-_FINISH, _DISCARD = Choice(ChoiceKind.FINISH, FINISH), Choice(ChoiceKind.DISCARD)  # one value each: choices are frozen
 _GRID_TABLES = ("_bounds", "_near")
 _ROCKS_TABLES = ("_open_cells", "_open_groups", "_group_ends")
 
