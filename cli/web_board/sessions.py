@@ -130,7 +130,12 @@ class BoardSession:
         return {str(turn): verdict for turn, verdict in found if verdict is not None}
 
     def play(self, data: Any) -> None:
-        self.board = self.board.play_action(action_from_json(data, "action"))
+        """An action object, or moves in the notation (all of them or none), as the page's
+        move box and its address send them."""
+        if isinstance(data, str):
+            self.board = self.board.play(data)
+        else:
+            self.board = self.board.play_action(action_from_json(data, "action"))
 
     def undo(self) -> None:
         self.board = self.board.undo()
@@ -185,8 +190,9 @@ class TableSession:
         return view
 
     def play(self, data: Any) -> None:
-        """The person's move: an action (its own seat's), or ``"S"`` for the Start."""
-        text = data if data == "S" else format_action(_own(action_from_json(data, "action"), self.table.seat))
+        """The person's move: an action (its own seat's), or its move in the notation
+        (``"S"`` for the Start)."""
+        text = data if isinstance(data, str) else format_action(_own(action_from_json(data, "action"), self.table.seat))
         self.table = self.table.play(text)
 
     def give(self, cards: list) -> None:
