@@ -23,6 +23,14 @@ SECONDS = 30  # every wait on the server, bounded
 @contextmanager
 def served(*options: str) -> Iterator[str]:
     """The server's base URL (``http://127.0.0.1:PORT/``) while the block runs."""
+    with serving(*options) as (_, url):
+        yield url
+
+
+@contextmanager
+def serving(*options: str) -> Iterator[tuple[subprocess.Popen, str]]:
+    """The server's process and base URL while the block runs; stopped after it (if the
+    block has not stopped it)."""
     args = [sys.executable, "-m", "tranquility.cli", "serve", "--port", "0", *options]
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "COLUMNS": "200"})
     try:
@@ -30,9 +38,18 @@ def served(*options: str) -> Iterator[str]:
         ready, _, _ = select.select([proc.stdout], [], [], SECONDS)
         line = proc.stdout.readline() if ready else ""
         assert line.startswith("serving at http://127.0.0.1:"), (line, proc.poll())
-        yield line.split()[-1]
+        yield proc, line.split()[-1]
     finally:
         stop(proc)
+
+
+def workers(proc: subprocess.Popen) -> list[int]:
+    """The server's worker processes (its children), by pid (Linux: /proc)."""
+    found: list[int] = []
+    for task in os.listdir(f"/proc/{proc.pid}/task"):
+        with open(f"/proc/{proc.pid}/task/{task}/children", encoding="ascii") as children:
+            found.extend(int(pid) for pid in children.read().split())
+    return found
 
 
 def stop(proc: subprocess.Popen) -> int:
@@ -46,10 +63,13 @@ def stop(proc: subprocess.Popen) -> int:
         return proc.wait()
 
 
-def request(base: str, method: str, path: str, body: Any = None, raw: bytes | None = None) -> tuple[int, Any]:
+def request(
+    base: str, method: str, path: str, body: Any = None, raw: bytes | None = None, headers: dict[str, str] | None = None
+) -> tuple[int, Any]:
     """(status, the JSON answer) of one request."""
     data = raw if raw is not None else None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(base.rstrip("/") + path, data=data, method=method, headers={"Content-Type": "application/json"})
+    sent = {"Content-Type": "application/json", **(headers or {})}
+    req = urllib.request.Request(base.rstrip("/") + path, data=data, method=method, headers=sent)
     try:
         with urllib.request.urlopen(req, timeout=2 * SECONDS) as response:
             return response.status, json.loads(response.read())

@@ -12,6 +12,7 @@ position's text or JSON form), ``puzzle`` (a catalogue id) or ``seed`` with ``pl
 
 from __future__ import annotations
 
+import json
 import math
 import time
 from collections.abc import Callable, Mapping
@@ -27,11 +28,12 @@ from tranquility.solver.verdicts import Objective, Verdict
 SendProgress = Callable[[dict], None]
 
 # Solver seconds a request may ask for, at most, and what it gets when it asks for none;
-# the server's hard cap per request (server.py) is above the largest.
+# a server started with a lower --job-cap lowers both to it (``cap_seconds``).
 MAX_SECONDS = 30.0
 DEFAULT_SECONDS = {"solve": 10.0, "moves": 5.0, "explain": 15.0, "analyze": 2.0, "hint": 2.0, "check": 2.0}
 MAX_SAMPLES = 64  # analyze --fair: worlds per move
 GAME_KEYS = ("game", "text", "position", "puzzle", "seed")
+LONG_KINDS = ("solve", "moves", "explain", "analyze", "verify")  # the jobs a client starts by name
 
 
 class RequestError(BadInput):
@@ -46,23 +48,67 @@ class Named:
     puzzle: str | None = None
 
 
-def field(body: Mapping[str, Any], key: str, kind: type | tuple[type, ...], default: Any = None) -> Any:
-    """``body[key]`` when it is of ``kind`` (``default`` when absent); else RequestError."""
-    value = body.get(key, default)
-    if value is not None and (not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool)):
+def field(body: Mapping[str, Any], key: str, kind: type | tuple[type, ...], default: Any = None, name: str = "") -> Any:
+    """``body[key]`` when it is of ``kind`` (``default`` when absent); else RequestError
+    naming it (``name``, or ``key``), ``null`` included: a field is given a value or left out."""
+    if key not in body:
+        return default
+    value = body[key]
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind not in (bool, (bool,))):
         names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        raise RequestError(f"{key}: expected {_KIND_WORDS.get(names, names)}, got {type(value).__name__} {value!r:.40}")
+        raise RequestError(f"{name or key}: expected {_KIND_WORDS.get(names, names)}, got {_shown(value)}")
     return value
 
 
-_KIND_WORDS = {"str": "a string", "int": "an integer", "dict": "an object", "bool": "true or false", "list": "a list"}
+def integer(body: Mapping[str, Any], key: str, low: int, high: int, default: int | None = None) -> Any:
+    """``body[key]``, an integer from ``low`` to ``high`` (``default`` when absent)."""
+    value = field(body, key, int, default)
+    if value is not None and not low <= value <= high:
+        raise RequestError(f"{key}: an integer from {low} to {high}, not {_shown(value)}")
+    return value
+
+
+def _shown(value: Any) -> str:
+    """A value as an error names it, in one short line (a huge number by its size)."""
+    if value is None:
+        return "null"
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**18:
+        return f"a number of {len(str(abs(value)))} digits"
+    if isinstance(value, float) and not math.isfinite(value):
+        return "a number too large to use"
+    return f"{_JSON_NAMES.get(type(value).__name__, type(value).__name__)} {json.dumps(value)[:40]}"
+
+
+_KIND_WORDS = {
+    "str": "a string",
+    "int": "an integer",
+    "dict": "an object",
+    "bool": "true or false",
+    "list": "a list",
+    "int or float": "a number",
+    "str or int or bool": "a string, a number or true or false",
+    "str or dict": "a string or an object",
+    "dict or str": "an object or a string",
+}
+_JSON_NAMES = {"str": "string", "int": "integer", "float": "number", "dict": "object", "list": "list", "bool": "boolean"}
+MAX_SEED = 2**64 - 1  # the dealer's seeds, as deal --seed takes them
+MAX_INT = 2**31 - 1  # any other count or seed a request gives
+
+
+def cap_seconds(cap: float) -> None:
+    """The server's ``--job-cap``, when below MAX_SECONDS, as every request's limit and the
+    most any default gives; set once, before the worker processes are started."""
+    global MAX_SECONDS
+    MAX_SECONDS = min(MAX_SECONDS, cap)
+    DEFAULT_SECONDS.update({kind: min(seconds, MAX_SECONDS) for kind, seconds in DEFAULT_SECONDS.items()})
 
 
 def seconds_of(body: Mapping[str, Any], kind: str) -> float:
     """The request's ``time_limit`` (positive, finite, at most MAX_SECONDS), or the default."""
     value = field(body, "time_limit", (int, float), DEFAULT_SECONDS[kind])
     if not (math.isfinite(value) and 0 < value <= MAX_SECONDS):
-        raise RequestError(f"time_limit: give seconds above 0 and at most {MAX_SECONDS:g} (this server's limit), not {value}")
+        limit = f"give seconds above 0 and at most {MAX_SECONDS:g} (this server's limit)"
+        raise RequestError(f"time_limit: {limit}, not {_shown(value)}")
     return float(value)
 
 
@@ -97,12 +143,14 @@ def rules_of(body: Mapping[str, Any]):
     else:
         raise RequestError(f"rules: a preset ({', '.join(PRESETS)}) or a rules object, not {spec!r}")
     overrides = field(body, "rule", dict, {})
+    for key in overrides:
+        field(overrides, key, (str, int, bool), name=f"rule.{key}")  # a value as --rule KEY=VALUE takes it
     return rules.with_options({key: parse_rule_value(key, str(value)) for key, value in overrides.items()})
 
 
 def named_game(body: Mapping[str, Any]) -> Named:
     """The game the request names (module docstring), read but not yet replayed."""
-    given = [key for key in GAME_KEYS if body.get(key) is not None]
+    given = [key for key in GAME_KEYS if key in body]
     if len(given) != 1:
         raise RequestError(f"give one of {', '.join(GAME_KEYS)} (seed with players), not {' and '.join(given) or 'none'}")
     match given[0]:
@@ -128,11 +176,9 @@ def seeded_deal(body: Mapping[str, Any]) -> Deal:
     """``seed`` and ``players`` (with ``rules`` and ``rule``): a fresh seeded deal."""
     from tranquility.solver.engine.deal import deal
 
-    seed, players = field(body, "seed", int), field(body, "players", int)
+    seed, players = integer(body, "seed", 0, MAX_SEED), integer(body, "players", 1, MAX_INT)
     if seed is None or players is None:
         raise RequestError("a seeded deal needs both seed and players")
-    if not 0 <= seed < 2**64:
-        raise RequestError(f"seed: 0..2^64-1, not {seed}")
     return deal(rules_of(body), players, seed)
 
 
@@ -201,14 +247,33 @@ def run_analyze(body: Mapping[str, Any], progress: SendProgress) -> dict:
     analysis = analyze(line, request_budget(body, "analyze"), _told(progress))
     if not field(body, "fair", bool, False):
         return analysis.to_json()
-    from tranquility.solver.analysis.fair import DEFAULT_TURNS, FAIR_SAMPLES, fair_analysis
+    from tranquility.solver.analysis.fair import fair_analysis
 
-    samples = field(body, "samples", int, FAIR_SAMPLES)
-    if not 1 <= samples <= MAX_SAMPLES:
-        raise RequestError(f"samples: 1 to {MAX_SAMPLES} worlds per move, not {samples}")
-    turns = field(body, "turns", int, DEFAULT_TURNS)
-    seed = field(body, "sim_seed", int, 0)
+    turns, samples, seed = _fair_options(body)
     return fair_analysis(analysis, turns, samples, seed, _told(progress)).to_json()
+
+
+def _fair_options(body: Mapping[str, Any]) -> tuple[int, int, int]:
+    """``analyze --fair``'s turns, worlds per move and seed."""
+    from tranquility.solver.analysis.fair import DEFAULT_TURNS, FAIR_SAMPLES
+
+    field(body, "fair", bool, False)
+    samples = integer(body, "samples", 1, MAX_SAMPLES, FAIR_SAMPLES)
+    return integer(body, "turns", 0, MAX_INT, DEFAULT_TURNS), samples, integer(body, "sim_seed", 0, MAX_SEED, 0)
+
+
+def checked(kind: str, body: Mapping[str, Any]) -> None:
+    """Every field of a job's request read, so that a bad one is a 400 before the job
+    starts rather than an error event after."""
+    named_game(body)
+    if kind == "explain":
+        seconds_of(body, kind)
+    elif kind != "verify":
+        request_budget(body, kind)
+    if kind != "verify":
+        objective_of(body)
+    if kind == "analyze":
+        _fair_options(body)
 
 
 def run_verify(body: Mapping[str, Any], progress: SendProgress) -> dict:
@@ -295,5 +360,20 @@ def puzzles_json(body: Mapping[str, Any]) -> list[dict]:
     """``puzzles --json``: the catalogue filtered by ``players``, ``grade`` and ``preset``."""
     from tranquility.puzzles.listing import listing
 
-    found = listing(field(body, "players", int), field(body, "grade", int), field(body, "preset", str))
+    found = listing(integer(body, "players", 1, MAX_INT), integer(body, "grade", 0, MAX_INT), field(body, "preset", str))
     return [p.to_json() for p in found]
+
+
+def options_json() -> dict:
+    """What a client may ask for, as the server takes it: the rules presets, the bots'
+    policies, the objectives, the long jobs and the limits (``GET /api/options``)."""
+    from tranquility.solver.engine.rules import PRESETS
+    from tranquility.solver.search.lookahead import SIMULATE_POLICIES
+
+    return {
+        "presets": list(PRESETS),
+        "policies": list(SIMULATE_POLICIES),
+        "objectives": [o.value for o in Objective],
+        "kinds": list(LONG_KINDS),
+        "limits": {"max_seconds": MAX_SECONDS, "default_seconds": DEFAULT_SECONDS, "max_samples": MAX_SAMPLES},
+    }

@@ -47,13 +47,42 @@ Examples:
     help="Jobs that may wait for a worker; more are a 503.",
 )
 @click.option("--job-cap", type=click.FloatRange(1, 3600), default=120.0, show_default=True, help="Seconds one job may run.")
-def serve(host: str, port: int, open_page: bool, workers: int, queue: int, job_cap: float) -> None:
+@click.option(
+    "--keep-jobs",
+    type=click.FloatRange(0, 86400),
+    default=600.0,
+    show_default=True,
+    help="Seconds a finished job's answer is kept for its event stream.",
+)
+@click.option(
+    "--allow-origin",
+    "allow_origins",
+    multiple=True,
+    metavar="ORIGIN",
+    help="A page's origin (http://host:port) that may use the API too; repeatable. Others get 403.",
+)
+def serve(
+    host: str,
+    port: int,
+    open_page: bool,
+    workers: int,
+    queue: int,
+    job_cap: float,
+    keep_jobs: float,
+    allow_origins: tuple[str, ...],
+) -> None:
     """Serve the board in the browser (click a card, then a cell) and the JSON API that
     gives the CLI's --json answers, until Ctrl-C."""
+    from .guard import origin_of
     from .run import run
 
+    for origin in allow_origins:
+        try:
+            origin_of(origin)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc), param_hint="--allow-origin") from None
     if not host.strip():
         raise click.UsageError("--host: give an address or a name to serve on (127.0.0.1, 0.0.0.0, localhost)")
     if not _loopback(host):
         click.echo(f"warning: serving on {host}: anyone who can reach this address can use the board and the solver", err=True)
-    run(host, port, open_page, workers, queue, job_cap)
+    run(host, port, open_page, workers, queue, job_cap, allow_origins, keep_jobs)

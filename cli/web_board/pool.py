@@ -12,6 +12,12 @@ answers with what it has found so far, marked interrupted (a solve's ``unknown``
 decided). That is how a client cancels, and how the per-job time cap ends a job; a worker
 that has not answered a few seconds after its SIGINT is killed and replaced, and the job
 is ``TooLong``.
+
+A worker may also die on its own (the out-of-memory killer, a ``kill -9``): its pipe then
+ends, the job it ran fails with ``WorkerLost`` and the worker is replaced; an idle worker
+found dead is replaced before it is given a job. ``close`` stops every job as Ctrl-C does,
+waits a moment for their answers, then kills what is left: the server never waits on a
+worker to stop.
 """
 
 from __future__ import annotations
@@ -37,6 +43,10 @@ class Busy(Exception):
 
 class TooLong(Exception):
     """The job outlived its cap and did not stop when asked."""
+
+
+class WorkerLost(Exception):
+    """The worker process running the job died (killed, perhaps for memory): the job is lost."""
 
 
 class JobFailed(Exception):
@@ -99,28 +109,47 @@ class _Worker:
         child.close()
         self.guard = threading.Lock()
         self.running = False  # between a job's sending and its answer: an interrupt reaches that job only
+        self.lost = False  # its pipe ended mid-job: the process is dead or dying
+        self.heard = False
 
     def call(self, kind: str, body: Mapping[str, Any], progress: Callable[[dict], None], ticket: Ticket) -> dict:
         """Run one job (in a thread of the server: this blocks until the answer)."""
-        self.conn.send((kind, body))
         with self.guard:
             self.running = True
-        if ticket.cancelled:
-            self.interrupt()
+        self.heard = False  # whether this job has heard from the worker: one that died silent is run again
         try:
+            self.conn.send((kind, body))
+            if ticket.cancelled:
+                self.interrupt()
             while True:
                 tag, payload = self.conn.recv()
+                self.heard = True
                 if tag == "progress":
                     progress(payload)
                 elif tag == "done":
                     return payload
                 else:
                     raise JobFailed(*payload)
+        except (EOFError, OSError):  # its pipe ended: the process is gone
+            self.lost = True
+            raise WorkerLost(
+                "the worker process running this job died (killed, perhaps for lack of memory); it was replaced: try again"
+            ) from None
         finally:
             with self.guard:
                 self.running = False
-            with contextlib.suppress(OSError):
-                self.conn.send(("ack", None))
+            if not self.lost:
+                with contextlib.suppress(OSError):
+                    self.conn.send(("ack", None))
+
+    def healthy(self) -> bool:
+        """Alive, with its pipe open: a dead process's end of the pipe reads as ready (EOF)."""
+        if self.lost or not self.process.is_alive():
+            return False
+        try:
+            return not self.conn.poll()
+        except OSError:
+            return False
 
     def interrupt(self) -> None:
         with self.guard:
@@ -129,9 +158,10 @@ class _Worker:
                     os.kill(self.process.pid, signal.SIGINT)
 
     def stop(self) -> None:
-        self.conn.close()
+        """Killed and reaped; its pipe closed (a thread still reading it sees the end)."""
         self.process.kill()
         self.process.join(2)
+        self.conn.close()
 
 
 @dataclass
@@ -157,10 +187,15 @@ class Pool:
         self.threads = ThreadPoolExecutor(max_workers=size, thread_name_prefix="tranquility-serve-job")
         self.idle: asyncio.Queue[_Worker] | None = None
         self.waiting = 0
+        self.closed = False
+        self.running: set[asyncio.Future] = set()
 
-    async def run(self, kind: str, body: Mapping[str, Any], progress: Callable[[dict], None], ticket: Ticket) -> dict:
+    async def run(
+        self, kind: str, body: Mapping[str, Any], progress: Callable[[dict], None], ticket: Ticket, again: bool = True
+    ) -> dict:
         """The job's answer; Busy when the queue is full, TooLong when it would not stop,
-        JobFailed for its input or a bug. ``progress`` hears its steps on the loop."""
+        WorkerLost when its worker died, JobFailed for its input or a bug. ``progress``
+        hears its steps on the loop."""
         if self.idle is None:
             self.idle = asyncio.Queue()
             for worker in self.workers:
@@ -173,20 +208,40 @@ class Pool:
             worker = await self.idle.get()
         finally:
             self.waiting -= 1
+        if self.closed:
+            raise Busy("the server is stopping")
+        if not worker.healthy():
+            worker = self._replace(worker)
         ticket.worker = worker
 
         def told(step: dict) -> None:
             loop.call_soon_threadsafe(progress, step)
 
         running = loop.run_in_executor(self.threads, worker.call, kind, body, told, ticket)
+        self.running.add(running)
         try:
             return await self._within_cap(running, worker)
+        except WorkerLost:
+            if worker.heard or self.closed or ticket.cancelled or not again:
+                raise
         finally:
             ticket.worker = None
-            if worker.process.is_alive():
-                self.idle.put_nowait(worker)
-            else:
-                self.idle.put_nowait(self._replace(worker))
+            if running.done():
+                self._release(worker, running)
+            else:  # this request was cancelled while its job ran: the worker is free once the job has stopped
+                worker.interrupt()
+                running.add_done_callback(lambda _: self._release(worker, running))
+        # Its worker died before it said a word of this job (killed while idle, found out only
+        # now): the job is run once more, on a fresh worker.
+        return await self.run(kind, body, progress, ticket, again=False)
+
+    def _release(self, worker: _Worker, running: asyncio.Future) -> None:
+        self.running.discard(running)
+        if not running.cancelled():
+            running.exception()  # retrieved: a lost job's failure is its caller's, not the loop's log
+        if self.closed or self.idle is None:
+            return
+        self.idle.put_nowait(worker if worker.healthy() else self._replace(worker))
 
     def full(self) -> bool:
         """Whether a job now would be refused: every worker busy and the queue full."""
@@ -202,7 +257,7 @@ class Pool:
         with contextlib.suppress(asyncio.TimeoutError):
             return await asyncio.wait_for(asyncio.shield(running), GRACE)
         worker.process.kill()  # it did not stop: the pipe closes and its thread ends
-        with contextlib.suppress(EOFError, OSError, JobFailed):
+        with contextlib.suppress(WorkerLost, JobFailed):
             await running
         raise TooLong(f"the job took longer than this server's cap of {self.cap:g} s and was stopped")
 
@@ -212,7 +267,19 @@ class Pool:
         self.workers[self.workers.index(dead)] = fresh
         return fresh
 
-    def close(self) -> None:
+    async def close(self, grace: float) -> None:
+        """Every running job interrupted (it answers with what it has found, as Ctrl-C makes
+        the command answer), ``grace`` seconds for those answers, then every worker killed."""
+        self.closed = True
+        for worker in self.workers:
+            worker.interrupt()
+        if self.running:
+            await asyncio.wait(set(self.running), timeout=grace)
+        self.kill()
+
+    def kill(self) -> None:
+        """Every worker killed at once (a job still running fails: its pipe ends)."""
+        self.closed = True
         for worker in self.workers:
             worker.stop()
         self.threads.shutdown(wait=False, cancel_futures=True)

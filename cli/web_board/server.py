@@ -12,8 +12,9 @@ from __future__ import annotations
 import asyncio
 import json
 import secrets
+import time
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from importlib.resources import files
 from typing import Any
@@ -23,17 +24,20 @@ from tranquility.solver.engine.line import as_line
 from tranquility.solver.errors import BadInput
 
 from . import api
-from .pool import Busy, JobFailed, Pool, Ticket, TooLong
+from .guard import Guard
+from .pool import Busy, JobFailed, Pool, Ticket, TooLong, WorkerLost
 from .sessions import BoardSession, Sessions, TableSession
 
 MAX_BODY = 1 << 20  # bytes: a line file of a long game is about 20 KB
+MAX_DIGITS = 40  # digits of an integer read as one: a seed's 2^64 has 20
 MAX_JOBS = 100  # long jobs kept for their events at once; the oldest finished go first
-LONG_KINDS = ("solve", "moves", "explain", "analyze", "verify")
+KEEP_JOBS = 600.0  # seconds a finished job's events are kept for a page to read them
 STATIC = files("tranquility.cli.web_board") / "static"
 # The page loads nothing but what this server sends (docs/web.md): no other origin at all.
 HEADERS = {
     "Content-Security-Policy": "default-src 'self'; frame-src 'self' data:; img-src 'self' data:; "
-    "style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline'; base-uri 'none'; form-action 'none'",
+    "style-src 'self' 'unsafe-inline'; script-src 'self' 'unsafe-inline'; base-uri 'none'; form-action 'none'; "
+    "frame-ancestors 'self'",
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
 }
@@ -58,7 +62,7 @@ async def _answers(request: web.Request, handler: Callable[[web.Request], Awaita
         return _error(400, str(exc))
     except JobFailed as exc:
         return _error(400 if exc.bad else 500, str(exc))
-    except (Busy, TooLong) as exc:
+    except (Busy, TooLong, WorkerLost) as exc:
         return _error(503, str(exc))
     except Exception as exc:  # a bug: said as the CLI says it, and the server goes on
         return _error(500, f"internal error (a bug): {type(exc).__name__}: {exc}")
@@ -68,14 +72,23 @@ async def _answers(request: web.Request, handler: Callable[[web.Request], Awaita
 
 
 async def _body(request: web.Request) -> dict:
-    """The request's JSON object; bad JSON is the CLI's one-line message (FormatError)."""
+    """The request's JSON object; bad JSON is the CLI's one-line message (FormatError). A
+    number too long to be any field's value is read as a float (so a field that wants an
+    integer names it), never converted digit by digit."""
     from tranquility.solver.formats.json_values import parse_json
 
     text = (await request.read()).decode("utf-8", errors="replace")
-    data = parse_json(text or "{}", "body")
+    try:
+        data = json.loads(text or "{}", parse_int=_json_int)
+    except (ValueError, RecursionError):
+        data = parse_json(text, "body")  # not JSON: raises the CLI's one-line message
     if not isinstance(data, dict):
         raise api.RequestError(f"body: expected a JSON object, got {type(data).__name__}")
     return data
+
+
+def _json_int(text: str) -> int | float:
+    return int(text) if len(text) <= MAX_DIGITS else float(text)
 
 
 def _query(request: web.Request) -> dict:
@@ -86,7 +99,7 @@ def _query(request: web.Request) -> dict:
             name, _, setting = value.partition("=")
             body.setdefault("rule", {})[name.strip()] = setting.strip()
         elif key in ("seed", "players", "grade") and value.strip().lstrip("-").isdigit():
-            body[key] = int(value)
+            body[key] = _json_int(value.strip())
         elif value != "":
             body[key] = value
     return body
@@ -101,30 +114,40 @@ class Job:
     events: list[tuple[str, Any]] = field(default_factory=list)
     changed: asyncio.Event = field(default_factory=asyncio.Event)
     done: bool = False
+    ended: float = 0.0  # when it ended (the loop's clock): it is forgotten KEEP_JOBS seconds later
 
     def tell(self, event: str, data: Any) -> None:
+        if self.done:  # a job ends once: a late answer after the server gave up on it is dropped
+            return
         self.events.append((event, data))
-        self.done = self.done or event in ("done", "error")
+        if event in ("done", "error"):
+            self.done, self.ended = True, time.monotonic()
         self.changed.set()
 
 
 class Server:
     """The routes, over one worker pool, the games in play and the long jobs followed."""
 
-    def __init__(self, pool: Pool):
-        self.pool = pool
+    def __init__(self, pool: Pool, keep_jobs: float = KEEP_JOBS):
+        self.pool, self.keep_jobs = pool, keep_jobs
         self.sessions = Sessions()
         self.jobs: OrderedDict[str, Job] = OrderedDict()
+        self.tasks: set[asyncio.Task] = set()
 
-    def app(self) -> web.Application:
-        app = web.Application(client_max_size=MAX_BODY, middlewares=[_answers])
+    def app(self, host: str = "127.0.0.1", allow_origins: Iterable[str] = ()) -> web.Application:
+        """The routes, behind the Host and Origin checks (``guard``) for a server at ``host``."""
+        self.guard = Guard(host, allow_origins)
+        app = web.Application(client_max_size=MAX_BODY, middlewares=[_answers, self.guard.middleware(_error)])
+        app.on_response_prepare.append(self.guard.add_cors)
         app.add_routes(
             [
                 web.get("/", self.page),
                 web.static("/static", str(STATIC), follow_symlinks=False),
+                web.get("/api/openapi.json", self.openapi),
+                web.get("/api/options", self.options),
                 web.get("/api/deal", self.deal),
                 web.get("/api/puzzles", self.puzzles),
-                *[web.post(f"/api/{kind}", self.answer) for kind in LONG_KINDS],
+                *[web.post(f"/api/{kind}", self.answer) for kind in api.LONG_KINDS],
                 web.post("/api/jobs", self.start_job),
                 web.get("/api/jobs/{id}/events", self.job_events),
                 web.delete("/api/jobs/{id}", self.cancel_job),
@@ -139,12 +162,7 @@ class Server:
                 web.post("/api/table/{id}/{op}", self.table_op),
             ]
         )
-        app.on_cleanup.append(self._close)
         return app
-
-    async def _close(self, app: web.Application) -> None:
-        for job in self.jobs.values():
-            job.ticket.cancel()
 
     # -- the page ------------------------------------------------------------------------
 
@@ -152,6 +170,14 @@ class Server:
         return web.Response(text=(STATIC / "board.html").read_text(encoding="utf-8"), content_type="text/html")
 
     # -- the API: the CLI's answers ------------------------------------------------------
+
+    async def openapi(self, request: web.Request) -> web.Response:
+        from .openapi import document
+
+        return web.json_response(document())
+
+    async def options(self, request: web.Request) -> web.Response:
+        return web.json_response(api.options_json())
 
     async def deal(self, request: web.Request) -> web.Response:
         return web.json_response(api.deal_json(_query(request)))
@@ -168,25 +194,48 @@ class Server:
         """``POST /api/jobs`` ``{"kind": ..., ...}``: the job started, its id at once."""
         body = await _body(request)
         kind = api.field(body, "kind", str)
-        if kind not in LONG_KINDS:
-            raise api.RequestError(f"kind: one of {', '.join(LONG_KINDS)}, not {kind!r}")
-        api.named_game(body)  # a bad game is a 400 now, not an event later
+        if kind not in api.LONG_KINDS:
+            raise api.RequestError(f"kind: one of {', '.join(api.LONG_KINDS)}, not {kind!r}")
+        api.checked(kind, body)  # a bad field is a 400 now, not an event later
         if self.pool.full():
             raise Busy(self.pool.busy_message())
         key, job = secrets.token_urlsafe(9), Job(kind)
         self._keep(key, job)
-        asyncio.get_running_loop().create_task(self._run(job, body))
+        task = asyncio.get_running_loop().create_task(self._run(job, body))
+        self.tasks.add(task)  # held until it ends: the loop keeps only a weak reference
+        task.add_done_callback(self.tasks.discard)
         return web.json_response({"id": key, "kind": kind}, status=202)
 
     async def _run(self, job: Job, body: dict) -> None:
         try:
             job.tell("done", await self.pool.run(job.kind, body, lambda step: job.tell("progress", step), job.ticket))
-        except JobFailed as exc:
-            job.tell("error", {"error": str(exc), "status": 400 if exc.bad else 500})
-        except (Busy, TooLong) as exc:
+        except (BadInput, JobFailed) as exc:
+            job.tell("error", {"error": str(exc), "status": 400 if getattr(exc, "bad", True) else 500})
+        except (Busy, TooLong, WorkerLost) as exc:
             job.tell("error", {"error": str(exc), "status": 503})
+        except asyncio.CancelledError:
+            job.tell("error", {"error": "the server stopped before this job ended", "status": 503})
+            raise
+        except Exception as exc:  # a bug: said as the CLI says it; the job ends and the server goes on
+            job.tell("error", {"error": f"internal error (a bug): {type(exc).__name__}: {exc}", "status": 500})
+
+    async def stop(self, grace: float) -> None:
+        """Every job cut as Ctrl-C cuts the command (``grace`` seconds for what it found),
+        the workers killed, and every job still open ended, so no event stream waits."""
+        for job in self.jobs.values():
+            job.ticket.cancel()
+        await self.pool.close(grace)
+        for job in self.jobs.values():
+            job.tell("error", {"error": "the server stopped before this job ended", "status": 503})
+
+    def _forget_old(self) -> None:
+        """Finished jobs kept longer than ``keep_jobs`` seconds are forgotten (their events 404)."""
+        now = time.monotonic()
+        for key in [key for key, job in self.jobs.items() if job.done and now - job.ended > self.keep_jobs]:
+            del self.jobs[key]
 
     def _keep(self, key: str, job: Job) -> None:
+        self._forget_old()
         while len(self.jobs) >= MAX_JOBS:
             finished = next((k for k, j in self.jobs.items() if j.done), None)
             if finished is None:
@@ -195,6 +244,7 @@ class Server:
         self.jobs[key] = job
 
     def _job(self, request: web.Request) -> Job:
+        self._forget_old()
         job = self.jobs.get(request.match_info["id"])
         if job is None:
             raise web.HTTPNotFound(reason=f"no job {request.match_info['id']!r} (finished long ago, or never started)")
@@ -299,7 +349,7 @@ class Server:
             return self._view(key, session, **{op: answer})
         match op:
             case "play":
-                session.play(body.get("action"))
+                session.play(api.field(body, "action", (dict, str)))
             case "undo":
                 session.undo()
             case "redo":
@@ -319,7 +369,7 @@ class Server:
 
         body = await _body(request)
         bots = api.field(body, "bots", str, "tuned")
-        seating = Seating(api.field(body, "seat", int, 0), bots, api.field(body, "bot_seed", int, 0))
+        seating = Seating(api.integer(body, "seat", 0, api.MAX_INT, 0), bots, api.integer(body, "bot_seed", 0, api.MAX_SEED, 0))
         table = await asyncio.to_thread(seating.sit, Board.open(api.named_game(body).game))
         session = TableSession(table)
         return self._view(self.sessions.add(session), session)
@@ -340,11 +390,11 @@ class Server:
     async def _table_act(self, session: TableSession, op: str, body: dict) -> None:
         match op:
             case "play":
-                session.play(body.get("action"))
+                session.play(api.field(body, "action", (dict, str)))
             case "give":
                 session.give(api.field(body, "cards", list, []))
             case "rocks":
-                session.rocks(api.field(body, "row", int))
+                session.rocks(api.integer(body, "row", 0, api.MAX_INT))
             case "step":
                 await asyncio.to_thread(session.step)
             case _:

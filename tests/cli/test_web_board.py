@@ -7,10 +7,13 @@ The server runs as the program runs it: a subprocess on a free loopback port."""
 from __future__ import annotations
 
 import json
+import os
 import signal
 import subprocess
 import sys
 import threading
+import time
+import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -23,7 +26,7 @@ from tranquility.solver.formats.notation import format_action
 from tranquility.solver.formats.position_forms import position_to_text
 
 from ..helpers import run
-from ..web_board_server import SECONDS, events, request, served, wait_until
+from ..web_board_server import SECONDS, events, request, served, serving, wait_until, workers
 
 PUZZLE = "tq1-1p-8cf48077-2"  # official rules, one seat, grade 1: its solution wins in 39 turns
 TIMING = {"seconds", "total_seconds", "stats"}  # what differs between two runs of the same work
@@ -220,12 +223,116 @@ def test_busy_is_503_and_a_cancelled_job_ends_with_what_it_found():
         status, data = request(url, "DELETE", f"/api/jobs/{started['id']}")
         assert status == 200 and data["cancelled"]
         follow.join(SECONDS)
-        assert got[-1][0] == "done"
+        assert got[-1][0] == "done", got[-1]
         answer = got[-1][1]  # what was found by the cancel (a win, or nothing yet), long before 25 s
         assert answer["seconds"] < 15
         assert answer["verdict"] == "win" or answer["method"] == "interrupted"
         status, data = request(url, "POST", "/api/solve", {"seed": 1, "players": 2, "time_limit": 5})
         assert status == 200 and data["verdict"] == "win"  # the worker is free again
+
+
+# -- a server that survives its workers ---------------------------------------------------------
+
+LONG = {"kind": "explain", "seed": 1, "players": 4, "time_limit": 25}  # solving for 25 s unless cut
+
+
+def _following(url: str, body: dict) -> tuple[threading.Thread, list]:
+    """A long job started and its events followed, once it is solving (its first progress)."""
+    status, started = request(url, "POST", "/api/jobs", body)
+    assert status == 202, started
+    got: list = []
+    follow = threading.Thread(target=events, args=(url, started["id"], got))
+    follow.start()
+    wait_until(lambda: any(event == "progress" for event, _ in got))
+    return follow, got
+
+
+def _gone(pid: int) -> bool:
+    """Whether the process has died (a zombie, not yet reaped by the server, or reaped)."""
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii") as stat:
+            return stat.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except FileNotFoundError:
+        return True
+
+
+@pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_worker_killed_mid_job_ends_the_job_is_replaced_and_the_server_still_stops(signum, code):
+    with serving("--workers", "1") as (proc, url):
+        (worker,) = workers(proc)
+        follow, got = _following(url, LONG)
+        os.kill(worker, signal.SIGKILL)  # as the out-of-memory killer would
+        follow.join(SECONDS)
+        assert not follow.is_alive() and got[-1][0] == "error", got[-1:]
+        assert got[-1][1]["status"] == 503 and "died" in got[-1][1]["error"]
+        status, data = request(url, "POST", "/api/verify", {"seed": 1, "players": 2})
+        assert status == 200 and data["legal"], data
+        (fresh,) = workers(proc)
+        assert fresh != worker
+        os.kill(fresh, signal.SIGKILL)  # an idle worker killed: the next job gets a new one
+        wait_until(lambda: _gone(fresh))
+        assert request(url, "POST", "/api/verify", {"seed": 2, "players": 2})[0] == 200
+        follow, got = _following(url, LONG)
+        os.kill(workers(proc)[0], signal.SIGSTOP)  # a worker that will answer nothing, ever
+        started = time.monotonic()
+        proc.send_signal(signum)
+        assert proc.wait(SECONDS) == code
+        assert time.monotonic() - started < 5
+        follow.join(SECONDS)
+        assert not follow.is_alive() and got[-1][0] in ("done", "error")
+        assert "Traceback" not in proc.stderr.read()  # type: ignore[union-attr]
+
+
+def test_ctrl_c_cuts_a_running_job_and_its_stream_ends():
+    with serving("--workers", "1") as (proc, url):
+        follow, got = _following(url, LONG)
+        started = time.monotonic()
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(SECONDS) == 130
+        assert time.monotonic() - started < 5
+        follow.join(SECONDS)
+        assert not follow.is_alive() and got[-1][0] in ("done", "error")
+
+
+def test_finished_jobs_expire():
+    with served("--keep-jobs", "1") as url:
+        status, started = request(url, "POST", "/api/jobs", {"kind": "verify", "seed": 1, "players": 2})
+        assert status == 202
+        assert events(url, started["id"])[-1][0] == "done"
+        time.sleep(1.5)
+        status, data = request(url, "DELETE", f"/api/jobs/{started['id']}")
+        assert status == 404 and "no job" in data["error"]
+
+
+# -- who may use the server ------------------------------------------------------------------
+
+
+def test_a_foreign_host_or_origin_is_refused(base):
+    port = base.rstrip("/").rsplit(":", 1)[1]
+    for host in ("evil.example", f"evil.example:{port}", "127.0.0.1:1", f"127.0.0.1.nip.io:{port}", "[::1", f"x:{port}:y"):
+        status, data = request(base, "GET", "/api/deal?seed=1&players=2", headers={"Host": host})
+        assert status == 403 and data["error"].startswith("Host:"), (host, data)
+    for host in (f"127.0.0.1:{port}", f"localhost:{port}", f"[::1]:{port}"):
+        assert request(base, "GET", "/api/deal?seed=1&players=2", headers={"Host": host})[0] == 200, host
+    job = {"kind": "solve", "seed": 1, "players": 2}
+    for origin in ("http://evil.example", "null", f"http://localhost:{int(port) + 1}"):
+        raw = json.dumps(job).encode()
+        status, data = request(base, "POST", "/api/jobs", raw=raw, headers={"Origin": origin, "Content-Type": "text/plain"})
+        assert status == 403 and data["error"].startswith("Origin:"), (origin, data)
+    status, _ = request(base, "POST", "/api/jobs", {**job, "kind": "verify"}, headers={"Origin": base.rstrip("/")})
+    assert status == 202  # the page's own origin
+
+
+def test_allow_origin_lets_one_origin_in_with_cors():
+    with served("--allow-origin", "http://localhost:3000") as url:
+        status, _ = request(url, "GET", "/api/deal?seed=1&players=2", headers={"Origin": "http://localhost:3000"})
+        assert status == 200
+        assert request(url, "GET", "/api/deal?seed=1&players=2", headers={"Origin": "http://localhost:3001"})[0] == 403
+        req = urllib.request.Request(url + "api/jobs", method="OPTIONS", headers={"Origin": "http://localhost:3000"})
+        with urllib.request.urlopen(req, timeout=SECONDS) as answer:
+            assert answer.status == 204 and answer.headers["Access-Control-Allow-Origin"] == "http://localhost:3000"
+    result = run("serve", "--allow-origin", "localhost:3000")
+    assert result.exit_code == 2 and "--allow-origin" in result.stderr and "Traceback" not in result.stderr
 
 
 # -- the table ------------------------------------------------------------------------------
