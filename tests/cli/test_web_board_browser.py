@@ -1,12 +1,16 @@
 """``tranquility serve``'s page in a real browser: Playwright for Python driving Debian's
-chromium (never a browser of Playwright's own), as a new player would use it: a grade-1
-puzzle played to a win by clicks alone; a win thrown away and taken back; a 3-player table
-with bots to its end, every response the page received checked for cards its seat could
-not see; the analysis after it. Skipped when chromium or playwright is missing."""
+chromium (never a browser of Playwright's own), as a new player would use it. A grade-1
+puzzle played to its win screen by the keyboard alone; a reload, Back and Forward that bring
+a free board and a bot table back from the address (and a server that forgot the game); a
+move by drag and drop; a move by taps on a phone-sized touch screen with no sideways
+scroll; the Start and Discard two by their card panels, Cancel first; the verdict list
+cleared by a move; a win thrown away and taken back; a 3-player table with bots to its end,
+every response the page received checked for cards its seat could not see, then its
+analysis; axe-core finding nothing serious on the board, the table and the win screen.
+Skipped when chromium or playwright is missing."""
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterator
 from pathlib import Path
@@ -14,7 +18,7 @@ from typing import Any
 
 import pytest
 from tranquility.puzzles import shipped
-from tranquility.solver.formats.codecs import action_from_json, action_to_json, line_from_json
+from tranquility.solver.formats.codecs import action_to_json, line_from_json
 from tranquility.solver.formats.notation import format_action
 
 from ..browser import CHROMIUM
@@ -22,13 +26,16 @@ from ..web_board_leaks import hidden_cards_in
 from ..web_board_server import SECONDS, request, served
 
 sync_api = pytest.importorskip("playwright.sync_api")
+axe_api = pytest.importorskip("axe_playwright_python.sync_playwright")
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary installed")]
 
-PUZZLE = "tq1-1p-8cf48077-2"  # official rules, one seat, grade 1
+PUZZLE = "tq1-1p-8cf48077-2"  # official rules, one seat, grade 1: 39 moves
+START_PUZZLE = "tq1-2p-8cf48077-8"  # two seats: its solution plays the Start at turn 9
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"]
 ARGS += ["--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
 # Screenshots for docs/web.md, written when this names a folder (tests never touch docs/ otherwise).
 SHOTS = os.environ.get("TRANQUILITY_SCREENSHOTS")
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
 
 
 @pytest.fixture(scope="module")
@@ -47,71 +54,336 @@ def browser() -> Iterator[Any]:
             found.close()
 
 
+def opened(browser, base: str, hash_: str = "", **context: Any) -> Any:
+    """A page of the board (at ``hash_``, a game's address), the page's errors and any
+    request outside the server recorded on it."""
+    made = browser.new_context(**({"viewport": {"width": 1280, "height": 900}} | context))
+    page = made.new_page()
+    page.set_default_timeout(SECONDS * 1000)
+    page.outside, page.errors = [], []
+    own = (base, "data:", "blob:", "about:")
+    page.on("request", lambda r: None if r.url.startswith(own) else page.outside.append(r.url))
+    page.on("pageerror", lambda e: page.errors.append(str(e)))
+    page.goto(base + hash_)
+    page.wait_for_selector("body[data-ready]")
+    return page
+
+
 @pytest.fixture
 def page(browser, base) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 1000})
-    opened = context.new_page()
-    opened.set_default_timeout(SECONDS * 1000)
-    outside: list[str] = []
-    own = (base, "data:", "blob:", "about:")
-    opened.on("request", lambda r: None if r.url.startswith(own) else outside.append(r.url))
-    opened.goto(base)
-    opened.wait_for_selector("body[data-ready]")
-    yield opened
-    assert not outside, f"the page reached outside the server: {outside}"
-    context.close()
+    found = opened(browser, base)
+    yield found
+    assert not found.outside, f"the page reached outside the server: {found.outside}"
+    assert not found.errors, found.errors
+    found.context.close()
 
 
 def view(page) -> dict:
-    return page.evaluate("() => view")
+    return page.evaluate("() => tranquility.state.view")
 
 
-def click_move(page, action: dict) -> None:
-    """Play ``action`` as a player would: the card, then the cell, then the payment."""
-    card = action.get("play")
-    if "play" not in action:  # discard two
-        page.click("#discard")
-        for paid in action["discard"]:
-            page.locator(f'#hand button.card[data-card="{paid}"]:not(.on)').first.click()
-        return
-    page.click(f'#hand button.card[data-card="{card}"]')
-    if card == "S":
-        page.select_option("#start-option", label=format_action(action_from_json(action, "action")))
-    elif "cell" in action:
-        page.click(f'#grid g.cell[data-cell="{action["cell"]}"]')
-        wanted = [str(c) for c in action.get("discard", [])]
-        while page.locator("#pay-cards button.card.paid").count():  # the suggestion, undone
-            page.locator("#pay-cards button.card.paid").first.click()
-        for card_paid in wanted:
-            page.locator(f'#pay-cards button.card[data-card="{card_paid}"]:not(.paid)').first.click()
-    page.click("#pay-go")
+def tokens(page) -> list[str]:
+    return [h["notation"] for h in view(page)["history"]]
 
 
 def wait_turn(page, turn: int) -> None:
-    page.wait_for_function(f"() => view && view.turn === {turn}")
+    page.wait_for_function(f"() => tranquility.state.view && tranquility.state.view.turn === {turn}")
 
 
-def open_puzzle(page) -> None:
-    page.select_option("#tab-puzzle select[name=players]", "1")
+def open_puzzle(page, puzzle: str = PUZZLE) -> None:
+    page.select_option("#tab-puzzle select[name=players]", puzzle.split("-")[1][0])
     page.select_option("#tab-puzzle select[name=grade]", "1")
     page.click("#tab-puzzle button[type=submit]")
-    page.click(f'#puzzle-list button[data-puzzle="{PUZZLE}"]')
+    page.click(f'#puzzle-list button[data-puzzle="{puzzle}"]')
     wait_turn(page, 0)
 
 
-def test_a_grade_1_puzzle_played_to_a_win_by_clicks(page):
-    open_puzzle(page)
+def no_serious_findings(page) -> None:
+    found = axe_api.Axe().run(page).response["violations"]
+    serious = [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in found if v["impact"] in ("serious", "critical")]
+    assert not serious, serious
+
+
+# -- the keyboard ------------------------------------------------------------------------------
+
+
+def press(page, key: str, times: int = 1) -> None:
+    for _ in range(times):
+        page.keyboard.press(key)
+
+
+def focused(page) -> dict:
+    return page.evaluate("() => ({...document.activeElement.dataset, id: document.activeElement.id})")
+
+
+def tab_to(page, condition: str) -> None:
+    """Tab on until the focused element meets ``condition`` (JavaScript on ``e``)."""
+    for _ in range(40):
+        if page.evaluate(f"() => {{ const e = document.activeElement; return !!({condition}); }}"):
+            return
+        page.keyboard.press("Tab")
+    raise AssertionError(f"Tab never reached {condition}")
+
+
+def key_move(page, action: dict) -> None:
+    """Play ``action`` with the keys alone: the hand's arrows and Enter, the grid's arrows
+    and Enter, Tab and Space in the payment; a Start or a discard typed into the move box."""
+    if "play" not in action or action["play"] == "S":
+        press(page, "/")
+        page.keyboard.type(format_action_json(action))
+        press(page, "Enter")
+        return
+    hand = view(page)["hand"]
+    want = hand.index(action["play"])
+    now = int(focused(page)["index"])
+    press(page, "ArrowRight" if want > now else "ArrowLeft", abs(want - now))
+    press(page, "Enter")
+    if "cell" in action:
+        cols = view(page)["cols"]
+        at = page.evaluate("() => tranquility.state.cursor")
+        (row, col), (to_row, to_col) = divmod(at, cols), divmod(action["cell"], cols)
+        press(page, "ArrowUp" if to_row > row else "ArrowDown", abs(to_row - row))
+        press(page, "ArrowRight" if to_col > col else "ArrowLeft", abs(to_col - col))
+        press(page, "Enter")
+    paid = page.evaluate("() => tranquility.state.mode.paid.slice()")
+    wanted = []
+    left = [i for i in range(len(hand)) if i != want]
+    for card in action.get("discard", []):
+        wanted.append(next(i for i in left if str(hand[i]) == str(card) and i not in wanted))
+    for index in sorted(set(paid) ^ set(wanted)):
+        tab_to(page, f"e.dataset.toggle === 'pay' && e.dataset.index === '{index}'")
+        press(page, " ")
+    tab_to(page, "e.id === 'panel-go'")
+    press(page, "Enter")
+
+
+def format_action_json(action: dict) -> str:
+    from tranquility.solver.formats.codecs import action_from_json
+
+    return format_action(action_from_json(action, "action"))
+
+
+def test_a_grade_1_puzzle_played_to_its_win_screen_by_the_keyboard_alone(page):
+    page.select_option("#tab-puzzle select[name=players]", "1")
+    page.select_option("#tab-puzzle select[name=grade]", "1")
+    page.click("#tab-puzzle button[type=submit]")
+    page.focus(f'#puzzle-list button[data-puzzle="{PUZZLE}"]')
+    press(page, "Enter")
+    wait_turn(page, 0)
+    assert "at least 14 cards left" in page.inner_text("#goal")
+    assert focused(page)["key"].startswith("hand-")
+    no_serious_findings(page)
     page.uncheck("#check")  # the check solves after every move: this game needs none
-    solution = shipped.solution(PUZZLE)
-    for turn, action in enumerate(solution.actions, start=1):
-        if SHOTS and turn == 21:  # mid-game, a card picked: its cells lit with their costs
-            page.click(f'#hand button.card[data-card="{action_to_json(action)["play"]}"]')
-            page.screenshot(path=str(Path(SHOTS) / "web-board.png"))
-        click_move(page, action_to_json(action))
+    page.focus('#hand button.card[tabindex="0"]')
+    for turn, action in enumerate(shipped.solution(PUZZLE).actions, start=1):
+        key_move(page, action_to_json(action))
         wait_turn(page, turn)
-    page.wait_for_selector("#news .won")
-    assert view(page)["status"] == "won"
-    assert "you won with" in page.inner_text("#news")
+        if turn == 2:  # Escape backs out of a chosen card
+            press(page, "Enter")
+            assert page.evaluate("() => tranquility.state.mode !== null")
+            press(page, "Escape")
+            assert page.evaluate("() => tranquility.state.mode === null")
+    page.wait_for_selector("#end:not([hidden])")
+    end = page.inner_text("#end")
+    assert "You won!" in end and "14 cards left" in end and "No hint used" in end
+    assert page.locator('#end .card[data-card="F"]').count() == 1
+    assert page.evaluate("() => document.activeElement.id") == "end-title"
+    if SHOTS:
+        page.screenshot(path=str(Path(SHOTS) / "web-win.png"))
+    no_serious_findings(page)
+    assert f"#puzzle={PUZZLE}" in page.url and "moves=66@29" in page.url
+    assert PUZZLE in page.evaluate("() => localStorage.getItem('tranquility.solved')")
+
+
+# -- the address --------------------------------------------------------------------------------
+
+
+def test_a_free_board_comes_back_from_its_address_on_reload_back_forward_and_a_forgetful_server(page):
+    page.click('nav button[data-tab="seed"]')
+    page.fill("#tab-seed input[name=seed]", "2")
+    page.select_option("#tab-seed select[name=players]", "2")
+    page.click("#tab-seed button[type=submit]")
+    wait_turn(page, 0)
+    page.uncheck("#check")
+    moves = [view(page)["moves"][0]["notation"]]
+    for turn in (1, 2):
+        page.fill("#move-input", view(page)["moves"][0]["notation"])
+        page.press("#move-input", "Enter")
+        wait_turn(page, turn)
+    played = tokens(page)
+    assert moves == played[:1]
+    assert "seed=2" in page.url and "players=2" in page.url
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    wait_turn(page, 2)
+    assert tokens(page) == played
+    page.go_back()
+    wait_turn(page, 1)
+    assert tokens(page) == played[:1]
+    page.go_forward()
+    wait_turn(page, 2)
+    assert tokens(page) == played
+    page.evaluate("() => { tranquility.state.view.id = 'forgotten'; }")  # as if the server had dropped it
+    page.click("#undo")
+    wait_turn(page, 1)
+    assert tokens(page) == played[:1]
+
+
+def test_a_bot_table_comes_back_from_its_address_on_reload_and_back(page):
+    page.click('nav button[data-tab="table"]')
+    page.fill("#tab-table input[name=seed]", "5")
+    page.fill("#tab-table input[name=seat]", "1")
+    page.fill("#tab-table input[name=delay]", "0")
+    page.click("#tab-table button[type=submit]")
+    page.wait_for_function("() => tranquility.state.view && tranquility.state.view.kind === 'table'")
+    assert "address holds the deal's seed" in page.inner_text("#goal")
+    for _ in range(2):
+        page.wait_for_function("() => tranquility.state.view.my_turn && !tranquility.state.view.start")
+        turn = view(page)["turn"]
+        move = view(page)["moves"][0]
+        page.fill("#move-input", move["notation"])
+        page.press("#move-input", "Enter")
+        page.wait_for_function(f"() => tranquility.state.view.turn > {turn}")
+    page.wait_for_function("() => tranquility.state.view.my_turn")
+    seen = tokens(page)
+    assert "table=1" in page.url and "seat=1" in page.url
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    page.wait_for_function(f"() => tranquility.state.view && tranquility.state.view.turn === {len(seen)}")
+    assert tokens(page) == seen
+    page.go_back()
+    page.wait_for_function(f"() => tranquility.state.view.history.length < {len(seen)} && tranquility.state.view.my_turn")
+    assert tokens(page) == seen[: len(tokens(page))]
+    if SHOTS:
+        page.screenshot(path=str(Path(SHOTS) / "web-table.png"))
+    no_serious_findings(page)
+
+
+# -- the mouse and the fingers ------------------------------------------------------------------
+
+
+def test_a_move_by_drag_and_drop(page):
+    open_puzzle(page)
+    page.uncheck("#check")
+    source = page.locator('#hand button.card[data-card="66"]').bounding_box()
+    target = page.locator('#grid [data-cell="29"]').bounding_box()
+    page.mouse.move(source["x"] + source["width"] / 2, source["y"] + source["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(target["x"] + 10, target["y"] + 10, steps=8)
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2, steps=4)
+    page.mouse.up()
+    page.wait_for_selector("#panel:not([hidden]) #panel-go")
+    assert "Play 66 into cell 29" in page.inner_text("#panel")
+    page.click("#panel-go")
+    wait_turn(page, 1)
+    assert tokens(page) == ["66@29"]
+    assert page.locator('#grid [data-cell="29"].last').count() == 1
+
+
+def test_a_move_by_taps_on_a_phone_with_no_sideways_scroll(browser, base):
+    page = opened(browser, base, f"#puzzle={PUZZLE}&moves=66@29+77@34+5@2+34@15", **PHONE)
+    try:
+        wait_turn(page, 4)
+        page.uncheck("#check")
+        page.tap('#hand button.card[data-card="73"]')
+        page.tap('#grid [data-cell="32"]')
+        page.tap("#panel-go")
+        wait_turn(page, 5)
+        page.tap('#hand button.card[data-card="30"]')
+        if SHOTS:
+            page.screenshot(path=str(Path(SHOTS) / "web-phone.png"))
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        small = page.evaluate(
+            """() => [...document.querySelectorAll('#game button, #game input, #game [role=gridcell]')]
+                 .filter((e) => e.offsetParent !== null)
+                 .map((e) => [e.id || e.dataset.key || e.textContent.trim(), (e.type === 'checkbox' ? e.closest('label') : e).getBoundingClientRect()])
+                 .filter(([, r]) => r.width < 43.5 || r.height < 43.5).map(([name]) => name)"""
+        )
+        assert not small, f"touch targets under 44 px: {small}"
+        assert not page.outside and not page.errors
+    finally:
+        page.context.close()
+
+
+# -- the panels ---------------------------------------------------------------------------------
+
+
+def test_the_start_and_discard_two_by_card_panels_with_cancel(browser, base):
+    before = [format_action(a) for a in shipped.solution(START_PUZZLE).actions[:8]]
+    page = opened(browser, base, f"#puzzle={START_PUZZLE}&moves={'+'.join(before)}")
+    try:
+        wait_turn(page, 8)
+        page.uncheck("#check")
+        page.click('#hand button.card[data-card="S"]')
+        assert "Play the Start" in page.inner_text("#panel")
+        cost = next(m["cost"] for m in view(page)["moves"] if m["kind"] == "start")
+        page.locator('#panel button[data-toggle="start"][data-seat="0"]').first.click()
+        assert page.inner_text("#panel .count") == f"1 of {cost} chosen"
+        assert page.is_disabled("#panel-go")
+        page.click("#panel-cancel")
+        assert page.locator("#panel").is_hidden() and view(page)["turn"] == 8
+        page.click('#hand button.card[data-card="S"]')
+        assert "Suggested: S/" in page.inner_text("#panel")
+        page.click("#start-suggested")
+        assert page.inner_text("#panel .count") == f"{cost} of {cost} chosen"
+        page.click("#panel-go")
+        wait_turn(page, 9)
+        assert tokens(page)[-1].startswith("S/")
+        assert "moves=" in page.url and "S/" in page.url
+
+        page.click("#discard")
+        page.locator('#panel button[data-toggle="discard"]').nth(0).click()
+        assert page.inner_text("#panel .count") == "1 of 2 chosen"
+        page.click("#panel-cancel")
+        assert page.locator("#panel").is_hidden()
+        page.click("#discard")
+        hand = view(page)["hand"]
+        page.locator('#panel button[data-toggle="discard"]').nth(0).click()
+        page.locator('#panel button[data-toggle="discard"]').nth(1).click()
+        assert page.inner_text("#panel .count") == "2 of 2 chosen"
+        page.click("#panel-go")
+        wait_turn(page, 10)
+        assert tokens(page)[-1] == "x" + ",".join(sorted(map(str, hand[:2]), key=lambda c: (not c.isdigit(), int(c) if c.isdigit() else 0, c)))
+        assert not page.outside and not page.errors
+    finally:
+        page.context.close()
+
+
+def test_two_finishes_can_be_discarded(page):
+    page.click('nav button[data-tab="seed"]')
+    page.fill("#tab-seed input[name=seed]", "2")
+    page.select_option("#tab-seed select[name=players]", "2")
+    page.click("#tab-seed button[type=submit]")
+    wait_turn(page, 0)
+    page.uncheck("#check")
+    assert view(page)["hand"].count("F") >= 2
+    page.click("#discard")
+    page.locator('#panel button[data-toggle="discard"][data-card="F"]').nth(0).click()
+    page.locator('#panel button[data-toggle="discard"][data-card="F"]').nth(1).click()
+    assert page.locator('#panel button[data-toggle="discard"][aria-pressed="true"]').count() == 2
+    page.click("#panel-go")
+    wait_turn(page, 1)
+    assert tokens(page) == ["xF,F"]
+
+
+# -- the solver beside the board --------------------------------------------------------------
+
+
+def test_the_verdict_list_belongs_to_its_position_a_row_previews_then_plays(page):
+    open_puzzle(page)
+    page.uncheck("#check")
+    page.click("#moves-btn")
+    assert page.locator("#verdict-cancel").is_visible()
+    page.wait_for_selector("#verdicts .v-row", timeout=60_000)
+    rows = page.locator("#verdicts .v-row")
+    assert rows.count() > 1
+    first = rows.nth(0).locator("code").inner_text()
+    rows.nth(0).click()
+    assert page.locator("#panel").is_visible() and view(page)["turn"] == 0
+    page.click("#panel-go")
+    wait_turn(page, 1)
+    assert tokens(page) == [first]
+    assert page.locator("#verdicts").is_hidden() and page.locator("#verdicts .v-row").count() == 0
 
 
 def test_a_thrown_win_is_flagged_and_taken_back(page, base):
@@ -120,12 +392,18 @@ def test_a_thrown_win_is_flagged_and_taken_back(page, base):
     status, ranking = request(base, "POST", "/api/moves", {"game": game, "time_limit": 8})
     assert status == 200
     lost = next(m for m in ranking["moves"] if m["verdict"] == "no-win" and m["action"].get("cell") is not None)
-    click_move(page, lost["action"])
+    page.fill("#move-input", lost["notation"])
+    page.press("#move-input", "Enter")
     page.wait_for_selector("#news .threw")
     assert "threw the win away" in page.inner_text("#news")
     page.click("#back")
     wait_turn(page, 0)
     assert "last position proven winnable" in page.inner_text("#news")
+    page.click("#hint")
+    page.wait_for_function("() => tranquility.state.game.hints === 1")
+    assert "hints=1" in page.url and "Hints used: 1" in page.inner_text("#goal")
+    if SHOTS:
+        page.screenshot(path=str(Path(SHOTS) / "web-board.png"))
 
 
 def test_a_3_player_table_with_bots_to_its_end_then_its_analysis(page, base):
@@ -142,40 +420,45 @@ def test_a_3_player_table_with_bots_to_its_end_then_its_analysis(page, base):
     page.fill("#tab-table input[name=seat]", "1")
     page.fill("#tab-table input[name=delay]", "0")
     page.click("#tab-table button[type=submit]")
-    page.wait_for_function("() => view && view.kind === 'table'")
+    page.wait_for_function("() => tranquility.state.view && tranquility.state.view.kind === 'table'")
+    announced = False
     for _ in range(400):
-        page.wait_for_function("() => view.over || view.my_turn")
+        page.wait_for_function("() => tranquility.state.view.over || tranquility.state.view.my_turn")
         now = view(page)
         if now["over"]:
             break
         turn = now["turn"]
+        announced = announced or "seat 0" in page.inner_text("#news")
         if now["start"] is not None:
+            assert "The Start event" in page.inner_text("#panel")
             for card in now["start"]["hand"][: now["start"]["least"]]:
-                page.locator(f'#start-cards button.card[data-card="{card}"]:not(.paid)').first.click()
-            page.click("#start-go")
-            page.wait_for_function(f"() => view.turn > {turn} || view.start === null || view.over")
+                page.locator(f'#panel button[data-toggle="give"][data-card="{card}"]:not(.paid)').first.click()
+            page.click("#panel-go")
+            page.wait_for_function(f"() => tranquility.state.view.turn > {turn} || tranquility.state.view.start === null || tranquility.state.view.over")
             continue
+        assert page.inner_text("#turn") == "Your turn"
         move = now["moves"][0]
         if move["kind"] == "start":
             page.click('#hand button.card[data-card="S"]')
-            page.click("#pay-go")
+            page.click("#panel-go")
         else:
-            click_move(page, move["action"])
-        page.wait_for_function(f"() => view.turn > {turn} || view.start !== null || view.over")
+            page.fill("#move-input", move["notation"])
+            page.press("#move-input", "Enter")
+        page.wait_for_function(f"() => tranquility.state.view.turn > {turn} || tranquility.state.view.start !== null || tranquility.state.view.over")
     final = view(page)
     assert final["over"], "the game did not end"
+    assert announced, "no bot move was told beside the board"
     line = line_from_json(final["line"])
     leaks = [found for body in bodies if "kind" in body and (found := hidden_cards_in(body, line, seat=1))]
     assert bodies and not leaks, leaks[:3]
     assert not any("hands" in body or "piles" in body for body in bodies if body.get("kind") == "table" and not body["over"])
-
-    page.click("#analyze-btn")
+    page.wait_for_selector("#end:not([hidden])")
+    no_serious_findings(page)
+    page.click("#end-analyze")
     frame = page.frame_locator("#report")
-    frame.locator("body").wait_for(timeout=120_000)
     page.wait_for_function("() => !document.querySelector('#report').hidden", timeout=120_000)
     text = frame.locator("body").inner_text()
     assert "turn" in text.lower()
     if SHOTS:
         page.locator("#report").scroll_into_view_if_needed()
         page.screenshot(path=str(Path(SHOTS) / "web-analysis.png"), full_page=True)
-    json.dumps(bodies)  # every body the page received was JSON

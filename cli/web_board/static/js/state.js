@@ -1,0 +1,86 @@
+// The page's one state object and the questions asked of it; no drawing and no requests
+// here. The server sends the game as a `view`; what the player is doing with it (a card
+// chosen, a payment being picked) is the `mode`.
+
+export const NAMES = { S: "Start", F: "Finish", M: "Sea Monster" };
+
+export const state = {
+  view: null, // the game as the server last sent it; its `id` names the server's copy
+  game: null, // the game as the address holds it (address.js): where it began, the moves
+  base: 0, // turns the server's copy had when the address's moves begin
+  mode: null, // null, or {kind: "card" | "pay" | "discard" | "start" | "give", ...}
+  cursor: 0, // the grid cell the keyboard is on
+  verdicts: null, // the every-move list: {key, rows} for the position named by key
+  job: null, // the long job under way: {id, kind, source}
+  numbers: false, // cell numbers and ranges shown
+  seen: 0, // history entries already told
+  placed: null, // the cell of the move just made, drawn arriving
+  keyboard: false, // the last input was a key: focus follows the play
+  ended: false, // the end-of-game screen was shown for this game
+};
+
+export function cardName(card) {
+  return NAMES[card] || String(card);
+}
+
+export function over(view = state.view) {
+  return view.kind === "table" ? view.over : view.status !== "open";
+}
+
+/** Whether the person may act now (a table: its own turn, outside the Start event). */
+export function canAct(view = state.view) {
+  if (over(view)) return false;
+  return view.kind === "board" || (view.my_turn && !view.start);
+}
+
+/** A position's name: the verdict list and the checks belong to it alone. */
+export function positionKey(view = state.view) {
+  return `${view.id} ${view.turn} ${view.history.map((h) => h.notation).join(" ")}`;
+}
+
+/** The legal moves of the card at hand index `index`, keyed by cell (null: no cell). */
+export function targetsOf(card) {
+  const found = new Map();
+  for (const move of state.view.moves) if (move.card === card && move.kind !== "discard") found.set(move.cell, move);
+  return found;
+}
+
+/** The cell a token names (41@20-3, M@7), or null. */
+export function cellOf(token) {
+  const found = /^(?:\d+|M)@(\d+)/.exec(token || "");
+  return found ? Number(found[1]) : null;
+}
+
+/** Hand indexes holding `cards` (a multiset), none of them in `skip`. */
+export function indexesOf(hand, cards, skip = []) {
+  const taken = new Set(skip);
+  const found = [];
+  for (const card of cards) {
+    const at = hand.findIndex((c, i) => !taken.has(i) && String(c) === String(card));
+    if (at >= 0) {
+      taken.add(at);
+      found.push(at);
+    }
+  }
+  return found;
+}
+
+export function sameCards(a, b) {
+  return JSON.stringify(a.map(String).sort()) === JSON.stringify(b.map(String).sort());
+}
+
+/** The mode that shows `action` (a full action object) ready to play: the hint's move,
+ * or a row of the verdict list, previewed before it is played. */
+export function modeFor(action, extra = {}) {
+  const hand = state.view.hand;
+  if (action.play === undefined) return { kind: "discard", picked: indexesOf(hand, action.discard), ...extra };
+  const index = hand.findIndex((c) => String(c) === String(action.play));
+  const move = state.view.moves.find((m) => m.card === action.play && (m.cell ?? null) === (action.cell ?? null));
+  if (!move) return null;
+  if (move.kind === "start" && state.view.kind === "board") {
+    const picked = (action.team_discard || []).map((cards, seat) => indexesOf(state.view.hands[seat], cards));
+    return { kind: "start", move, picked, ...extra };
+  }
+  const paid = indexesOf(hand, action.discard || [], [index]);
+  return { kind: "pay", index, card: action.play, move, paid, rocks: action.rocks, ...extra };
+}
