@@ -1,12 +1,14 @@
 """Improving a win for an objective (``solve --objective``): the greedy baseline's first
 playouts, the ladder's proofs, the rest of the baseline, greedy restarts, the window
 search, then CP-SAT over the whole model,
-warm-started from the best line (docs/model.md, Objectives). Each step takes the best line
-so far and returns the next; the result is a new one. Loaded only when an objective is
-asked for."""
+warm-started from the best line (docs/model.md, Objectives). On the clock with two cores or
+more, the spare ladder's CP-SAT and the greedy baseline and restarts run side by side.
+Each step takes the best line so far and returns the next; the result is a new one.
+Loaded only when an objective is asked for."""
 
 from __future__ import annotations
 
+import threading
 import time
 from dataclasses import dataclass, field, replace
 
@@ -24,9 +26,9 @@ from tranquility.solver.analysis.results import (
 from tranquility.solver.engine.actions import Action
 from tranquility.solver.engine.line import Line
 from tranquility.solver.engine.state import State
-from tranquility.solver.search.baseline import BASELINE, KEEPERS, greedy_baseline
+from tranquility.solver.search.baseline import BASELINE, KEEPERS, Baseline, greedy_baseline
 from tranquility.solver.search.budget import Budget, Deadline
-from tranquility.solver.search.greedy import RESTARTS, restarts
+from tranquility.solver.search.greedy import RESTARTS, Restarted, restarts
 from tranquility.solver.search.objectives import (
     BoundBy,
     FoundBy,
@@ -47,6 +49,11 @@ IMPROVING = "improving"  # their stats' key
 IMPROVING_SHARE = 0.5
 BASELINE_SHARE = 0.8
 RESTARTS_SHARE = 0.2
+# With the greedy phases beside it, the spare ladder gives them no time of its own: of the
+# time left after the first playouts it takes this share, the LNS and the CP-SAT run the
+# rest (measured against the sequential order: docs/model.md, The schedule on two cores).
+BESIDE_LADDER_SHARE = 0.8
+BESIDE = Objective.SPARE  # the objective whose ladder runs with the greedy phases beside it
 
 
 def improve(result: Result, budget: Budget, objective: Objective, progress: Progress | None) -> Result:
@@ -60,6 +67,7 @@ def improve(result: Result, budget: Budget, objective: Objective, progress: Prog
     given = result.line.with_actions(result.line.actions[: result.prefix])  # the line to the position
     _, position = position_of(given)
     run = _Improvement(given, position, objective, budget, progress, started, result.seconds)
+    run.greedy_beside = objective == BESIDE and not budget.reproducible and budget.threads >= 2
     continuation = result.line.actions[result.prefix :]
     assert result.end is not None  # the won state, from the replay of the line
     best = _Best(
@@ -114,6 +122,7 @@ class _Improvement:
     phases: list[Phase] = field(default_factory=list)
     stats: dict = field(default_factory=dict)
     mark: float = 0.0  # when the last phase ended
+    greedy_beside: bool = False  # the baseline and the restarts ran beside the ladder
 
     def __post_init__(self) -> None:
         self.mark = self.started
@@ -141,7 +150,9 @@ class _Improvement:
 
 def _improving_playouts(run: _Improvement, best: _Best) -> _Best:
     """The baseline's first ``IMPROVING_PLAYOUTS`` playouts per keeper: cheap, and often
-    better than the first win found, so the ladder starts from the best of them."""
+    better than the first win found, so the ladder starts from the best of them. Not when
+    the whole baseline runs beside the ladder: they are its first playouts, and the whole
+    step the ladder then runs takes no hint."""
     return _playouts(run, best, IMPROVING_PLAYOUTS, IMPROVING_SHARE, IMPROVING, DecidedBy.GREEDY)
 
 
@@ -159,18 +170,24 @@ def _playouts(run: _Improvement, best: _Best, count: int, share: float, key: str
     stats under ``key``. On the clock they may take ``share`` of the time left, so a short
     solve plays what fits and says how many."""
     objective, position = run.objective, run.position
-    if best.settled:
+    if best.settled or run.greedy_beside:
         return best
     run.say(f"improving {objective}: greedy {key}", f"best {objective} {best.value} so far, bound {best.bound}")
     first = best.value
     seconds = None if run.budget.reproducible else share * run.left()
     baseline = greedy_baseline(position, objective, count, run.budget.seed, seconds)
-    run.stats[key] = baseline.to_json()
-    best = replace(best, interrupted=baseline.interrupted)
-    if baseline.line is not None and baseline.value is not None and better(objective, baseline.value, best.value):
-        best = run.take(best, list(baseline.line), baseline.value, FoundBy.GREEDY)
+    best = _took_baseline(run, best, baseline, key)
     run.ran(how, first, best.value)
     run.phases[-1] = replace(run.phases[-1], found=f"{run.phases[-1].found}; {baseline.in_words}")
+    return best
+
+
+def _took_baseline(run: _Improvement, best: _Best, baseline: Baseline, key: str) -> _Best:
+    """The baseline's stats under ``key``, and its best line if it beats ``best``."""
+    run.stats[key] = baseline.to_json()
+    best = replace(best, interrupted=best.interrupted or baseline.interrupted)
+    if baseline.line is not None and baseline.value is not None and better(run.objective, baseline.value, best.value):
+        best = run.take(best, list(baseline.line), baseline.value, FoundBy.GREEDY)
     return best
 
 
@@ -178,27 +195,37 @@ def _greedy_restarts(run: _Improvement, best: _Best) -> _Best:
     """Greedy restarts from the best line's turns, scored on the objective (``restarts``):
     on the clock for ``RESTARTS_SHARE`` of the time left, else a count (as many as the
     baseline's playouts). Their best line is the LNS's incumbent and hint."""
-    objective, position = run.objective, run.position
-    if best.settled:
+    if best.settled or run.greedy_beside:
         return best
-    run.say(f"improving {objective}: greedy restarts", f"best {objective} {best.value} so far, bound {best.bound}")
+    run.say(f"improving {run.objective}: greedy restarts", f"best {run.objective} {best.value} so far, bound {best.bound}")
     first = best.value
     count = run.budget.greedy_playouts * len(KEEPERS)
     deadline = Deadline(nodes=count) if run.budget.reproducible else Deadline(seconds=RESTARTS_SHARE * run.left())
     try:
-        found = restarts(
-            position, list(best.continuation), scorer(position, objective), deadline, run.budget.seed, KEEPERS,
-            score(objective, best.bound),
-        )
+        found: Restarted | None = _restarts(run, list(best.continuation), best.bound, deadline)
     except KeyboardInterrupt:  # Ctrl-C keeps the best line so far, as everywhere in a solve
-        run.stats[RESTARTS] = {"status": "interrupted"}
-        best = replace(best, interrupted=True)
-    else:
-        run.stats[RESTARTS] = {"restarts": found.restarts, "taken": found.taken}
-        value = objective_value(position, found.line, objective)
-        if better(objective, value, best.value):
-            best = run.take(best, found.line, value, FoundBy.RESTARTS)
+        found = None
+    best = _took_restarts(run, best, found)
     run.ran(RESTARTS, first, best.value)
+    return best
+
+
+def _restarts(run: _Improvement, line: list[Action], bound: int, deadline: Deadline) -> Restarted:
+    """Greedy restarts from ``line``'s turns, scored on the objective, until ``deadline``
+    or the ``bound``."""
+    position, objective = run.position, run.objective
+    return restarts(position, line, scorer(position, objective), deadline, run.budget.seed, KEEPERS, score(objective, bound))
+
+
+def _took_restarts(run: _Improvement, best: _Best, found: Restarted | None) -> _Best:
+    """The restarts' stats, and their line if it beats ``best``; None: Ctrl-C came."""
+    if found is None:
+        run.stats[RESTARTS] = {"status": "interrupted"}
+        return replace(best, interrupted=True)
+    run.stats[RESTARTS] = {"restarts": found.restarts, "taken": found.taken}
+    value = objective_value(run.position, found.line, run.objective)
+    if better(run.objective, value, best.value):
+        best = run.take(best, found.line, value, FoundBy.RESTARTS)
     return best
 
 
@@ -207,17 +234,28 @@ def _ladder(run: _Improvement, best: _Best) -> _Best:
     LNS stops at (docs/model.md, The restricted-horizon ladder)."""
     from tranquility.solver.cpsat.ladder import LADDER, LADDER_OBJECTIVES, LADDER_SHARE, climb  # OR-Tools
 
-    objective = run.objective
+    objective, budget = run.objective, run.budget
     if best.settled or objective not in LADDER_OBJECTIVES:
         return best
     before, proved = best.value, best.bound
     doing = f"improving {objective}: {LADDER}"
     run.say(doing, f"best {objective} {best.value} so far, bound {best.bound}")
-    climbed = climb(
-        run.position, objective, best.value, best.bound, run.budget.part(LADDER_SHARE[objective], run.left()),
-        progress=lambda b: run.say(doing, f"best {objective} {before} so far, bound {b}"),
-        known=list(best.continuation),
-    )
+    share = BESIDE_LADDER_SHARE if run.greedy_beside else LADDER_SHARE[objective]
+    part = budget.part(share, run.left())
+    beside = None
+    if run.greedy_beside:
+        # One thread plays greedy, CP-SAT has the others: one strong run on two cores, the
+        # whole step and its split side by side only from two CP-SAT threads on.
+        part = replace(part, workers=budget.threads - 1)
+        beside = _GreedyBeside(run, best)
+    try:
+        climbed = climb(
+            run.position, objective, best.value, best.bound, part,
+            progress=lambda b: run.say(doing, f"best {objective} {before} so far, bound {b}"),
+            known=list(best.continuation),
+        )
+    finally:
+        ended = None if beside is None else beside.end()
     run.stats["ladder"] = climbed.to_json()
     best = replace(best, interrupted=climbed.status == "interrupted")
     if climbed.steps:
@@ -227,7 +265,70 @@ def _ladder(run: _Improvement, best: _Best) -> _Best:
     run.ran(LADDER, before, best.value)
     if climbed.steps:  # its proofs, beside the value: "spare 22, no better line; bound 25 -> 24"
         run.phases[-1] = replace(run.phases[-1], found=f"{run.phases[-1].found}; bound {proved} -> {best.bound}")
-    return best
+    return best if beside is None else beside.taken(run, best, interrupted=bool(ended))
+
+
+class _GreedyBeside:
+    """The whole greedy baseline, then greedy restarts from the best line so far, in a
+    thread of their own until ``end``: beside the ladder, whose CP-SAT runs leave Python's
+    lock free (docs/model.md, The schedule on two cores). A line they find is taken once
+    the ladder is done, like any other."""
+
+    def __init__(self, run: _Improvement, best: _Best):
+        self.stop = threading.Event()
+        self.baseline: Baseline | None = None
+        self.restarted: Restarted | None = None
+        self.seconds = [0.0, 0.0]  # the baseline's, the restarts'
+        self.failed: BaseException | None = None
+        self._thread = threading.Thread(target=self._play, args=(run, best), name="greedy beside", daemon=True)
+        self._thread.start()
+
+    def _play(self, run: _Improvement, best: _Best) -> None:
+        objective, position = run.objective, run.position
+        try:
+            began = time.monotonic()
+            baseline = greedy_baseline(position, objective, run.budget.greedy_playouts, run.budget.seed, stop=self.stop)
+            self.baseline, self.seconds[0] = baseline, time.monotonic() - began
+            line = list(best.continuation)
+            if baseline.line is not None and baseline.value is not None and better(objective, baseline.value, best.value):
+                line = list(baseline.line)
+            began = time.monotonic()
+            self.restarted = _restarts(run, line, best.bound, Deadline(stop=self.stop))
+            self.seconds[1] = time.monotonic() - began
+        except BaseException as error:  # a bug must not pass for a search that found nothing
+            self.failed = error
+
+    def end(self) -> bool:
+        """Stop the thread and wait for it (a playout at most); whether Ctrl-C came then."""
+        self.stop.set()
+        interrupted = False
+        while self._thread.is_alive():
+            try:
+                self._thread.join()
+            except KeyboardInterrupt:
+                interrupted = True
+        if self.failed is not None:
+            raise self.failed
+        return interrupted
+
+    def taken(self, run: _Improvement, best: _Best, interrupted: bool) -> _Best:
+        """The best after what the thread found, each part timed as a phase of its own
+        (they overlap the ladder's, which says so)."""
+        objective = run.objective
+        best = replace(best, interrupted=best.interrupted or interrupted)
+        for how, seconds in zip((BASELINE, RESTARTS), self.seconds, strict=True):
+            before = best.value
+            if how == BASELINE and self.baseline is not None:
+                best = _took_baseline(run, best, self.baseline, BASELINE)
+                said = f"; {self.baseline.in_words}"
+            elif how == RESTARTS and self.restarted is not None:
+                best = _took_restarts(run, best, self.restarted)
+                said = ""
+            else:
+                continue
+            found = f"{_change(objective, before, best.value)}, beside the ladder{said}"
+            run.phases.append(Phase(IMPROVE, how, seconds, found))
+        return best
 
 
 def _windows(run: _Improvement, best: _Best) -> _Best:

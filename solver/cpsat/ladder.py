@@ -307,6 +307,8 @@ def climb(
     started = time.monotonic()
     seconds = None if budget.reproducible else budget.seconds
     deterministic, workers, seed, proof = budget.cpsat_deterministic, budget.workers, budget.seed, budget.proof
+    if proof == Proof.BOTH and (seconds is None or workers < 2):
+        proof = Proof.WHOLE  # the race needs the clock and a CP-SAT worker for each side (step)
     down = objective == Objective.SPARE  # spare's bound is lowered, turns' raised
     climbed = Climbed(bound, proof=proof)
     try:

@@ -5,6 +5,7 @@ one definition for both (docs/model.md, Objectives)."""
 
 from __future__ import annotations
 
+import threading
 from dataclasses import dataclass
 
 from tranquility.solver.engine.actions import Action
@@ -52,18 +53,24 @@ class Baseline:
 
 
 def greedy_baseline(
-    position: State, objective: Objective, playouts: int = GREEDY_BASELINE, seed: int = 0, seconds: float | None = None
+    position: State,
+    objective: Objective,
+    playouts: int = GREEDY_BASELINE,
+    seed: int = 0,
+    seconds: float | None = None,
+    stop: threading.Event | None = None,
 ) -> Baseline:
     """The first ``playouts`` seeded greedy playouts from ``position`` with each Finish
     keeper (``Playouts``, from ``seed``), the best for ``objective`` kept; within
-    ``seconds`` when given (a count alone is the same on every machine). It stops at the
-    objective's bound, which no line beats. Ctrl-C ends it with what it found."""
+    ``seconds`` when given (a count alone is the same on every machine), and until ``stop``
+    is set (when it runs beside CP-SAT). It stops at the objective's bound, which no line
+    beats. Ctrl-C ends it with what it found."""
     series = Playouts(position, seed, scorer(position, objective), KEEPERS)
     total = playouts * len(KEEPERS)
     enough = score(objective, objective_bound(position, objective))
     interrupted = False
     try:
-        series.play(Deadline(seconds=seconds, nodes=total), enough)
+        series.play(Deadline(seconds=seconds, nodes=total, stop=stop), enough)
     except KeyboardInterrupt:
         interrupted = True
     best = series.best

@@ -4,10 +4,13 @@ from their prefix, and results that do not depend on workers or method."""
 from __future__ import annotations
 
 import json
+import threading
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from tranquility.solver.analysis import improving
+from tranquility.solver.analysis.improving import IMPROVING
 from tranquility.solver.analysis.portfolio import solve
 from tranquility.solver.cpsat.model import horizon
 from tranquility.solver.engine.deal import deal
@@ -16,9 +19,13 @@ from tranquility.solver.engine.rules import OFFICIAL, Rocks, Rules
 from tranquility.solver.engine.state import State
 from tranquility.solver.engine.verify import verify
 from tranquility.solver.formats.codecs import deal_to_json, line_to_json
+from tranquility.solver.search import budget as budget_module
+from tranquility.solver.search.baseline import BASELINE, KEEPERS, greedy_baseline
 from tranquility.solver.search.bounds import least_total_cost, refutation
-from tranquility.solver.search.budget import Budget
-from tranquility.solver.verdicts import Method
+from tranquility.solver.search.budget import Budget, Deadline
+from tranquility.solver.search.greedy import RESTARTS, restarts
+from tranquility.solver.search.objectives import objective_value, scorer
+from tranquility.solver.verdicts import Method, Objective
 
 from ..helpers import run, small_deals
 
@@ -103,6 +110,78 @@ def test_refutations_never_refute_a_winnable_position(game, cut):
     # The horizon bound covers the rest of the winning line.
     assert len(won.winning_line.actions) - min(cut, len(won.winning_line.actions)) <= horizon(state)
     assert least_total_cost(state) >= 0
+
+
+# -- improving a win: the schedule on two cores ---------------------------------------------
+
+# A small 2-player deal whose spare optimum, 3, the ladder proves in two steps (the test of
+# --proof start-slot below).
+TWO_STEPS = small_deals(41, seed=15)[40]
+
+
+def test_on_two_cores_the_spare_ladder_is_one_whole_run_with_the_greedy_phases_beside_it(monkeypatch):
+    monkeypatch.setattr(budget_module, "cores", lambda: 2)
+    result = solve(TWO_STEPS, Budget(seconds=30, workers=2), objective=Objective.SPARE)
+    best = result.best
+    assert best is not None and best.optimal and best.value == best.bound == 3, best
+    assert verify(result.winning_line).won
+    ladder = result.stats["ladder"]
+    # One CP-SAT run a step (two proofs and the optimal line), not the race of two starved ones.
+    assert ladder["proof"] == "whole" and ladder["steps"] == 2 and ladder["runs"] == 3, ladder
+    beside = {p.method: p.found for p in result.phases if "beside the ladder" in p.found}
+    assert set(beside) == {BASELINE, RESTARTS}, result.phases
+    assert IMPROVING not in result.stats  # the baseline's first playouts are the thread's own
+    # The line is never below what the greedy baseline and restarts find on the same deal.
+    position = State.initial(TWO_STEPS)
+    baseline = greedy_baseline(position, Objective.SPARE, 200)
+    assert baseline.value is not None and baseline.line is not None and best.value >= baseline.value
+    found = restarts(
+        position, list(baseline.line), scorer(position, Objective.SPARE), Deadline(nodes=2000), 0, KEEPERS
+    )
+    assert best.value >= objective_value(position, found.line, Objective.SPARE)
+
+
+def test_one_thread_or_reproducible_keeps_the_greedy_phases_in_turn(monkeypatch):
+    monkeypatch.setattr(budget_module, "cores", lambda: 2)
+    for budget in (Budget(seconds=30, workers=1), REPRO):
+        result = solve(TWO_STEPS, budget, objective=Objective.SPARE)
+        assert result.best is not None and result.best.optimal and result.best.value == 3
+        assert result.stats["ladder"]["proof"] == "whole"
+        assert not any("beside the ladder" in p.found for p in result.phases)
+        assert IMPROVING in result.stats
+
+
+def test_a_bug_in_the_greedy_thread_is_raised_not_taken_for_no_better_line(monkeypatch):
+    monkeypatch.setattr(budget_module, "cores", lambda: 2)
+
+    def broken(*args, **kwargs):
+        raise ZeroDivisionError("a bug")
+
+    monkeypatch.setattr(improving, "greedy_baseline", broken)
+    with pytest.raises(ZeroDivisionError):
+        solve(TWO_STEPS, Budget(seconds=10, workers=2), objective=Objective.SPARE)
+
+
+def test_more_cores_race_the_whole_step_and_its_split_beside_the_greedy_thread(monkeypatch):
+    monkeypatch.setattr(budget_module, "cores", lambda: 4)
+    result = solve(TWO_STEPS, Budget(seconds=30, workers=3), objective=Objective.SPARE)
+    assert result.best is not None and result.best.optimal and result.best.value == 3
+    ladder = result.stats["ladder"]
+    assert ladder["proof"] == "both" and ladder["runs"] > 3, ladder  # the split's cases ran too
+    assert any("beside the ladder" in p.found for p in result.phases)
+
+
+def test_the_threads_a_budget_may_use_are_its_workers_at_most_one_a_core(monkeypatch):
+    monkeypatch.setattr(budget_module, "cores", lambda: 2)
+    assert [Budget(workers=w).threads for w in (1, 2, 8)] == [1, 2, 2]
+
+
+def test_a_deadline_stops_once_its_event_is_set():
+    stop = threading.Event()
+    deadline = Deadline(nodes=10, stop=stop)
+    assert deadline.tick() and not deadline.expired()
+    stop.set()
+    assert not deadline.tick() and deadline.expired()
 
 
 # -- the command ---------------------------------------------------------------------------
