@@ -366,6 +366,29 @@ def test_two_finishes_can_be_discarded(page):
     assert tokens(page) == ["xF,F"]
 
 
+def test_the_manual_rocks_row_chosen_in_the_payment_stays_chosen(page):
+    page.click('nav button[data-tab="seed"]')
+    page.fill("#tab-seed input[name=seed]", "3")
+    page.select_option("#tab-seed select[name=players]", "2")
+    page.select_option("#tab-seed select[name=rules]", "rocks-manual")
+    page.click("#tab-seed button[type=submit]")
+    wait_turn(page, 0)
+    page.uncheck("#check")
+    moves = view(page)["moves"]
+    move = next(m for m in moves if m["kind"] == "island" and "rocks" in m["action"])
+    page.click(f'#hand button.card[data-card="{move["card"]}"]')
+    page.click(f'#grid [data-cell="{move["cell"]}"]')
+    rows = page.eval_on_selector_all("#rocks-row option", "(options) => options.map((o) => o.value)")
+    assert len(rows) > 1
+    page.select_option("#rocks-row", rows[-1])
+    for _ in range(2):  # cell numbers on and off: the panel is drawn again, twice
+        page.click("#numbers")
+    assert page.input_value("#rocks-row") == rows[-1]
+    page.click("#panel-go")
+    wait_turn(page, 1)
+    assert tokens(page)[-1].endswith(f">{rows[-1]}")
+
+
 # -- the solver beside the board --------------------------------------------------------------
 
 

@@ -1,7 +1,7 @@
 // Drawing: every part of the page from the state, again after each change. Elements that
 // take the focus carry a data-key, so the focus survives a redraw.
 
-import { NAMES, canAct, cardName, cellOf, over, state, targetsOf } from "./state.js";
+import { NAMES, canAct, cardName, cellOf, over, rocksChoices, rocksChosen, state, targetsOf, variants } from "./state.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -75,6 +75,8 @@ function drawTurn() {
   if (v.rocks_row !== null && v.rocks_row !== undefined) bits.push(`Jagged Rocks on row ${v.rocks_row}`);
   bits.push(`${v.rules_name} rules`);
   $("#status").textContent = bits.join(" · ");
+  const last = (v.revealed || v.history)[v.history.length - 1];
+  $("#last-move").textContent = last ? `Last move, turn ${last.turn}: ${last.words}` : "";
 }
 
 function drawGoal() {
@@ -225,46 +227,44 @@ function payParts(mode) {
     parts.push(el("div", { class: "cards" }, ...toggles(left, mode.paid, "pay")));
     parts.push(count(mode.paid.length, move.cost));
   } else parts.push(el("p", {}, "Free: no card to pay."));
-  parts.push(...rocksParts(mode, move));
+  parts.push(...rocksParts(mode));
   parts.push(buttons("Play", !move.cost || mode.paid.length === move.cost || move.kind === "start"));
   return parts;
 }
 
-function rocksParts(mode, move) {
-  const v = state.view;
-  const action = move.action;
-  if (action.rocks === undefined || !v.rock_rows || !v.rock_rows.length) return [];
-  const chosen = mode.rocks === undefined ? action.rocks : mode.rocks;
-  const options = v.rock_rows.map((r) => el("option", { value: r, selected: String(r) === String(chosen) }, `to row ${r}`));
-  if (action.rocks === "stay") options.unshift(el("option", { value: "stay", selected: chosen === "stay" }, `stay, paying ${action.rocks_discard.join(", ")}`));
-  return [el("label", { class: "rocks-choice" }, "Jagged Rocks ", el("select", { id: "rocks-row", "data-key": "rocks-row" }, ...options))];
+function rocksParts(mode) {
+  const choices = rocksChoices(mode);
+  if (!choices.length) return [];
+  const chosen = rocksChosen(mode);
+  const options = choices.map(([value, words]) => el("option", { value, selected: value === chosen }, words));
+  return [el("label", { class: "rocks-choice" }, "Jagged Rocks: ", el("select", { id: "rocks-row", "data-key": "rocks-row" }, ...options))];
 }
 
 function discardParts(mode) {
   const v = state.view;
   const all = v.hand.map((value, index) => ({ value, index }));
-  const pair = mode.picked.map((i) => v.hand[i]);
-  const legal = mode.picked.length === 2 && v.moves.some((m) => m.kind === "discard" && sameCardsOf(m.action.discard, pair));
+  const legal = variants(mode).length > 0;
   return [
     el("h2", { id: "panel-title" }, "Discard two"),
     el("p", {}, "Choose the two cards of your hand to discard (your turn ends)."),
     el("div", { class: "cards" }, ...toggles(all, mode.picked, "discard")),
     count(mode.picked.length, 2),
+    ...rocksParts(mode),
     buttons("Discard", legal),
   ];
-}
-
-function sameCardsOf(a, b) {
-  return JSON.stringify(a.map(String).sort()) === JSON.stringify(b.map(String).sort());
 }
 
 function startParts(mode) {
   const v = state.view, move = mode.move;
   const total = mode.picked.reduce((n, p) => n + p.length, 0);
-  const rows = v.hands.map((hand, seat) =>
-    el("div", { class: "seat-give" },
+  const mover = move.action.seat;
+  const rows = v.hands.map((hand, seat) => {
+    let cards = hand.map((value, index) => ({ value, index }));
+    if (seat === mover) cards = cards.filter(({ index }) => index !== hand.indexOf("S")); // the Start played is not given
+    return el("div", { class: "seat-give" },
       el("h3", {}, `Seat ${seat} gives ${mode.picked[seat].length}`),
-      el("div", { class: "cards" }, ...toggles(hand.map((value, index) => ({ value, index })), mode.picked[seat], "start", seat))));
+      el("div", { class: "cards" }, ...toggles(cards, mode.picked[seat], "start", seat)));
+  });
   return [
     el("h2", { id: "panel-title" }, "Play the Start"),
     el("p", {}, `The team discards ${move.cost} card${move.cost === 1 ? "" : "s"} in all: choose who gives which.`),
@@ -272,7 +272,7 @@ function startParts(mode) {
       el("button", { type: "button", id: "start-suggested", "data-key": "start-suggested" }, "Use the suggestion")),
     ...rows,
     count(total, move.cost),
-    ...rocksParts(mode, move),
+    ...rocksParts(mode),
     buttons("Play the Start", total === move.cost),
   ];
 }

@@ -4,7 +4,7 @@
 
 import { render, say, news } from "./draw.js";
 import * as game from "./game.js";
-import { canAct, cardName, indexesOf, modeFor, sameCards, state, targetsOf } from "./state.js";
+import { canAct, cardName, chosenAction, indexesOf, modeFor, state, targetsOf } from "./state.js";
 
 const $ = (sel) => document.querySelector(sel);
 let drag = null; // {index, x, y, ghost, moved}
@@ -91,30 +91,13 @@ async function confirm() {
     return game.give(picked.map((i) => v.start.hand[i]));
   }
   if (!mode) return;
-  if (mode.kind === "discard") {
-    const pair = mode.picked.map((i) => v.hand[i]);
-    const move = v.moves.find((m) => m.kind === "discard" && sameCards(m.action.discard, pair));
-    if (!move) return say("those two cannot be discarded together now");
-    return game.play(move.action);
-  }
-  if (mode.kind === "start") {
-    const action = { ...mode.move.action, team_discard: mode.picked.map((p, seat) => p.map((i) => v.hands[seat][i])) };
-    return game.play(withRocks(action));
-  }
-  const move = mode.move;
-  if (move.kind === "start" && v.kind === "table") return game.play("S");
-  const action = JSON.parse(JSON.stringify(move.action));
+  if (mode.move && mode.move.kind === "start" && v.kind === "table") return game.play("S");
+  const action = chosenAction(mode);
+  if (!action) return say("those two cannot be discarded together now");
+  if (mode.kind === "start") action.team_discard = mode.picked.map((p, seat) => p.map((i) => v.hands[seat][i]));
+  if (mode.kind !== "pay") return game.play(action);
   if (action.discard !== undefined) action.discard = mode.paid.map((i) => v.hand[i]);
-  return game.play(withRocks(action));
-}
-
-function withRocks(action) {
-  const select = $("#rocks-row");
-  if (!select) return action;
-  if (select.value === "stay") return action;
-  const out = { ...action, rocks: Number(select.value) };
-  delete out.rocks_discard;
-  return out;
+  return game.play(action);
 }
 
 // -- the end screen --------------------------------------------------------------------------
@@ -267,6 +250,9 @@ export function bind() {
       render();
       $("#panel-go").focus();
     }
+  });
+  $("#panel").addEventListener("change", (event) => {
+    if (event.target.id === "rocks-row" && state.mode) state.mode.rocks = event.target.value;
   });
   $("#verdicts").addEventListener("click", (event) => {
     const target = event.target.closest("button");

@@ -41,8 +41,52 @@ export function positionKey(view = state.view) {
 /** The legal moves of the card at hand index `index`, keyed by cell (null: no cell). */
 export function targetsOf(card) {
   const found = new Map();
-  for (const move of state.view.moves) if (move.card === card && move.kind !== "discard") found.set(move.cell, move);
+  for (const move of state.view.moves) if (move.card === card && move.kind !== "discard" && !found.has(move.cell)) found.set(move.cell, move);
   return found;
+}
+
+/** The moves that differ from the mode's only in where the manual Jagged Rocks go. */
+export function variants(mode) {
+  const moves = state.view.moves;
+  if (mode.kind === "discard") {
+    const pair = mode.picked.map((i) => state.view.hand[i]);
+    return mode.picked.length === 2 ? moves.filter((m) => m.kind === "discard" && sameCards(m.action.discard, pair)) : [];
+  }
+  if (mode.kind === "pay") return moves.filter((m) => m.kind === mode.move.kind && m.card === mode.move.card && m.cell === mode.move.cell);
+  return [mode.move];
+}
+
+/** The rows the manual Jagged Rocks may go to with the mode's move, as the choices the
+ * panel offers: [value, words], "stay" too when a listed move keeps them where they are. */
+export function rocksChoices(mode) {
+  const found = variants(mode).filter((m) => m.action.rocks !== undefined);
+  if (!found.length) return [];
+  const rows = new Set((state.view.rock_rows || []).map(String));
+  for (const m of found) if (m.action.rocks !== "stay") rows.add(String(m.action.rocks));
+  const choices = [...rows].sort((a, b) => a - b).map((r) => [r, `move to row ${r}`]);
+  const stay = found.find((m) => m.action.rocks === "stay");
+  if (stay) choices.unshift(["stay", `stay where they are, paying ${(stay.action.rocks_discard || []).join(", ")}`]);
+  return choices;
+}
+
+/** The rocks choice shown: the player's, else the listed move's. */
+export function rocksChosen(mode) {
+  const found = variants(mode);
+  return mode.rocks !== undefined ? mode.rocks : found.length && found[0].action.rocks !== undefined ? String(found[0].action.rocks) : undefined;
+}
+
+/** The mode's move as an action, with the rocks where the player sent them. */
+export function chosenAction(mode) {
+  const found = variants(mode);
+  if (!found.length) return null;
+  const chosen = rocksChosen(mode);
+  const listed = found.find((m) => String(m.action.rocks) === chosen) || found[0];
+  const action = JSON.parse(JSON.stringify(listed.action));
+  if (chosen !== undefined && chosen !== "stay") {
+    action.rocks = Number(chosen);
+    delete action.rocks_discard;
+  }
+  return action;
 }
 
 /** The cell a token names (41@20-3, M@7), or null. */
@@ -73,7 +117,8 @@ export function sameCards(a, b) {
  * or a row of the verdict list, previewed before it is played. */
 export function modeFor(action, extra = {}) {
   const hand = state.view.hand;
-  if (action.play === undefined) return { kind: "discard", picked: indexesOf(hand, action.discard), ...extra };
+  const rocks = action.rocks === undefined ? undefined : String(action.rocks);
+  if (action.play === undefined) return { kind: "discard", picked: indexesOf(hand, action.discard), rocks, ...extra };
   const index = hand.findIndex((c) => String(c) === String(action.play));
   const move = state.view.moves.find((m) => m.card === action.play && (m.cell ?? null) === (action.cell ?? null));
   if (!move) return null;
@@ -82,5 +127,5 @@ export function modeFor(action, extra = {}) {
     return { kind: "start", move, picked, ...extra };
   }
   const paid = indexesOf(hand, action.discard || [], [index]);
-  return { kind: "pay", index, card: action.play, move, paid, rocks: action.rocks, ...extra };
+  return { kind: "pay", index, card: action.play, move, paid, rocks, ...extra };
 }
