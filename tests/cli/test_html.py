@@ -146,6 +146,28 @@ def test_one_self_contained_document(won):
     assert [t for t, a in page.attrs if t == "script"] == ["script", "script"]
 
 
+def test_the_script_and_style_sheet_shipped_beside_the_module_are_inlined(won):
+    """The page's script and style sheet are files of the package (cli/replay_page.js and
+    .css), each inlined whole, and pyproject's package data ships them and every file the
+    served board's page loads."""
+    import tomllib
+
+    _, _, text = won
+    cli = Path(__file__).parents[2] / "cli"
+    for name in ("replay_page.js", "replay_page.css"):
+        assert (cli / name).read_text(encoding="utf-8") in text, name
+    assert "</script" not in (cli / "replay_page.js").read_text(encoding="utf-8").lower()
+    shipped = tomllib.loads((cli.parent / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]
+    files = {"tranquility.cli": [cli / "replay_page.js", cli / "replay_page.css"]}
+    files["tranquility.cli.web_board"] = [f for f in (cli / "web_board" / "static").rglob("*") if f.is_file()]
+    for package, found in files.items():
+        folder = cli if package == "tranquility.cli" else cli / "web_board"
+        for file in found:
+            name = file.relative_to(folder).as_posix()
+            globs = [re.escape(glob).replace(r"\*", "[^/]*") for glob in shipped[package]]  # a * stays in its folder
+            assert any(re.fullmatch(glob, name) for glob in globs), f"{name} is not in {package}'s package data"
+
+
 def test_embeds_every_position_replayed(won):
     line, data, text = won
     steps = embedded(text)["steps"]

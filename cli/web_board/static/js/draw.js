@@ -394,7 +394,9 @@ export function drawEnd() {
   if (won && spare !== undefined) parts.push(el("p", {}, `You won with ${spare} card${spare === 1 ? "" : "s"} left.`));
   if (v.puzzle && v.puzzle.spare !== null && v.puzzle.spare !== undefined && won) {
     const best = v.puzzle.spare;
-    parts.push(el("p", {}, spare > best ? `A new best: the puzzle's solution keeps ${best}.` : spare === best ? `As many as the puzzle's solution (${best}).` : `The puzzle's solution keeps ${best}: ${best - spare} more to find.`));
+    const hinted = state.game && state.game.hints ? ", with hints" : "";
+    const against = spare > best ? `A new best${hinted}: the puzzle's solution keeps ${best}.` : spare === best ? `As many as the puzzle's solution (${best})${hinted}.` : `The puzzle's solution keeps ${best}: ${best - spare} more to find.`;
+    parts.push(el("p", {}, against));
   }
   if (v.kind === "table") parts.push(el("p", {}, won ? "The team filled the grid." : "The team could not go on."), el("p", {}, "Every card is turned up now: the history shows them."));
   const hints = state.game ? state.game.hints : 0;
