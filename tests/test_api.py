@@ -97,7 +97,7 @@ def test_no_two_public_classes_share_a_name():
 
     root = Path(__file__).resolve().parent.parent
     where: dict[str, list[str]] = defaultdict(list)
-    for folder in ("solver", "cli", "puzzles"):
+    for folder in ("solver", "cli", "app", "puzzles"):
         for path in sorted((root / folder).rglob("*.py")):
             for node in ast.parse(path.read_text(encoding="utf-8")).body:
                 if isinstance(node, ast.ClassDef) and not node.name.startswith("_"):

@@ -134,7 +134,7 @@ def test_the_odds_table_is_the_committed_report():
 # -- the architecture ------------------------------------------------------------------------
 
 ROOT = Path(__file__).resolve().parent.parent
-LAYERS = ("solver", "cli", "puzzles")
+LAYERS = ("solver", "cli", "app", "puzzles")
 
 
 def test_the_architecture_names_every_module():

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from tranquility.app import work
+from tranquility.app.fields import MAX_INT, MAX_SEED
+from tranquility.app.work import LONG_KINDS, MAX_SAMPLES
 from tranquility.solver.engine.rules import PRESETS
 from tranquility.solver.verdicts import Objective
-
-from . import api
-from .api import LONG_KINDS, MAX_INT, MAX_SAMPLES, MAX_SEED
 
 BOARD_OPS = ("play", "undo", "redo", "back", "hint", "check")
 TABLE_OPS = ("play", "give", "rocks", "step")
@@ -80,8 +80,8 @@ def schemas() -> dict[str, Any]:
                 "time_limit": {
                     "type": "number",
                     "exclusiveMinimum": 0,
-                    "maximum": api.MAX_SECONDS,
-                    "description": f"seconds; defaults {api.DEFAULT_SECONDS}",
+                    "maximum": work.MAX_SECONDS,
+                    "description": f"seconds; defaults {work.DEFAULT_SECONDS}",
                 },
                 "reproducible": {"type": "boolean", "description": "fixed budgets in place of seconds (no time_limit then)"},
                 "objective": {"type": "string", "enum": [o.value for o in Objective]},
@@ -116,7 +116,7 @@ def schemas() -> dict[str, Any]:
                 "action": {"oneOf": [{"type": "object"}, {"type": "string"}]},
                 "cards": {"type": "array", "items": {"type": "integer"}},
                 "row": {"type": "integer", "minimum": 0, "maximum": MAX_INT},
-                "time_limit": {"type": "number", "exclusiveMinimum": 0, "maximum": api.MAX_SECONDS},
+                "time_limit": {"type": "number", "exclusiveMinimum": 0, "maximum": work.MAX_SECONDS},
                 "objective": {"type": "string", "enum": [o.value for o in Objective]},
             },
         },

@@ -49,6 +49,10 @@ class WorkerLost(Exception):
     """The worker process running the job died (killed, perhaps for memory): the job is lost."""
 
 
+class Stopped(Exception):
+    """The job was stopped (cancelled, the cap, the server stopping) before it had found anything."""
+
+
 class JobFailed(Exception):
     """The job's input could not be used (``bad``, answered 400) or the job hit a bug."""
 
@@ -57,7 +61,9 @@ class JobFailed(Exception):
         self.bad = bad
 
 
-def _serve(conn: Connection, jobs: Mapping[str, Callable[[Mapping[str, Any], Callable[[dict], None]], dict]]) -> None:
+def _serve(
+    conn: Connection, jobs: Mapping[str, Callable[[Mapping[str, Any], Callable[[dict], None]], dict]], preload: Callable[[], None]
+) -> None:
     """A worker's life: a job, its progress and its answer, then the next. SIGINT stops a
     job only while it runs: it is blocked while a message is sent (one cut in two would
     garble the pipe) and between jobs, and one that came too late for the job it was
@@ -75,6 +81,7 @@ def _serve(conn: Connection, jobs: Mapping[str, Callable[[Mapping[str, Any], Cal
         signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
 
     signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    preload()  # while the server answers: the first job then finds everything loaded
     while True:
         try:
             kind, body = conn.recv()
@@ -84,7 +91,7 @@ def _serve(conn: Connection, jobs: Mapping[str, Callable[[Mapping[str, Any], Cal
         try:
             answer: tuple[str, Any] = ("done", jobs[kind](body, lambda step: send(("progress", step))))
         except KeyboardInterrupt:
-            answer = ("failed", ("stopped before it had found anything", False))
+            answer = ("stopped", "stopped before it had found anything")
         except BadInput as exc:
             answer = ("failed", (str(exc), True))
         except Exception as exc:  # a bug: said as the CLI says it, and the worker lives on
@@ -101,10 +108,10 @@ def _serve(conn: Connection, jobs: Mapping[str, Callable[[Mapping[str, Any], Cal
 
 
 class _Worker:
-    def __init__(self, jobs: Mapping[str, Any]):
+    def __init__(self, jobs: Mapping[str, Any], preload: Callable[[], None]):
         context = multiprocessing.get_context("fork")
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=_serve, args=(child, jobs), daemon=True, name="tranquility-serve-worker")
+        self.process = context.Process(target=_serve, args=(child, jobs, preload), daemon=True, name="tranquility-serve-worker")
         self.process.start()
         child.close()
         self.guard = threading.Lock()
@@ -128,6 +135,8 @@ class _Worker:
                     progress(payload)
                 elif tag == "done":
                     return payload
+                elif tag == "stopped":
+                    raise Stopped(payload)
                 else:
                     raise JobFailed(*payload)
         except (EOFError, OSError):  # its pipe ended: the process is gone
@@ -179,11 +188,11 @@ class Ticket:
 
 class Pool:
     """``size`` worker processes and a queue of at most ``queue`` jobs (module docstring);
-    each job stopped (SIGINT) after ``cap`` seconds."""
+    each job stopped (SIGINT) after ``cap`` seconds; each worker runs ``preload`` first."""
 
-    def __init__(self, jobs: Mapping[str, Any], size: int, queue: int, cap: float):
-        self.jobs, self.size, self.queue, self.cap = jobs, size, queue, cap
-        self.workers = [_Worker(jobs) for _ in range(size)]
+    def __init__(self, jobs: Mapping[str, Any], size: int, queue: int, cap: float, preload: Callable[[], None] = lambda: None):
+        self.jobs, self.size, self.queue, self.cap, self.preload = jobs, size, queue, cap, preload
+        self.workers = [_Worker(jobs, preload) for _ in range(size)]
         self.threads = ThreadPoolExecutor(max_workers=size, thread_name_prefix="tranquility-serve-job")
         self.idle: asyncio.Queue[_Worker] | None = None
         self.waiting = 0
@@ -257,13 +266,13 @@ class Pool:
         with contextlib.suppress(asyncio.TimeoutError):
             return await asyncio.wait_for(asyncio.shield(running), GRACE)
         worker.process.kill()  # it did not stop: the pipe closes and its thread ends
-        with contextlib.suppress(WorkerLost, JobFailed):
+        with contextlib.suppress(WorkerLost, JobFailed, Stopped):
             await running
         raise TooLong(f"the job took longer than this server's cap of {self.cap:g} s and was stopped")
 
     def _replace(self, dead: _Worker) -> _Worker:
         dead.stop()
-        fresh = _Worker(self.jobs)
+        fresh = _Worker(self.jobs, self.preload)
         self.workers[self.workers.index(dead)] = fresh
         return fresh
 

@@ -18,9 +18,9 @@ import webbrowser
 
 import click
 from aiohttp import web
+from tranquility.app import work
 from tranquility.solver import stop_signals
 
-from . import api
 from .pool import Pool
 from .server import KEEP_JOBS, Server
 
@@ -40,8 +40,8 @@ def run(
 ) -> None:
     """Serve at HOST:PORT (0: a free port) and say where, until SIGINT or SIGTERM; then the
     interrupt goes on as a KeyboardInterrupt, which the command's group turns into its code."""
-    api.cap_seconds(job_cap)  # before the workers are forked: they share the limit
-    pool = Pool(api.JOBS, workers, queue, job_cap)
+    work.cap_seconds(job_cap)  # before the workers are forked: they share the limit
+    pool = Pool(work.JOBS, workers, queue, job_cap, work.preload)
     loop = asyncio.new_event_loop()
     server = Server(pool, keep_jobs)
     runner = web.AppRunner(server.app(host, allow_origins), handle_signals=False, access_log=None)

@@ -20,16 +20,14 @@ from importlib.resources import files
 from typing import Any
 
 from aiohttp import web
-from tranquility.solver.engine.line import as_line
+from tranquility.app import fields, source, work
 from tranquility.solver.errors import BadInput
 
-from . import api
 from .guard import Guard
-from .pool import Busy, JobFailed, Pool, Ticket, TooLong, WorkerLost
+from .pool import Busy, JobFailed, Pool, Stopped, Ticket, TooLong, WorkerLost
 from .sessions import BoardSession, Sessions, TableSession
 
 MAX_BODY = 1 << 20  # bytes: a line file of a long game is about 20 KB
-MAX_DIGITS = 40  # digits of an integer read as one: a seed's 2^64 has 20
 MAX_JOBS = 100  # long jobs kept for their events at once; the oldest finished go first
 KEEP_JOBS = 600.0  # seconds a finished job's events are kept for a page to read them
 STATIC = files("tranquility.cli.web_board") / "static"
@@ -62,7 +60,7 @@ async def _answers(request: web.Request, handler: Callable[[web.Request], Awaita
         return _error(400, str(exc))
     except JobFailed as exc:
         return _error(400 if exc.bad else 500, str(exc))
-    except (Busy, TooLong, WorkerLost) as exc:
+    except (Busy, Stopped, TooLong, WorkerLost) as exc:
         return _error(503, str(exc))
     except Exception as exc:  # a bug: said as the CLI says it, and the server goes on
         return _error(500, f"internal error (a bug): {type(exc).__name__}: {exc}")
@@ -72,37 +70,13 @@ async def _answers(request: web.Request, handler: Callable[[web.Request], Awaita
 
 
 async def _body(request: web.Request) -> dict:
-    """The request's JSON object; bad JSON is the CLI's one-line message (FormatError). A
-    number too long to be any field's value is read as a float (so a field that wants an
-    integer names it), never converted digit by digit."""
-    from tranquility.solver.formats.json_values import parse_json
-
-    text = (await request.read()).decode("utf-8", errors="replace")
-    try:
-        data = json.loads(text or "{}", parse_int=_json_int)
-    except (ValueError, RecursionError):
-        data = parse_json(text, "body")  # not JSON: raises the CLI's one-line message
-    if not isinstance(data, dict):
-        raise api.RequestError(f"body: expected a JSON object, got {type(data).__name__}")
-    return data
-
-
-def _json_int(text: str) -> int | float:
-    return int(text) if len(text) <= MAX_DIGITS else float(text)
+    """The request's JSON object (``fields.json_object``)."""
+    return fields.json_object((await request.read()).decode("utf-8", errors="replace"))
 
 
 def _query(request: web.Request) -> dict:
-    """A GET's query as a body: numbers read as integers, ``rule`` as ``KEY=VALUE`` pairs."""
-    body: dict[str, Any] = {}
-    for key, value in request.query.items():
-        if key == "rule":
-            name, _, setting = value.partition("=")
-            body.setdefault("rule", {})[name.strip()] = setting.strip()
-        elif key in ("seed", "players", "grade") and value.strip().lstrip("-").isdigit():
-            body[key] = _json_int(value.strip())
-        elif value != "":
-            body[key] = value
-    return body
+    """A GET's query as a body (``fields.query_object``)."""
+    return fields.query_object(request.query, ("seed", "players", "grade"))
 
 
 @dataclass
@@ -147,7 +121,7 @@ class Server:
                 web.get("/api/options", self.options),
                 web.get("/api/deal", self.deal),
                 web.get("/api/puzzles", self.puzzles),
-                *[web.post(f"/api/{kind}", self.answer) for kind in api.LONG_KINDS],
+                *[web.post(f"/api/{kind}", self.answer) for kind in work.LONG_KINDS],
                 web.post("/api/jobs", self.start_job),
                 web.get("/api/jobs/{id}/events", self.job_events),
                 web.delete("/api/jobs/{id}", self.cancel_job),
@@ -177,13 +151,13 @@ class Server:
         return web.json_response(document())
 
     async def options(self, request: web.Request) -> web.Response:
-        return web.json_response(api.options_json())
+        return web.json_response(work.options_json())
 
     async def deal(self, request: web.Request) -> web.Response:
-        return web.json_response(api.deal_json(_query(request)))
+        return web.json_response(work.deal_json(_query(request)))
 
     async def puzzles(self, request: web.Request) -> web.Response:
-        return web.json_response(api.puzzles_json(_query(request)))
+        return web.json_response(work.puzzles_json(_query(request)))
 
     async def answer(self, request: web.Request) -> web.Response:
         """``POST /api/KIND``: the job run to its end, its answer the CLI's ``--json``."""
@@ -193,10 +167,7 @@ class Server:
     async def start_job(self, request: web.Request) -> web.Response:
         """``POST /api/jobs`` ``{"kind": ..., ...}``: the job started, its id at once."""
         body = await _body(request)
-        kind = api.field(body, "kind", str)
-        if kind not in api.LONG_KINDS:
-            raise api.RequestError(f"kind: one of {', '.join(api.LONG_KINDS)}, not {kind!r}")
-        api.checked(kind, body)  # a bad field is a 400 now, not an event later
+        kind = work.job_kind(body)  # a bad field is a 400 now, not an event later
         if self.pool.full():
             raise Busy(self.pool.busy_message())
         key, job = secrets.token_urlsafe(9), Job(kind)
@@ -211,7 +182,7 @@ class Server:
             job.tell("done", await self.pool.run(job.kind, body, lambda step: job.tell("progress", step), job.ticket))
         except (BadInput, JobFailed) as exc:
             job.tell("error", {"error": str(exc), "status": 400 if getattr(exc, "bad", True) else 500})
-        except (Busy, TooLong, WorkerLost) as exc:
+        except (Busy, Stopped, TooLong, WorkerLost) as exc:
             job.tell("error", {"error": str(exc), "status": 503})
         except asyncio.CancelledError:
             job.tell("error", {"error": "the server stopped before this job ended", "status": 503})
@@ -274,26 +245,16 @@ class Server:
 
     async def explain_page(self, request: web.Request) -> web.Response:
         """``explain --html``'s page for an explanation (``explain --json``'s document)."""
-        from tranquility.solver.formats.codecs import line_from_json
-
         from ..html import replay_html
 
-        data = api.field(await _body(request), "explanation", dict)
-        line = data.get("line") or (data.get("reach") or {}).get("line") if data else None
-        if line is None:
-            raise api.RequestError("explanation: an explain --json document with a line (a win, or the best reach)")
-        return web.Response(text=replay_html(line_from_json(line, "explanation.line"), data), content_type="text/html")
+        line, data = work.explained_line(await _body(request))
+        return web.Response(text=replay_html(line, data), content_type="text/html")
 
     async def analysis_page(self, request: web.Request) -> web.Response:
         """``analyze --html``'s page: the line (``game``) with its perfect and fair analysis."""
         from ..html import analysis_html
 
-        body = await _body(request)
-        line = as_line(api.legal_game(body))
-        perfect, fair = api.field(body, "perfect", dict), api.field(body, "fair", dict)
-        if perfect is None:
-            raise api.RequestError("perfect: the analyze --json document of the line")
-        return web.Response(text=analysis_html(line, perfect, fair), content_type="text/html")
+        return web.Response(text=analysis_html(*work.analysed_line(await _body(request))), content_type="text/html")
 
     # -- the board ---------------------------------------------------------------------------
 
@@ -307,17 +268,8 @@ class Server:
         return web.json_response({"id": key, **session.view(), **extra})
 
     async def new_board(self, request: web.Request) -> web.Response:
-        """``POST /api/board`` with a game (``api``'s forms): a board at its end."""
-        from tranquility.solver.analysis.board import Board, Goal
-
-        named = api.named_game(await _body(request))
-        goal = None
-        if named.puzzle is not None:
-            from tranquility.puzzles import shipped
-
-            found = shipped.entry(named.puzzle)
-            goal = Goal.of(found.id, found.grade, shipped.solution(found.id), named.game)  # type: ignore[arg-type]
-        session = BoardSession(Board.open(named.game, goal))
+        """``POST /api/board`` with a game (``source``'s forms): a board at its end."""
+        session = BoardSession(source.board_of(await _body(request)))
         return self._view(self.sessions.add(session), session)
 
     async def board_view(self, request: web.Request) -> web.Response:
@@ -333,8 +285,9 @@ class Server:
         return web.json_response(data, headers={"Content-Disposition": f'attachment; filename="{name}"'})
 
     async def board_op(self, request: web.Request) -> web.Response:
-        """``play`` (``{"action": ...}``), ``undo``, ``redo``, ``back``; ``hint`` and
-        ``check`` (solves, in the pool: ``{"hint": ...}`` / ``{"check": ...}`` and the view)."""
+        """``play`` (``{"action": ...}``), ``undo``, ``redo``, ``back``: the view; ``hint``
+        and ``check`` solve, in the pool, and answer with the hint (``{"id", "hint"}``) or
+        with the check and the verdicts it proved (not the whole view)."""
         from tranquility.solver.formats.codecs import line_to_json
 
         key, op = request.match_info["id"], request.match_info["op"]
@@ -342,14 +295,27 @@ class Server:
         body = await _body(request)
         if op in ("hint", "check"):
             line = session.board.line
-            job = {**body, "game": line_to_json(line), "known": session.verdicts()}
-            answer = await self.pool.run(op, job, _ignore, Ticket())
-            if op == "check":
-                session.learn(line, answer["verdicts"])
-            return self._view(key, session, **{op: answer})
+            budget = {name: body[name] for name in work.BUDGET_KEYS if name in body}
+            answer = await self.pool.run(
+                op, {**budget, "game": line_to_json(line), "known": session.verdicts()}, _ignore, Ticket()
+            )
+            if op == "hint":
+                return web.json_response({"id": key, "hint": answer})
+            session.learn(line, answer["verdicts"])
+            board, proofs = session.board, session.proofs
+            return web.json_response(
+                {
+                    "id": key,
+                    "turn": board.turn,
+                    "check": answer,
+                    "verdicts": session.verdicts(),
+                    "thrown_at": proofs.thrown_at(board),
+                    "last_winnable": proofs.last_winnable(board),
+                }
+            )
         match op:
             case "play":
-                session.play(api.field(body, "action", (dict, str)))
+                session.play(fields.field(body, "action", (dict, str)))
             case "undo":
                 session.undo()
             case "redo":
@@ -365,12 +331,10 @@ class Server:
     async def new_table(self, request: web.Request) -> web.Response:
         """``POST /api/table`` with a game, ``seat`` and ``bots`` (a policy, tuned by default)."""
         from tranquility.solver.analysis.board import Board
-        from tranquility.solver.analysis.table import Seating
 
         body = await _body(request)
-        bots = api.field(body, "bots", str, "tuned")
-        seating = Seating(api.integer(body, "seat", 0, api.MAX_INT, 0), bots, api.integer(body, "bot_seed", 0, api.MAX_SEED, 0))
-        table = await asyncio.to_thread(seating.sit, Board.open(api.named_game(body).game))
+        seating = source.seating_of(body)
+        table = await asyncio.to_thread(seating.sit, Board.open(source.named_game(body).game))
         session = TableSession(table)
         return self._view(self.sessions.add(session), session)
 
@@ -390,11 +354,11 @@ class Server:
     async def _table_act(self, session: TableSession, op: str, body: dict) -> None:
         match op:
             case "play":
-                session.play(api.field(body, "action", (dict, str)))
+                session.play(fields.field(body, "action", (dict, str)))
             case "give":
-                session.give(api.field(body, "cards", list, []))
+                session.give(fields.field(body, "cards", list, []))
             case "rocks":
-                session.rocks(api.integer(body, "row", 0, api.MAX_INT))
+                session.rocks(fields.integer(body, "row", 0, fields.MAX_INT))
             case "step":
                 await asyncio.to_thread(session.step)
             case _:

@@ -1,29 +1,25 @@
-"""What the served board answers, as plain functions of a request's JSON body: the game a
-request names, and each piece of long work (``JOBS``) that a worker process runs. Every
-answer is the library's own JSON shape, the one the command's ``--json`` prints
-(docs/cli.md), so a client gets from the server what it would get from the CLI.
+"""The work a front end asks for, each a plain function of the request's JSON body
+answering the library's own JSON shape, the one the command's ``--json`` prints
+(docs/cli.md), so a client gets from the server what it would get from the CLI: the long
+work (``JOBS``, each run by a worker process of the server) with its budget and objective,
+and the quick answers (a deal, the catalogue, the options a client may choose from).
 
-A request names its game in one of five ways, never by a path: ``game`` (a deal, line or
-position file's JSON), ``text`` (any game file's text: JSON, ``tq1 ...`` or the notation,
-whose ``deal-file`` header is refused: it names a file on the server), ``position`` (a
-position's text or JSON form), ``puzzle`` (a catalogue id) or ``seed`` with ``players``
-(and ``rules``: a preset's name or a rules object, ``rule``: an object of single keys).
-"""
+The limits live here too, and ``options_json`` publishes them with the presets, the bots'
+policies and the objectives, so that no client copies them by hand."""
 
 from __future__ import annotations
 
-import json
 import math
 import time
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
-from tranquility.solver.engine.deal import Deal
-from tranquility.solver.engine.line import Game, as_line
-from tranquility.solver.errors import BadInput
+from tranquility.solver.engine.line import Line, as_line
 from tranquility.solver.search.budget import Budget
 from tranquility.solver.verdicts import Objective, Verdict
+
+from .fields import MAX_INT, MAX_SEED, RequestError, field, integer, shown
+from .source import legal_game, named_game, seeded_deal
 
 SendProgress = Callable[[dict], None]
 
@@ -32,67 +28,8 @@ SendProgress = Callable[[dict], None]
 MAX_SECONDS = 30.0
 DEFAULT_SECONDS = {"solve": 10.0, "moves": 5.0, "explain": 15.0, "analyze": 2.0, "hint": 2.0, "check": 2.0}
 MAX_SAMPLES = 64  # analyze --fair: worlds per move
-GAME_KEYS = ("game", "text", "position", "puzzle", "seed")
 LONG_KINDS = ("solve", "moves", "explain", "analyze", "verify")  # the jobs a client starts by name
-
-
-class RequestError(BadInput):
-    """A request body the API cannot use (a missing or mistyped field): answered 400."""
-
-
-@dataclass(frozen=True)
-class Named:
-    """The game a request names, and the catalogue puzzle it is, if it is one."""
-
-    game: Game
-    puzzle: str | None = None
-
-
-def field(body: Mapping[str, Any], key: str, kind: type | tuple[type, ...], default: Any = None, name: str = "") -> Any:
-    """``body[key]`` when it is of ``kind`` (``default`` when absent); else RequestError
-    naming it (``name``, or ``key``), ``null`` included: a field is given a value or left out."""
-    if key not in body:
-        return default
-    value = body[key]
-    if not isinstance(value, kind) or (isinstance(value, bool) and kind not in (bool, (bool,))):
-        names = kind.__name__ if isinstance(kind, type) else " or ".join(k.__name__ for k in kind)
-        raise RequestError(f"{name or key}: expected {_KIND_WORDS.get(names, names)}, got {_shown(value)}")
-    return value
-
-
-def integer(body: Mapping[str, Any], key: str, low: int, high: int, default: int | None = None) -> Any:
-    """``body[key]``, an integer from ``low`` to ``high`` (``default`` when absent)."""
-    value = field(body, key, int, default)
-    if value is not None and not low <= value <= high:
-        raise RequestError(f"{key}: an integer from {low} to {high}, not {_shown(value)}")
-    return value
-
-
-def _shown(value: Any) -> str:
-    """A value as an error names it, in one short line (a huge number by its size)."""
-    if value is None:
-        return "null"
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) >= 10**18:
-        return f"a number of {len(str(abs(value)))} digits"
-    if isinstance(value, float) and not math.isfinite(value):
-        return "a number too large to use"
-    return f"{_JSON_NAMES.get(type(value).__name__, type(value).__name__)} {json.dumps(value)[:40]}"
-
-
-_KIND_WORDS = {
-    "str": "a string",
-    "int": "an integer",
-    "dict": "an object",
-    "bool": "true or false",
-    "list": "a list",
-    "int or float": "a number",
-    "str or int or bool": "a string, a number or true or false",
-    "str or dict": "a string or an object",
-    "dict or str": "an object or a string",
-}
-_JSON_NAMES = {"str": "string", "int": "integer", "float": "number", "dict": "object", "list": "list", "bool": "boolean"}
-MAX_SEED = 2**64 - 1  # the dealer's seeds, as deal --seed takes them
-MAX_INT = 2**31 - 1  # any other count or seed a request gives
+BUDGET_KEYS = ("time_limit", "reproducible", "objective")  # what a request spends, and on what
 
 
 def cap_seconds(cap: float) -> None:
@@ -108,7 +45,7 @@ def seconds_of(body: Mapping[str, Any], kind: str) -> float:
     value = field(body, "time_limit", (int, float), DEFAULT_SECONDS[kind])
     if not (math.isfinite(value) and 0 < value <= MAX_SECONDS):
         limit = f"give seconds above 0 and at most {MAX_SECONDS:g} (this server's limit)"
-        raise RequestError(f"time_limit: {limit}, not {_shown(value)}")
+        raise RequestError(f"time_limit: {limit}, not {shown(value)}")
     return float(value)
 
 
@@ -127,78 +64,7 @@ def objective_of(body: Mapping[str, Any], default: Objective = Objective.ANY) ->
     try:
         return Objective(value)
     except ValueError:
-        raise RequestError(f"objective: one of {', '.join(o.value for o in Objective)}, not {value!r}") from None
-
-
-def rules_of(body: Mapping[str, Any]):
-    """``rules`` (a preset's name or a rules object, official by default) with ``rule``'s
-    keys on top, as ``--rules`` and ``--rule`` make them; never a file."""
-    from tranquility.solver.engine.rules import PRESETS, Rules, parse_rule_value
-
-    spec = field(body, "rules", (str, dict), "official")
-    if isinstance(spec, dict):
-        rules = Rules.from_dict(spec)
-    elif spec in PRESETS:
-        rules = PRESETS[spec]
-    else:
-        raise RequestError(f"rules: a preset ({', '.join(PRESETS)}) or a rules object, not {spec!r}")
-    overrides = field(body, "rule", dict, {})
-    for key in overrides:
-        field(overrides, key, (str, int, bool), name=f"rule.{key}")  # a value as --rule KEY=VALUE takes it
-    return rules.with_options({key: parse_rule_value(key, str(value)) for key, value in overrides.items()})
-
-
-def named_game(body: Mapping[str, Any]) -> Named:
-    """The game the request names (module docstring), read but not yet replayed."""
-    given = [key for key in GAME_KEYS if key in body]
-    if len(given) != 1:
-        raise RequestError(f"give one of {', '.join(GAME_KEYS)} (seed with players), not {' and '.join(given) or 'none'}")
-    match given[0]:
-        case "game":
-            from tranquility.solver.formats.codecs import game_from_json
-
-            return Named(game_from_json(field(body, "game", dict), "game"))
-        case "text":
-            return Named(_game_from_text(field(body, "text", str)))
-        case "position":
-            from tranquility.solver.formats.position_forms import position_from_any
-
-            return Named(position_from_any(field(body, "position", str)))
-        case "puzzle":
-            from tranquility.puzzles import shipped
-
-            puzzle_id = field(body, "puzzle", str)
-            return Named(shipped.puzzle(puzzle_id), puzzle_id)
-    return Named(seeded_deal(body))
-
-
-def seeded_deal(body: Mapping[str, Any]) -> Deal:
-    """``seed`` and ``players`` (with ``rules`` and ``rule``): a fresh seeded deal."""
-    from tranquility.solver.engine.deal import deal
-
-    seed, players = integer(body, "seed", 0, MAX_SEED), integer(body, "players", 1, MAX_INT)
-    if seed is None or players is None:
-        raise RequestError("a seeded deal needs both seed and players")
-    return deal(rules_of(body), players, seed)
-
-
-def _game_from_text(text: str) -> Game:
-    from tranquility.solver.formats.notation import looks_like_notation, notation_deal_file
-    from tranquility.solver.formats.reading import game_from_text
-
-    if looks_like_notation(text) and notation_deal_file(text, "text") is not None:
-        raise RequestError("text: a game sent to the server cannot name a deal file (deal-file): send the deal file's JSON")
-    return game_from_text(text, "text")
-
-
-def legal_game(body: Mapping[str, Any]) -> Game:
-    """The game the request names, when its deal and every action follow the rules: else
-    BadInput with the message the CLI gives (the turn, the action, the rule)."""
-    from tranquility.solver.engine.verify import replayed
-
-    game = named_game(body).game
-    replayed(game)
-    return game
+        raise RequestError(f"objective: one of {', '.join(o.value for o in Objective)}, not {value!r:.60}") from None
 
 
 def _step_json(step: Any) -> dict:
@@ -262,6 +128,15 @@ def _fair_options(body: Mapping[str, Any]) -> tuple[int, int, int]:
     return integer(body, "turns", 0, MAX_INT, DEFAULT_TURNS), samples, integer(body, "sim_seed", 0, MAX_SEED, 0)
 
 
+def job_kind(body: Mapping[str, Any]) -> str:
+    """A job's ``kind`` (one of LONG_KINDS), with every field it reads checked (``checked``)."""
+    kind = field(body, "kind", str)
+    if kind not in LONG_KINDS:
+        raise RequestError(f"kind: one of {', '.join(LONG_KINDS)}, not {shown(kind)}")
+    checked(kind, body)
+    return kind
+
+
 def checked(kind: str, body: Mapping[str, Any]) -> None:
     """Every field of a job's request read, so that a bad one is a 400 before the job
     starts rather than an error event after."""
@@ -290,7 +165,7 @@ def run_hint(body: Mapping[str, Any], progress: SendProgress) -> dict:
     from tranquility.solver.formats.codecs import action_to_json
     from tranquility.solver.formats.notation import format_action
 
-    board = Board.open(legal_game(body))
+    board = Board.open(named_game(body).game)  # replayed once: an illegal action is refused here
     hint = board.hint(request_budget(body, "hint"), objective_of(body, board.objective))
     best = hint.best
     return {
@@ -309,7 +184,7 @@ def run_check(body: Mapping[str, Any], progress: SendProgress) -> dict:
     last move did, the move that threw the win away and the last turn proven winnable."""
     from tranquility.solver.analysis.board import Board, Proofs
 
-    board = Board.open(legal_game(body))
+    board = Board.open(named_game(body).game)
     proofs = Proofs({board.line_at(turn): verdict for turn, verdict in _known(body, board.turn)})
     proofs = proofs.check(board, request_budget(body, "check"))
     verdicts = {str(t): proofs.at(board, t) for t in range(board.turn + 1) if proofs.at(board, t) is not None}
@@ -336,6 +211,20 @@ def _known(body: Mapping[str, Any], turns: int) -> list[tuple[int, Verdict]]:
 
 def _told(progress: SendProgress) -> Callable[[Any], None]:
     return lambda step: progress(_step_json(step))
+
+
+def preload() -> None:
+    """Every module the jobs use, imported: a worker does this before its first job, so
+    that no job spends its time (or meets a cancel) importing OR-Tools."""
+    import tranquility.solver.analysis.analyze
+    import tranquility.solver.analysis.board
+    import tranquility.solver.analysis.explain
+    import tranquility.solver.analysis.fair
+    import tranquility.solver.analysis.improving
+    import tranquility.solver.analysis.portfolio
+    import tranquility.solver.analysis.ranking
+    import tranquility.solver.cpsat.ladder
+    import tranquility.solver.cpsat.run_model  # noqa: F401
 
 
 JOBS: Mapping[str, Callable[[Mapping[str, Any], SendProgress], dict]] = {
@@ -377,3 +266,25 @@ def options_json() -> dict:
         "kinds": list(LONG_KINDS),
         "limits": {"max_seconds": MAX_SECONDS, "default_seconds": DEFAULT_SECONDS, "max_samples": MAX_SAMPLES},
     }
+
+
+def explained_line(body: Mapping[str, Any]) -> tuple[Line, dict]:
+    """``explanation`` (an ``explain --json`` document): the line it replays (the win, or
+    the best reach) and the document, for ``explain --html``'s page."""
+    from tranquility.solver.formats.codecs import line_from_json
+
+    data = field(body, "explanation", dict)
+    found = (data.get("line") or field(data, "reach", dict, {}).get("line")) if data else None
+    if not isinstance(found, dict):
+        raise RequestError("explanation: an explain --json document with a line (a win, or the best reach)")
+    return line_from_json(found, "explanation.line"), data
+
+
+def analysed_line(body: Mapping[str, Any]) -> tuple[Line, dict, dict | None]:
+    """The line (the request's game, legal) with its ``perfect`` and ``fair`` analyses
+    (``analyze --json``'s documents), for ``analyze --html``'s page."""
+    line = as_line(legal_game(body))
+    perfect, fair = field(body, "perfect", dict), field(body, "fair", dict)
+    if perfect is None:
+        raise RequestError("perfect: the analyze --json document of the line")
+    return line, perfect, fair
