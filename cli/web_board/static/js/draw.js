@@ -318,6 +318,7 @@ function drawControls() {
   $("#numbers").setAttribute("aria-pressed", state.numbers ? "true" : "false");
   $("#result-btn").hidden = !over();
   $("#move-form").hidden = !canAct();
+  $("#keys").hidden = !canAct();
   const save = $("#save");
   save.hidden = !v.line;
   if (v.line) {
