@@ -101,7 +101,7 @@ class BoardSession:
     proofs: Proofs = field(default_factory=Proofs)
 
     def view(self) -> dict:
-        board, state = self.board, self.board.state
+        board, state, goal = self.board, self.board.state, self.board.goal
         return {
             "kind": "board",
             **_table_of(state),
@@ -115,7 +115,7 @@ class BoardSession:
             "history": [{"turn": t, "notation": token, "words": words} for t, token, words in board.history()],
             "can_undo": bool(board.actions),
             "can_redo": bool(board.undone),
-            "puzzle": None if board.goal is None else {"id": board.goal.id, "grade": board.goal.grade, "spare": board.goal.solution_spare},
+            "puzzle": None if goal is None else {"id": goal.id, "grade": goal.grade, "spare": goal.solution_spare},
             "cards_left": state.cards_left,
             "goal": board.goal_words(),
             "verdicts": self.verdicts(),
