@@ -1,4 +1,5 @@
-"""``play``: the interactive board, in the terminal or as a web page, alone or at a table of bots."""
+"""``play``: the interactive board in the terminal, alone or at a table of bots (the board in
+the browser is ``serve``)."""
 
 from __future__ import annotations
 
@@ -25,18 +26,17 @@ Examples:
   tranquility play --puzzle tq1-1p-8cf48077-2
   tranquility simulate --seed 3 --players 4 --out line.json
   tranquility play line.json --hint-time 5
-  tranquility play --puzzle tq1-1p-8cf48077-2 --web --port 8080
   tranquility play --seed 1 --players 3 --seat 1 --bots thrifty
 \b
 FILE is a deal, line, puzzle or notation file (not -: standard input is the
 keyboard here); play goes on where its line stops. Type moves in the notation
 (docs/notation.md) or pick them from the list; type help on the board for its
-commands and keys. With --web the same board is a web page, a game of its own
-for each browser connection, until Ctrl-C. With --seat K you play seat K at a
-table of bots: your own hand alone is face up until the game ends. docs/play.md.
+commands and keys. With --seat K you play seat K at a table of bots: your own
+hand alone is face up until the game ends. docs/play.md. The board in the
+browser is tranquility serve (docs/web.md).
 
 {exit_line("the board was closed")}
-2 also without a terminal to draw on (except with --web)."""
+2 also without a terminal to draw on."""
 )
 @deal_source
 @game_file_argument
@@ -56,16 +56,7 @@ table of bots: your own hand alone is face up until the game ends. docs/play.md.
     is_flag=True,
     help="Do not solve after every move whether it threw the win away (ctrl+n on the board turns the check on and off).",
 )
-@click.option(
-    "--web",
-    is_flag=True,
-    help="Serve the board as a web page instead, a game for each browser connection, until Ctrl-C "
-    "(needs textual-serve: pip install 'tranquility-solver[web]').",
-)
-@click.option("--host", default="127.0.0.1", show_default=True, help="With --web: the address to serve on.")
-@click.option(
-    "--port", type=click.IntRange(0, 65535), default=8000, show_default=True, help="With --web: the port (0: a free one)."
-)
+@click.option("--web", is_flag=True, hidden=True, help="Gone: tranquility serve is the board in the browser.")
 @seat_option(
     "--seat",
     "Play seat K (from 0) at a table: you see your own hand only, bots play the other seats; "
@@ -86,8 +77,6 @@ def play(
     objective: str | None,
     no_check: bool,
     web: bool,
-    host: str,
-    port: int,
     seat: int | None,
     bots: str,
     bot_delay: float,
@@ -98,15 +87,11 @@ def play(
     with --seat, one seat at a table of bots, its own hand alone face up."""
     from tranquility.solver.analysis.table import Seating
 
+    if web:
+        raise click.UsageError("play --web is gone: tranquility serve is the board in the browser (docs/web.md)", ctx=ctx)
     if seat is None:
         reject(ctx, {"bots": "--bots", "bot_delay": "--bot-delay", "hint_samples": "--hint-samples"}, "only taken with --seat")
     seating = None if seat is None else Seating(seat, bots, hint_samples=hint_samples)
-    if web:
-        from ..web import serve_play
-
-        serve_play(source, file, puzzle_id, host, port, seating)
-        return
-    reject(ctx, {"host": "--host", "port": "--port"}, "only taken with --web")
     from ..play.app import run_play
 
     run_play(source, file, puzzle_id, hint_time, objective, not no_check, seating, bot_delay)

@@ -21,7 +21,6 @@ import pytest
 from click.testing import CliRunner
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from tranquility.cli import web
 from tranquility.cli.main import main
 from tranquility.solver.search.policies import POLICIES
 
@@ -78,6 +77,8 @@ BY_COMMAND = {
     ("tune", "sigma"): (["0.3", "1"], ["0", "-1", "11", "nan", "x"]),
     ("tune", "start_players"): (["1", "2"], ["0", "6", "x"]),
     ("serve", "job_cap"): (["1", "2.5"], ["0", "3601", "x", ""]),
+    ("serve", "keep_jobs"): (["0", "60"], ["-1", "86401", "x", ""]),
+    ("serve", "allow_origins"): (["http://localhost:3000"], ["localhost:3000", "http://x/path", ""]),
 }
 # Given every time (analyze: so that --fair, when chosen, stays short; without it they are refused).
 ALWAYS_IN = {("odds", "players"), ("analyze", "samples"), ("analyze", "turns")} | {
@@ -170,8 +171,7 @@ def commands() -> list[str]:
 @pytest.mark.slow
 @pytest.mark.parametrize("name", commands())
 def test_no_option_combination_is_a_bug(name: str, folder: Path, monkeypatch):
-    # play --web and serve serve until Ctrl-C: everything up to the serving is checked, not the serving.
-    monkeypatch.setattr(web, "serve", lambda command, host, port: None)
+    # serve serves until Ctrl-C: everything up to the serving is checked, not the serving.
     monkeypatch.setattr("tranquility.cli.web_board.run.run", lambda *settings: None)
     command = main.get_command(click.Context(main), name)
     assert command is not None

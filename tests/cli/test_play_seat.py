@@ -9,13 +9,11 @@ import asyncio
 import re
 import shlex
 import subprocess
-import sys
 from collections.abc import Awaitable, Callable
 from dataclasses import replace
 
 import pytest
 from textual.widgets import Input
-from tranquility.cli import web
 from tranquility.cli.play.app import PlayApp
 from tranquility.cli.play.commands import OFF_AT_TABLE
 from tranquility.cli.play.widgets import BoardView
@@ -433,34 +431,24 @@ def test_the_table_options_are_checked_before_the_board_opens(tmp_path, monkeypa
     assert result.exit_code == 2 and result.output.startswith("Error: --seat 3: the game has seats 0..2 (see ")
     result = run("play", path, "--seat", "2", "--bots", "lookahead", "--bot-delay", "0")  # taken
     assert result.exit_code == 2 and "needs a terminal" in result.output
-    # play --web: each board process gets the table's options; a bad seat stops it first.
-    commands: list[str] = []
-    monkeypatch.setattr(web, "serve", lambda command, host, port: commands.append(command))
-    args = ["--seed", "3", "--players", "2", "--seat", "1", "--bots", "greedy", "--bot-delay", "0.5"]
-    assert run("play", *args, "--web").exit_code == 0
-    assert shlex.split(commands[0]) == [sys.executable, "-m", "tranquility.cli", "play", *args]
-    result = run("play", "--seed", "3", "--players", "2", "--seat", "4", "--web")
-    assert result.exit_code == 2 and "--seat 4: the game has seats 0..1" in result.output and len(commands) == 1
+    # The board in the browser is serve's: play --web says so, in one line.
+    result = run("play", "--seed", "3", "--players", "2", "--seat", "1", "--web")
+    assert result.exit_code == 2 and "tranquility serve is the board in the browser" in result.output
 
 
 def test_the_play_examples_of_the_docs_run_as_written(tmp_path, monkeypatch):
     """Each ``tranquility play`` line of docs/play.md, as written, in the folder its quick
     examples leave (the files they write): its options are taken and its board opens (up to
-    the terminal it needs), or, with --web, it is served."""
+    the terminal it needs)."""
     text = (ROOT / "docs" / "play.md").read_text(encoding="utf-8")
     monkeypatch.chdir(tmp_path)
     for line in commands(quick_blocks(text)):
         made = subprocess.run(["sh", "-c", line], capture_output=True, text=True, timeout=PER_EXAMPLE, check=False)
         assert made.returncode == 0, (line, made.stderr)
-    served: list[str] = []
-    monkeypatch.setattr(web, "serve", lambda command, host, port: served.append(command))
     examples = [line.split("#")[0] for line in commands(sh_blocks(text)) if line.startswith("tranquility play ")]
     for example in examples:
         args = shlex.split(example)[1:]
         result = run(*args)
-        if "--web" in args:
-            assert result.exit_code == 0 and served, (example, result.output)
-        else:
-            assert result.exit_code == 2 and "needs a terminal" in result.output, (example, result.output)
-    seated = [e for e in examples if "--seat" in e and "--bots" in e and "--web" not in e]
+        assert result.exit_code == 2 and "needs a terminal" in result.output, (example, result.output)
+    seated = [e for e in examples if "--seat" in e and "--bots" in e]
     assert any("--players 3" in e for e in seated), examples  # three seats, two of them bots
