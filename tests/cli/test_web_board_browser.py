@@ -240,6 +240,12 @@ def test_a_free_board_comes_back_from_its_address_on_reload_back_forward_and_a_f
     page.click("#undo")
     wait_turn(page, 1)
     assert tokens(page) == played[:1]
+    for turn in (2, 1, 0):  # each move and the undo an entry of the browser's history
+        page.go_back()
+        wait_turn(page, turn)
+    page.go_back()  # the page as it opened: the pickers again
+    page.wait_for_selector("#load", state="visible")
+    assert page.locator("#game").is_hidden()
 
 
 def test_a_bot_table_comes_back_from_its_address_on_reload_and_back(page):

@@ -107,7 +107,13 @@ async function build(game) {
 /** The game the address names, made the page's game: the server's copy brought in step
  * (a board: undo to the common part, then the rest played) or made again. */
 export async function restore(game = address.read()) {
-  if (!game) return;
+  if (!game) {
+    // an address with no game (Back to the page as it opened): the pickers again
+    state.view = state.game = state.mode = null;
+    for (const id of ["#end", "#after"]) $(id).hidden = true;
+    $("#load").hidden = false;
+    return render();
+  }
   if (restoring) await restoring;
   restoring = (async () => {
     const view = await attempt(async () => {
