@@ -205,7 +205,28 @@ def test_a_grade_1_puzzle_played_to_its_win_screen_by_the_keyboard_alone(page):
     shot(page, "web-win.png")
     no_serious_findings(page)
     assert f"#puzzle={PUZZLE}" in page.url and "moves=66@29" in page.url
-    assert PUZZLE in page.evaluate("() => localStorage.getItem('tranquility.solved')")
+    press(page, "Tab")  # from the end screen's title to its first button, then to New game
+    tab_to(page, "e.id === 'end-new'")
+    press(page, "Enter")
+    solved = page.locator(f'#puzzle-list button[data-puzzle="{PUZZLE}"]')
+    assert "solved" in solved.get_attribute("class") and "14 left" in solved.inner_text()
+    page.check("#tab-puzzle input[name=unsolved]")
+    assert solved.count() == 0
+
+
+def test_the_puzzle_picker_pages_through_the_whole_catalogue(page):
+    page.wait_for_selector("#puzzle-list button")
+    listed = len(shipped.catalogue())
+    pages = -(-listed // 12)  # 12 a page
+    assert page.inner_text("#puzzle-count") == f"{listed} puzzles; page 1 of {pages}"
+    first = page.locator("#puzzle-list button").first.get_attribute("data-puzzle")
+    assert page.is_disabled("#puzzle-prev")
+    page.click("#puzzle-next")
+    assert page.inner_text("#puzzle-count").endswith(f"page 2 of {pages}")
+    assert page.locator("#puzzle-list button").first.get_attribute("data-puzzle") != first
+    for _ in range(pages - 2):
+        page.click("#puzzle-next")
+    assert page.is_disabled("#puzzle-next") and page.locator("#puzzle-list button").count() >= 1
 
 
 # -- the address --------------------------------------------------------------------------------

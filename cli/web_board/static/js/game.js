@@ -74,6 +74,7 @@ export async function openGame(game, push = true) {
   state.seen = view.history.length;
   state.cursor = Math.floor(view.rows * view.cols / 2);
   $("#load").hidden = true; // the grid is the page's main thing: a tab brings the pickers back
+  document.body.classList.add("playing");
   take(view, false);
   address.write(state.game, push);
   news([view.kind === "table" ? `You sit at seat ${view.seat}; bots play the other seats.` : "Choose a card of your hand, then a cell: a click, a drag, the keys or a tap."]);
@@ -112,6 +113,7 @@ export async function restore(game = address.read()) {
     state.view = state.game = state.mode = null;
     for (const id of ["#end", "#after"]) $(id).hidden = true;
     $("#load").hidden = false;
+    document.body.classList.remove("playing");
     return render();
   }
   if (restoring) await restoring;
@@ -132,6 +134,7 @@ export async function restore(game = address.read()) {
     state.ended = over(view) && state.ended && state.view && state.view.id === view.id;
     state.seen = view.history.length;
     $("#load").hidden = true;
+    document.body.classList.add("playing");
     take(view, false);
   })();
   try {

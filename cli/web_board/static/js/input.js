@@ -306,11 +306,7 @@ export function bind() {
     closeEnd();
     game.explain();
   };
-  $("#end-new").onclick = () => {
-    $("#end").hidden = true;
-    $("#load").scrollIntoView();
-    document.querySelector("nav .tab.on").focus();
-  };
+  $("#end-new").onclick = () => $("#new-game").click();
   $("#analyze-btn").onclick = game.analyze;
   $("#explain-btn").onclick = game.explain;
   $("#job-cancel").onclick = game.cancelJob;

@@ -69,6 +69,17 @@ function tabs() {
       $("#load").hidden = false;
     };
   }
+  $("#new-game").onclick = pickers;
+}
+
+/** The pickers shown again (the game stays below them until another is opened). */
+function pickers() {
+  document.body.classList.remove("playing");
+  drawPuzzles(); // a puzzle just solved shows as solved
+  $("#load").hidden = false;
+  $("#end").hidden = true;
+  window.scrollTo(0, 0);
+  document.querySelector("nav .tab.on").focus();
 }
 
 function start() {
