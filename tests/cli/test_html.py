@@ -27,7 +27,7 @@ from tranquility.solver.engine.state import State
 from tranquility.solver.search.budget import Budget
 from tranquility.solver.verdicts import DecidedBy, Verdict
 
-from ..browser import DevTools, chromium_args, needs_browser
+from ..browser import Tab, chromium_args, needs_browser
 from ..helpers import run
 
 # A 2x4 grid, islands 1..12, two seats: seed 1 is a win in 10 turns, seed 2 is no-win.
@@ -387,11 +387,11 @@ def test_browser_opens_the_step_in_the_fragment(won, page_file, tmp_path):
     assert re.search(r'<li id="turn-5" class="current"', dom_text)
 
 
-class Replay(DevTools):
+class Replay(Tab):
     """The replay page in the browser, once its script has drawn it."""
 
-    def __init__(self, page_file: Path, profile: Path) -> None:
-        super().__init__(page_file.resolve().as_uri(), profile, ready="document.body.dataset.ready === '1'")
+    def __init__(self, page_file: Path) -> None:
+        super().__init__(page_file.resolve().as_uri(), ready="document.body.dataset.ready === '1'")
 
     def label(self) -> str:
         return self.js("document.getElementById('step-label').textContent")
@@ -399,17 +399,17 @@ class Replay(DevTools):
 
 @pytest.mark.slow
 @needs_browser
-def test_browser_steps_with_keys_buttons_and_slider(won, page_file, tmp_path):
+def test_browser_steps_with_keys_buttons_and_slider(won, page_file):
     line, data, _ = won
     last = len(line.actions)
-    browser = Replay(page_file, tmp_path / "profile")
+    browser = Replay(page_file)
     try:
         assert browser.label() == f"Step 0 of {last}: the starting position"
         assert browser.js("document.getElementById('prev').disabled") is True
-        browser.key("ArrowRight", 39)
-        browser.key("ArrowRight", 39)
+        browser.key("ArrowRight")
+        browser.key("ArrowRight")
         assert browser.label() == f"Step 2 of {last}: after turn 2"
-        browser.key("ArrowLeft", 37)
+        browser.key("ArrowLeft")
         assert browser.label() == f"Step 1 of {last}: after turn 1"
         browser.click("#next")
         assert browser.label() == f"Step 2 of {last}: after turn 2"
@@ -435,7 +435,7 @@ def test_browser_steps_with_keys_buttons_and_slider(won, page_file, tmp_path):
             browser.click(f"#turn-{number}")
             assert browser.js("document.getElementById('critical').textContent").startswith("Only move: ")
             assert browser.js("getComputedStyle(document.getElementById('critical')).display") != "none"
-        requests = [e["params"]["request"]["url"] for e in browser.events if e["method"] == "Network.requestWillBeSent"]
+        requests = browser.urls
         assert page_file.resolve().as_uri() in requests  # the recording works
         assert all(url.startswith("file:") for url in requests), requests  # and nothing else was fetched
     finally:
@@ -464,10 +464,10 @@ def test_browser_marks_the_cards_paid_and_drawn(won, page_file, tmp_path):
 
 @pytest.mark.slow
 @needs_browser
-def test_browser_gives_the_grid_most_of_the_board(page_file, tmp_path):
+def test_browser_gives_the_grid_most_of_the_board(page_file):
     """In a 1200 x 900 window each cell of the 2 x 4 grid is over 100 px wide (it was 54 px)
     and the grid spans more than a third of the window; the hands stay in view."""
-    browser = Replay(page_file, tmp_path / "profile")
+    browser = Replay(page_file)
     try:
         cell = browser.js("document.getElementById('cell-0').getBoundingClientRect().width")
         grid = browser.js("document.getElementById('grid').getBoundingClientRect().width")
@@ -511,18 +511,17 @@ def official_page(request, tmp_path_factory):
 
 @pytest.mark.slow
 @needs_browser
-def test_browser_fits_the_grid_every_seat_and_the_moves_in_the_window(official_page, tmp_path):
+def test_browser_fits_the_grid_every_seat_and_the_moves_in_the_window(official_page):
     """At 1400 x 1000 the 6 x 6 grid, every seat and the list of moves are in view without
     scrolling (the seats beside the grid); at 900 x 700 the list of moves stays in view and
     scrolls on its own, its current step shown."""
     path, players, turns = official_page
     step = turns // 2
     url = path.resolve().as_uri() + f"#step={step}"
-    browser = DevTools(url, tmp_path / "profile", ready="document.body.dataset.ready === '1'")
+    browser = Tab(url, ready="document.body.dataset.ready === '1'")
     try:
         for width, height in ((1400, 1000), (900, 700)):
-            metrics = {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": False}
-            browser.call("Emulation.setDeviceMetricsOverride", metrics, session=True)
+            browser.resize(width, height)
             for k in (0, step):  # the longest piles, then a grid half filled
                 browser.js(f"location.hash = '#step={k}'")
                 browser.wait_for(f"document.getElementById('step-label').textContent.indexOf('Step {k} ') === 0")

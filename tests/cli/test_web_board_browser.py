@@ -21,18 +21,16 @@ from tranquility.puzzles import shipped
 from tranquility.solver.formats.codecs import action_to_json, line_from_json
 from tranquility.solver.formats.notation import format_action
 
-from ..browser import CHROMIUM
+from ..browser import CHROMIUM, launched
 from ..web_board_leaks import hidden_cards_in
 from ..web_board_server import SECONDS, request, served
 
-sync_api = pytest.importorskip("playwright.sync_api")
+pytest.importorskip("playwright.sync_api")
 axe_api = pytest.importorskip("axe_playwright_python.sync_playwright")
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary installed")]
 
 PUZZLE = "tq1-1p-8cf48077-2"  # official rules, one seat, grade 1: 39 moves
 START_PUZZLE = "tq1-2p-8cf48077-8"  # two seats: its solution plays the Start at turn 9
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run"]
-ARGS += ["--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-dev-shm-usage"]
 # Screenshots for docs/web.md, written when this names a folder (tests never touch docs/ otherwise).
 SHOTS = os.environ.get("TRANQUILITY_SCREENSHOTS")
 SERIOUS = ("serious", "critical")  # axe-core's two highest impacts: none may be found
@@ -47,12 +45,8 @@ def base() -> Iterator[str]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    with sync_api.sync_playwright() as playwright:
-        found = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS, headless=True)
-        try:
-            yield found
-        finally:
-            found.close()
+    with launched() as found:
+        yield found
 
 
 def opened(browser, base: str, hash_: str = "", **context: Any) -> Any:
