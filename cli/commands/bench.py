@@ -48,6 +48,7 @@ Examples:
   tranquility bench --suite table --workers 2                    # about 1.5 h
   tranquility bench --suite table --players 2 --deals 3 --samples 2 --budgets 1,2 --json
   tranquility bench --suite fair --workers 2 --out fair.json --markdown   # about 1 h on 2 cores
+  tranquility bench --suite core --players 4 --deals 100         # the compiled core against the reference
 \b
 --suite puzzles grades with the grader's fixed budgets: it takes no --time-limit,
 --workers or --reproducible. --suite explain takes --time-limit (each explain's
@@ -73,7 +74,9 @@ each game done is kept in PATH.part: a rerun goes on from it. docs/performance.m
     "puzzles = per player count and grade: grading and generating seconds; "
     "table = lookahead against thrifty at the silent table: win rates, budgets, modes, beliefs, CPU s a decision; "
     "fair = the fair analysis over many games: thrifty's lost wins called mistakes or bad luck, and the share of "
-    "lookahead's own moves called mistakes.",
+    "lookahead's own moves called mistakes; "
+    "core = the compiled core and the reference engine side by side: games a CPU second per policy, "
+    "the lookahead's playouts, the same games on both.",
 )
 @count_option(
     "--deals",
@@ -413,6 +416,30 @@ def _bench_fair(run: BenchRun) -> None:
     _stopped_by_ctrl_c(not report.complete)
 
 
+def _bench_core(run: BenchRun) -> None:
+    """The core suite: the compiled core and the reference side by side (--deals per player
+    count and policy, default 200; the reference plays the first 40 of them)."""
+    from tranquility.solver.batch.core_bench import COLUMNS, DEALS, cells, core_markdown, run_core_suite
+
+    from ..render.bench import stacked_table
+
+    players = run.counts()
+    deals = run.deals or DEALS
+    steps = len(players) * 5
+    with progress_bar(make_console(stderr=True), run.as_json) as progress:
+        report = run_core_suite(players, deals, _stepper(progress, "bench core", steps))
+
+    def render(console, report) -> None:
+        console.print(f"Machine: {report.machine}; the core loaded in {report.load_seconds:.1f} s", style="dim")
+        title = f"Benchmark: suite core (official rules, seeds 0-{deals - 1}; CPU seconds of one thread)"
+        rows = [cells(row) for row in report.rows]
+        console.print(stacked_table(console, title, COLUMNS, rows, ((0, 1, 2, 3), (0, 1, 4, 5)), left=0))
+
+    if run.out is not None:
+        write_out(run.out, report.to_json(), run.force)
+    _print_report(report, lambda: core_markdown(report), render, run)
+
+
 def _rows_or_partial(measure: Callable[[], list]) -> tuple[list, bool]:
     """A row suite's rows, and whether Ctrl-C stopped it (then the rows of the cases done)."""
     from tranquility.solver.batch.bench import SuiteInterrupted
@@ -462,4 +489,5 @@ RUNS: dict[str, Callable[[BenchRun], None]] = {
     "puzzles": _bench_puzzles,
     "table": _bench_table,
     "fair": _bench_fair,
+    "core": _bench_core,
 }

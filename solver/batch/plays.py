@@ -72,7 +72,8 @@ def player(name: str, seed: int) -> Policy:
 
 
 def play(game: Game, policy: Policy, seed: int) -> tuple[SimResult, tuple[Decision, ...]]:
-    """``simulate(game, policy, seed)`` (the engine checks every action) and the timed
-    decisions of a ``TimedLookahead`` (none for any other policy)."""
-    result = simulate(game, policy, seed)
+    """``simulate(game, policy, seed)`` (the engine checks every action; a silent policy
+    plays on the compiled core) and the timed decisions of a ``TimedLookahead`` (none for
+    any other policy)."""
+    result = simulate(game, policy, seed, compiled=True)
     return result, tuple(policy.decisions) if isinstance(policy, TimedLookahead) else ()

@@ -5,6 +5,7 @@ those it refuses)."""
 from __future__ import annotations
 
 from tranquility.solver.batch.bench import PUZZLES_SUITE, SOLVE_SUITES, Suite
+from tranquility.solver.batch.core_bench import CORE
 from tranquility.solver.batch.explain_bench import EXPLAIN
 from tranquility.solver.batch.fair_bench import FAIR
 from tranquility.solver.batch.optimal_bench import OPTIMAL
@@ -18,4 +19,4 @@ PUZZLES = Suite(
     refuses=("time_limit", "workers", "reproducible"),
     why="the grader has fixed, deterministic budgets",
 )
-SUITES: dict[str, Suite] = {suite.name: suite for suite in (*SOLVE_SUITES, EXPLAIN, OPTIMAL, PUZZLES, TABLE, FAIR)}
+SUITES: dict[str, Suite] = {suite.name: suite for suite in (*SOLVE_SUITES, EXPLAIN, OPTIMAL, PUZZLES, TABLE, FAIR, CORE)}

@@ -28,8 +28,9 @@ from typing import Any
 
 from tranquility.solver.engine.deal import deal
 from tranquility.solver.engine.rules import OFFICIAL, Rules
+from tranquility.solver.engine.state import State
 from tranquility.solver.errors import BadInput
-from tranquility.solver.search.policies import Policy, Tuned, make_policy, simulate
+from tranquility.solver.search.policies import Policy, Tuned, make_policy, playouts
 from tranquility.solver.search.weights import CELLS_WEIGHT, THRIFTY_LIKE, WeightBook, Weights
 
 TRAINING_SEEDS = 1_000_000  # the first training deal; evaluation seeds are 0-999
@@ -114,12 +115,8 @@ class Score:
 def play_deals(rules: Rules, players: int, seeds: range, weights: Weights | None) -> Score:
     """``tuned`` with ``weights`` (or thrifty, for None) on the seeded deals ``seeds``."""
     policy: Policy = make_policy("thrifty") if weights is None else Tuned(random.Random(0), _book(rules, players, weights))
-    wins = cells = 0
-    for number in seeds:
-        result = simulate(deal(rules, players, number), policy, 0)
-        wins += result.won
-        cells += result.cells_filled
-    return Score(len(seeds), wins, cells, rules.cells)
+    ends = playouts([State.initial(deal(rules, players, number)) for number in seeds], policy)
+    return Score(len(seeds), sum(end.won for end in ends), sum(end.filled for end in ends), rules.cells)
 
 
 def _book(rules: Rules, players: int, weights: Weights) -> WeightBook:

@@ -37,7 +37,7 @@ from tranquility.solver.engine.observation import Observation, observe
 from tranquility.solver.engine.state import State
 from tranquility.solver.errors import BadInput
 from tranquility.solver.search.memory import SeatMemory, TurnRecord
-from tranquility.solver.search.policies import POLICIES, Policy, Reading, StartCall, make_policy, play_on
+from tranquility.solver.search.policies import POLICIES, Outcome, Policy, Reading, StartCall, make_policy, playouts
 from tranquility.solver.search.weights import CELLS_WEIGHT
 from tranquility.solver.search.worlds import sample_world, undo_turn, unseen_cards
 from tranquility.solver.stats import Z95_ONE_SIDED, wilson
@@ -93,9 +93,9 @@ class MoveEstimate:
         return mean, mean - Z95_ONE_SIDED * math.sqrt(var / n)
 
 
-def shaped(end: State) -> float:
-    """A playout's value: 1 for a win, plus ``CELLS_WEIGHT`` x the share of cells filled."""
-    return end.won + CELLS_WEIGHT * end.filled / end.rules.cells
+def shaped(end: Outcome, cells: int) -> float:
+    """A playout's value: 1 for a win, plus ``CELLS_WEIGHT`` x the share of the ``cells`` filled."""
+    return end.won + CELLS_WEIGHT * end.filled / cells
 
 
 class Lookahead(Policy):
@@ -156,13 +156,13 @@ class Lookahead(Policy):
         alternatives, by mean advantage over the blueprint's move, stays. The estimates of
         the blueprint's move and of the last alternatives standing, the best last."""
         deal_round = self.dealer(obs, memory, key)
-        played: dict[int, list[State]] = {i: [] for i in range(len(moves))}
+        played: dict[int, list[Outcome]] = {i: [] for i in range(len(moves))}
         alive = list(range(len(moves)))
         while True:
             worlds = deal_round()
             for i in alive:
-                played[i] += [play_on(world.apply(moves[i]), self.playout)[0] for world in worlds]
-            estimates = {i: estimate_of(moves[i], played[i]) for i in alive}
+                played[i] += playouts(worlds, self.playout, [moves[i]] * len(worlds))
+            estimates = {i: estimate_of(moves[i], played[i], obs.rules.cells) for i in alive}
             others = sorted(alive[1:], key=lambda i: (-estimates[i].advantage(estimates[0])[0], i))
             if len(others) <= 1:
                 return [estimates[0], *(estimates[i] for i in others)]
@@ -172,7 +172,7 @@ class Lookahead(Policy):
         """Each of ``moves`` played in the same ``samples`` worlds (dealt from the seed
         ``key``), then the blueprint at every seat to the end: how each fared, in ``moves``' order."""
         worlds = self.dealer(obs, memory, key)()
-        return tuple(estimate_of(move, [play_on(world.apply(move), self.playout)[0] for world in worlds]) for move in moves)
+        return tuple(estimate_of(move, playouts(worlds, self.playout, [move] * len(worlds)), obs.rules.cells) for move in moves)
 
     def dealer(self, obs: Observation, memory: SeatMemory, key: str) -> Callable[[], list[State]]:
         """Deals ``samples`` worlds for the seat's belief at each call, from the seed ``key``."""
@@ -263,10 +263,10 @@ class Lookahead(Policy):
         return list(dict.fromkeys(moves))
 
 
-def estimate_of(move: Action, ends: Sequence[State]) -> MoveEstimate:
-    """A move's estimate from the last states of its playouts, world by world."""
+def estimate_of(move: Action, ends: Sequence[Outcome], cells: int) -> MoveEstimate:
+    """A move's estimate from how its playouts ended, world by world (on a grid of ``cells``)."""
     rest = sum(end.filled + end.cards_left / 100.0 for end in ends)
-    return MoveEstimate(move, tuple(end.won for end in ends), rest, tuple(shaped(end) for end in ends))
+    return MoveEstimate(move, tuple(end.won for end in ends), rest, tuple(shaped(end, cells) for end in ends))
 
 
 def last_round(memory: SeatMemory) -> tuple[TurnRecord, ...]:

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, replace
+from typing import NamedTuple
 
 from tranquility.solver.engine.actions import (
     Action,
@@ -70,6 +71,16 @@ def start_quota(order: list[int], hand_sizes: tuple[int, ...], pile_sizes: tuple
         seat = max(open_seats, key=lambda s: (hand_sizes[s] + pile_sizes[s] - share[s], -order.index(s)))
         share[seat] += 1
     return share
+
+
+def added(values: Iterable[float]) -> float:
+    """The values added one after the other, left to right: ``sum`` of floats adds with a
+    compensation from Python 3.12 on, which would make a score, and so a game, depend on the
+    Python version (and part from the compiled core's plain additions)."""
+    total = 0.0
+    for value in values:
+        total += value
+    return total
 
 
 # ---------------------------------------------------------------------------------------
@@ -181,9 +192,11 @@ class Reading:
         key = self.bounds[cell]
         low, high = key
         # The bounds the card narrows, old and new, and the empty cells (this one aside)
-        # holding each new bound once the card is down. The sets get their keys in the order
-        # of the cells, so the float sums below add in one order, the same on every run.
-        old_keys, new_keys = {key}, set()
+        # holding each new bound once the card is down. Kept as dicts, in the order the cells
+        # give them, so that the float sums below add in that order, on every run and in
+        # the compiled core alike.
+        old_keys: dict[tuple[int, int], None] = {key: None}
+        new_keys: dict[tuple[int, int], None] = {}
         lost: dict[tuple[int, int], int] = {}
         gained: dict[tuple[int, int], int] = {}
         for old, smaller, n in self.ordered(cell):
@@ -195,13 +208,13 @@ class Reading:
                 new = (card, old[1])
             else:
                 continue
-            old_keys.add(old)
-            new_keys.add(new)
+            old_keys[old] = None
+            new_keys[new] = None
             lost[old] = lost.get(old, 0) + n
             gained[new] = gained.get(new, 0) + n
         need, supply = self.need, self.supply
-        deficit_before = sum(max(0.0, need[k] - supply(*k)) for k in old_keys)
-        deficit_after = sum(
+        deficit_before = added(max(0.0, need[k] - supply(*k)) for k in old_keys)
+        deficit_after = added(
             max(0.0, need.get(k, 0) - (k == key) - lost.get(k, 0) + gained[k] - supply(*k, without=card)) for k in new_keys
         )
         group = self.groups[key]
@@ -382,7 +395,7 @@ class Cautious(Policy):
             deficit, misplaced = reading.placement(card, cell)
             rest = ranked.copy()
             rest.remove(values[hand.index(card)])
-            paid_value = sum(rest[:cost])
+            paid_value = added(rest[:cost])
             scores.append(2.0 * cost + paid_value / 20.0 + 0.5 * misplaced + 8.0 * max(deficit, 0.0) + self.doubt())
         return scores
 
@@ -482,7 +495,7 @@ class Tuned(Cautious):
             deficit, misplaced = reading.placement(card, cell)
             rest = ranked.copy()
             rest.remove(values[hand.index(card)])
-            score = per_cost * cost + w.paid * sum(rest[:cost]) + w.misplaced * misplaced
+            score = per_cost * cost + w.paid * added(rest[:cost]) + w.misplaced * misplaced
             scores.append(score + w.deficit * max(deficit, 0.0) + w.relief * min(deficit, 0.0))
         return scores
 
@@ -606,10 +619,38 @@ class SimResult:
         }
 
 
-def play_on(state: State, policy: Policy, memories: list[SeatMemory] | None = None) -> tuple[State, list[Action]]:
+# The policies the compiled core plays (solver/core), by class: their subclasses (wavering,
+# which draws noise from Python's generator, the lookahead) play on the reference.
+COMPILED: dict[type[Policy], str] = {Tuned: "tuned", Cautious: "cautious", Thrifty: "thrifty", Greedy: "greedy"}
+
+
+def compiled_name(policy: Policy) -> str | None:
+    """The core's name for ``policy`` when the core plays it, else None."""
+    return COMPILED.get(type(policy))
+
+
+def _weights(policy: Policy, state: State) -> Weights | None:
+    """The weights ``policy`` plays this table with (tuned's; None for the others)."""
+    return weights_for(state.rules, state.players, policy.book)[0] if isinstance(policy, Tuned) else None
+
+
+def play_on(
+    state: State, policy: Policy, memories: list[SeatMemory] | None = None, compiled: bool = False
+) -> tuple[State, list[Action]]:
     """Play from ``state`` to the end of the game with ``policy`` at every seat: the last
     state and the actions played. ``memories`` (one per seat, for a policy that
-    ``remembers``) follow every action."""
+    ``remembers``) follow every action. With ``compiled``, a policy the compiled core plays
+    is played there, the same game (tests/core/), and its actions are replayed by the engine
+    all the same: for callers that play many games, since loading the core costs more than
+    one game on the reference."""
+    name = compiled_name(policy) if compiled and memories is None else None
+    if name is not None and not state.won:
+        from tranquility.solver.core.games import core_game
+
+        played = core_game(state, name, _weights(policy, state))
+        for move in played:
+            state = state.apply(move)  # the engine checks every action
+        return state, played
     actions: list[Action] = []
     while not state.won and state.status == Status.OPEN:
         action: Action
@@ -625,14 +666,40 @@ def play_on(state: State, policy: Policy, memories: list[SeatMemory] | None = No
     return state, actions
 
 
-def simulate(game: Game, policy: str | Policy = "tuned", seed: int = 0) -> SimResult:
+class Outcome(NamedTuple):
+    """How a playout ended: what a search scores it on."""
+
+    won: bool
+    filled: int
+    cards_left: int
+
+
+def playouts(states: Sequence[State], policy: Policy, firsts: Sequence[Action] | None = None) -> list[Outcome]:
+    """Each of ``states`` (one rule set and player count), after its move in ``firsts`` if
+    given, played to the end with ``policy`` at every seat: on the compiled core in one call
+    when it plays the policy (its games are the reference's: tests/core/), else one by one."""
+    name = compiled_name(policy)
+    if name is not None and states:
+        from tranquility.solver.core.games import core_outcomes
+
+        ends = core_outcomes(states, name, firsts, _weights(policy, states[0]))
+        return [Outcome(bool(won), int(filled), int(left)) for won, filled, left in ends]
+    found = []
+    for i, state in enumerate(states):
+        end = play_on(state if firsts is None else state.apply(firsts[i]), policy)[0]
+        found.append(Outcome(end.won, end.filled, end.cards_left))
+    return found
+
+
+def simulate(game: Game, policy: str | Policy = "tuned", seed: int = 0, compiled: bool = False) -> SimResult:
     """Play ``game`` (a deal, or a line to continue) to its end with one policy at every
-    seat: a silent policy's name (made with ``seed``), or a policy made by the caller."""
+    seat: a silent policy's name (made with ``seed``), or a policy made by the caller; on the
+    compiled core when ``compiled`` and it plays the policy (``play_on``)."""
     player = make_policy(policy, seed) if isinstance(policy, str) else policy
     line = as_line(game)
     state = position_after(line)
     memories = [remember(line, seat) for seat in range(state.players)] if player.remembers else None
-    state, actions = play_on(state, player, memories)
+    state, actions = play_on(state, player, memories, compiled)
     return SimResult(
         line=line.with_actions(line.actions + tuple(actions)),
         won=state.won,
@@ -689,7 +756,7 @@ def win_rate(
         make_policy(policy)  # a bad name fails before any deal is played
     wins = cells = turns = 0
     for number in range(deals):
-        result = simulate(deal(rules, players, number), policy, seed)
+        result = simulate(deal(rules, players, number), policy, seed, compiled=True)
         wins += result.won
         cells += result.cells_filled
         turns += result.turns

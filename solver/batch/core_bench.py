@@ -1,0 +1,161 @@
+"""The core suite (``bench --suite core``): the compiled core and the reference engine side by
+side, in one run, on the same games.
+
+Per player count and silent policy: the seeded official deals played to the end by the
+reference (``play_on``) and by the core in one batch, each timed in this thread's CPU seconds;
+games a CPU second for each, their ratio, and whether the two played the same games (the
+same end, deal by deal; the parity tests check them action for action). Then the lookahead's
+playouts: from positions half-way through tuned games, the blueprint played out by the
+reference one at a time and by the core in one batch. Ratios, not absolute times, are what
+carry from one machine to another.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from tranquility.solver.batch.bench import Suite, machine_description
+from tranquility.solver.engine.deal import deal
+from tranquility.solver.engine.rules import OFFICIAL
+from tranquility.solver.engine.state import State, replay
+from tranquility.solver.search.policies import COMPILED, Outcome, make_policy, play_on, playouts, simulate
+
+CORE = Suite(
+    "core",
+    (1, 2, 3, 4, 5),
+    refuses=("time_limit", "workers", "reproducible"),
+    why="it plays whole games on one thread, solving none",
+)
+DEALS = 200  # deals per player count and policy (the reference plays REFERENCE_DEALS of them)
+REFERENCE_DEALS = 40
+POLICIES = tuple(COMPILED.values())
+PLAYOUT_POLICY = "tuned"
+
+
+@dataclass(frozen=True)
+class CoreRow:
+    """One player count and policy (or the playouts): games a CPU second on each side."""
+
+    what: str  # the policy, or "playouts" for the lookahead's playouts from mid-game
+    players: int
+    reference_games: int
+    reference_seconds: float
+    core_games: int
+    core_seconds: float
+    same: bool  # the core ended every game the reference played as the reference did
+
+    @property
+    def reference_rate(self) -> float:
+        return self.reference_games / self.reference_seconds if self.reference_seconds else 0.0
+
+    @property
+    def core_rate(self) -> float:
+        return self.core_games / self.core_seconds if self.core_seconds else 0.0
+
+    @property
+    def ratio(self) -> float:
+        return self.core_rate / self.reference_rate if self.reference_rate else 0.0
+
+    def to_json(self) -> dict:
+        return {
+            "what": self.what,
+            "players": self.players,
+            "reference_games": self.reference_games,
+            "reference_cpu_seconds": round(self.reference_seconds, 4),
+            "reference_games_per_cpu_second": round(self.reference_rate, 1),
+            "core_games": self.core_games,
+            "core_cpu_seconds": round(self.core_seconds, 4),
+            "core_games_per_cpu_second": round(self.core_rate, 1),
+            "ratio": round(self.ratio, 1),
+            "same_games": self.same,
+        }
+
+
+@dataclass(frozen=True)
+class CoreReport:
+    rows: tuple[CoreRow, ...]
+    deals: int
+    load_seconds: float  # the core's import: compiling it, or reading numba's cache
+    machine: str
+    interrupted: bool = False
+
+    def to_json(self) -> dict:
+        return {
+            "suite": CORE.name,
+            "deals": self.deals,
+            "reference_deals": min(self.deals, REFERENCE_DEALS),
+            "core_load_seconds": round(self.load_seconds, 2),
+            "machine": self.machine,
+            "rows": [row.to_json() for row in self.rows],
+        }
+
+
+def _timed(work: Callable[[], list[Outcome]]) -> tuple[list[Outcome], float]:
+    began = time.thread_time()
+    found = work()
+    return found, time.thread_time() - began
+
+
+def _ends(states: list[State], policy: str) -> list[Outcome]:
+    player = make_policy(policy)
+    found = []
+    for state in states:
+        end = play_on(state, player)[0]
+        found.append(Outcome(end.won, end.filled, end.cards_left))
+    return found
+
+
+def _row(what: str, players: int, states: list[State], policy: str) -> CoreRow:
+    reference, ref_seconds = _timed(lambda: _ends(states[:REFERENCE_DEALS], policy))
+    core, core_seconds = _timed(lambda: playouts(states, make_policy(policy)))
+    same = core[: len(reference)] == reference
+    return CoreRow(what, players, len(reference), ref_seconds, len(core), core_seconds, same)
+
+
+def midgame_positions(players: int, deals: int) -> list[State]:
+    """Positions half-way through tuned games of the seeded deals: where a lookahead searches."""
+    positions = []
+    for seed in range(deals):
+        game = deal(OFFICIAL, players, seed)
+        line = simulate(game, PLAYOUT_POLICY, seed, compiled=True).line
+        positions.append(replay(game, line.actions[: len(line.actions) // 2]))
+    return positions
+
+
+def run_core_suite(players: tuple[int, ...], deals: int, on_step: Callable[[str], None]) -> CoreReport:
+    """Every policy at every player count, then the playouts; ``on_step`` names each step."""
+    began = time.perf_counter()
+    import tranquility.solver.core.games  # noqa: F401  # the load is measured on its own
+
+    load = time.perf_counter() - began
+    rows = []
+    for count in players:
+        states = [State.initial(deal(OFFICIAL, count, seed)) for seed in range(deals)]
+        for policy in POLICIES:
+            on_step(f"{policy} {count}p")
+            rows.append(_row(policy, count, states, policy))
+        on_step(f"playouts {count}p")
+        rows.append(_row("playouts", count, midgame_positions(count, deals), PLAYOUT_POLICY))
+    return CoreReport(tuple(rows), deals, load, machine_description())
+
+
+COLUMNS = ("what", "players", "reference games/CPU s", "core games/CPU s", "core / reference", "same games")
+
+
+def cells(row: CoreRow) -> list[str]:
+    return [
+        row.what,
+        str(row.players),
+        f"{row.reference_rate:,.0f}",
+        f"{row.core_rate:,.0f}",
+        f"{row.ratio:.1f}x",
+        "yes" if row.same else "NO",
+    ]
+
+
+def core_markdown(report: CoreReport) -> str:
+    lines = ["| " + " | ".join(COLUMNS) + " |", "|" + "---|" * len(COLUMNS)]
+    lines += ["| " + " | ".join(cells(row)) + " |" for row in report.rows]
+    return "\n".join(lines)
