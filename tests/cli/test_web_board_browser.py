@@ -91,6 +91,17 @@ def wait_turn(page, turn: int) -> None:
     wait_view(page, f"v.turn === {turn}")
 
 
+def deal_by_seed(page, seed: int, players: int, rules: str = "official") -> None:
+    """A seeded deal opened with the Deal by seed tab, the check after each move off."""
+    page.click('nav button[data-tab="seed"]')
+    page.fill("#tab-seed input[name=seed]", str(seed))
+    page.select_option("#tab-seed select[name=players]", str(players))
+    page.select_option("#tab-seed select[name=rules]", rules)
+    page.click("#tab-seed button[type=submit]")
+    wait_turn(page, 0)
+    page.uncheck("#check")
+
+
 def open_puzzle(page, puzzle: str = PUZZLE) -> None:
     page.select_option("#tab-puzzle select[name=players]", puzzle.split("-")[1][0])
     page.select_option("#tab-puzzle select[name=grade]", "1")
@@ -227,12 +238,7 @@ def test_the_puzzle_picker_pages_through_the_whole_catalogue(page):
 
 
 def test_a_free_board_comes_back_from_its_address_on_reload_back_forward_and_a_forgetful_server(page):
-    page.click('nav button[data-tab="seed"]')
-    page.fill("#tab-seed input[name=seed]", "2")
-    page.select_option("#tab-seed select[name=players]", "2")
-    page.click("#tab-seed button[type=submit]")
-    wait_turn(page, 0)
-    page.uncheck("#check")
+    deal_by_seed(page, 2, 2)
     moves = [view(page)["moves"][0]["notation"]]
     for turn in (1, 2):
         page.fill("#move-input", view(page)["moves"][0]["notation"])
@@ -383,12 +389,7 @@ def test_the_start_and_discard_two_by_card_panels_with_cancel(browser, base):
 
 
 def test_two_finishes_can_be_discarded(page):
-    page.click('nav button[data-tab="seed"]')
-    page.fill("#tab-seed input[name=seed]", "2")
-    page.select_option("#tab-seed select[name=players]", "2")
-    page.click("#tab-seed button[type=submit]")
-    wait_turn(page, 0)
-    page.uncheck("#check")
+    deal_by_seed(page, 2, 2)
     assert view(page)["hand"].count("F") >= 2
     page.click("#discard")
     page.locator('#panel button[data-toggle="discard"][data-card="F"]').nth(0).click()
@@ -400,13 +401,7 @@ def test_two_finishes_can_be_discarded(page):
 
 
 def test_the_manual_rocks_row_chosen_in_the_payment_stays_chosen(page):
-    page.click('nav button[data-tab="seed"]')
-    page.fill("#tab-seed input[name=seed]", "3")
-    page.select_option("#tab-seed select[name=players]", "2")
-    page.select_option("#tab-seed select[name=rules]", "rocks-manual")
-    page.click("#tab-seed button[type=submit]")
-    wait_turn(page, 0)
-    page.uncheck("#check")
+    deal_by_seed(page, 3, 2, "rocks-manual")
     moves = view(page)["moves"]
     move = next(m for m in moves if m["kind"] == "island" and "rocks" in m["action"])
     page.click(f'#hand button.card[data-card="{move["card"]}"]')

@@ -67,6 +67,7 @@ function drawTurn() {
   else [said, cls] = [v.players > 1 ? `Your turn: seat ${v.to_move}'s hand` : "Your turn", "mine"];
   banner.textContent = said;
   banner.className = `turn ${cls}`;
+  document.title = `${said} · Tranquility`; // a tab in the background says it too
   const bits = [`Turn ${v.turn}`];
   if (v.kind === "table") bits.push(`you are seat ${v.seat}`);
   bits.push(`${v.discarded} discarded`);

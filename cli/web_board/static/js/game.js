@@ -45,6 +45,8 @@ function take(view, told = true) {
   state.seen = history.length;
   render();
   if (view.kind === "table" && view.bots_turn && !restoring) scheduleBot();
+  const myTurnNow = view.kind === "table" && view.my_turn && !(before && before.my_turn && before.id === view.id);
+  if (myTurnNow && state.keyboard && $("#end").hidden) focusHand(); // the bots are done: the keys go on in the hand
   if (over(view) && !state.ended) {
     state.ended = true;
     if (view.status === "won" && view.puzzle) remember(view);
@@ -218,6 +220,8 @@ function afterMove() {
 }
 
 export function focusHand() {
+  const asked = !$("#panel").hidden && $("#panel button:not(:disabled)"); // the Start event asks
+  if (asked) return asked.focus();
   const first = document.querySelector("#hand button.card[tabindex='0']:not(:disabled)") || document.querySelector("#hand button.card:not(:disabled)");
   if (first) first.focus();
   else $("#grid [tabindex='0']").focus();
