@@ -31,6 +31,8 @@ pytestmark = [pytest.mark.slow, pytest.mark.skipif(CHROMIUM is None, reason="no 
 
 PUZZLE = "tq1-1p-8cf48077-2"  # official rules, one seat, grade 1: 39 moves
 START_PUZZLE = "tq1-2p-8cf48077-8"  # two seats: its solution plays the Start at turn 9
+# docs/notation.md's small deal: seed 1, one seat, a 2 x 3 grid, its Start S/2,5 after three moves
+SMALL = "deal 1 1 rule rows=2 rule cols=3 rule islands=12 rule finish=1 rule hand=3 rule start_discards=2"
 # Screenshots for docs/web.md, written when this names a folder (tests never touch docs/ otherwise).
 SHOTS = os.environ.get("TRANQUILITY_SCREENSHOTS")
 SERIOUS = ("serious", "critical")  # axe-core's two highest impacts: none may be found
@@ -267,6 +269,22 @@ def test_a_free_board_comes_back_from_its_address_on_reload_back_forward_and_a_f
     page.go_back()  # the page as it opened: the pickers again
     page.wait_for_selector("#load", state="visible")
     assert page.locator("#game").is_hidden()
+
+
+def test_a_pasted_game_comes_back_from_its_address_as_its_position(page):
+    page.click('nav button[data-tab="text"]')
+    page.fill("#tab-text textarea", f"{SMALL}\n10@4 7@2 1@0")
+    page.click("#tab-text button[type=submit]")
+    wait_turn(page, 0)  # the board begins at the position the pasted game reached
+    assert "#position=tq1+" in page.url
+    page.uncheck("#check")
+    page.fill("#move-input", "S/2,5")
+    page.press("#move-input", "Enter")
+    wait_turn(page, 1)
+    page.reload()
+    page.wait_for_selector("body[data-ready]")
+    wait_turn(page, 1)
+    assert tokens(page) == ["S/2,5"] and sorted(c["card"] for c in view(page)["grid"] if c["card"] is not None) == [1, 7, 10]
 
 
 def test_a_bot_table_comes_back_from_its_address_on_reload_and_back(page):

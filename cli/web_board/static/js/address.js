@@ -34,7 +34,7 @@ export function text(game) {
   }
   if (game.hints) params.set("hints", game.hints);
   if (game.moves.length) params.set("moves", game.moves.join(" "));
-  return "#" + params.toString().replace(/%40/g, "@").replace(/%2C/g, ",").replace(/%7C/g, "|").replace(/%2F/g, "/").replace(/%3A/g, ":");
+  return "#" + params.toString().replace(/%40/g, "@").replace(/%2C/g, ",").replace(/%7C/g, "|").replace(/%2F/g, "/").replace(/%3A/g, ":").replace(/%3D/g, "=");
 }
 
 /** Keep `game` in the address: a new entry of the history (`push`) or in place. */
