@@ -247,7 +247,7 @@ def _ladder(run: _Improvement, best: _Best) -> _Best:
         # One thread plays greedy, CP-SAT has the others: one strong run on two cores, the
         # whole step and its split side by side only from two CP-SAT threads on.
         part = replace(part, workers=budget.threads - 1)
-        beside = _GreedyBeside(run, best)
+        beside = _GreedyBeside(run, best, part.seconds)
     try:
         climbed = climb(
             run.position, objective, best.value, best.bound, part,
@@ -271,15 +271,17 @@ def _ladder(run: _Improvement, best: _Best) -> _Best:
 class _GreedyBeside:
     """The whole greedy baseline, then greedy restarts from the best line so far, in a
     thread of their own until ``end``: beside the ladder, whose CP-SAT runs leave Python's
-    lock free (docs/model.md, The schedule on two cores). A line they find is taken once
-    the ladder is done, like any other."""
+    lock free (docs/model.md, The schedule on two cores), for the ladder's ``seconds`` at
+    most (a step's model built on a loaded machine can overrun them). A line they find is
+    taken once the ladder is done, like any other."""
 
-    def __init__(self, run: _Improvement, best: _Best):
+    def __init__(self, run: _Improvement, best: _Best, seconds: float):
         self.stop = threading.Event()
         self.baseline: Baseline | None = None
         self.restarted: Restarted | None = None
         self.seconds = [0.0, 0.0]  # the baseline's, the restarts'
         self.failed: BaseException | None = None
+        self.until = time.monotonic() + seconds
         self._thread = threading.Thread(target=self._play, args=(run, best), name="greedy beside", daemon=True)
         self._thread.start()
 
@@ -287,13 +289,14 @@ class _GreedyBeside:
         objective, position = run.objective, run.position
         try:
             began = time.monotonic()
-            baseline = greedy_baseline(position, objective, run.budget.greedy_playouts, run.budget.seed, stop=self.stop)
+            seconds = self.until - began
+            baseline = greedy_baseline(position, objective, run.budget.greedy_playouts, run.budget.seed, seconds, self.stop)
             self.baseline, self.seconds[0] = baseline, time.monotonic() - began
             line = list(best.continuation)
             if baseline.line is not None and baseline.value is not None and better(objective, baseline.value, best.value):
                 line = list(baseline.line)
             began = time.monotonic()
-            self.restarted = _restarts(run, line, best.bound, Deadline(stop=self.stop))
+            self.restarted = _restarts(run, line, best.bound, Deadline(seconds=self.until - began, stop=self.stop))
             self.seconds[1] = time.monotonic() - began
         except BaseException as error:  # a bug must not pass for a search that found nothing
             self.failed = error
