@@ -128,6 +128,9 @@ def test_on_two_cores_the_spare_ladder_is_one_whole_run_with_the_greedy_phases_b
     ladder = result.stats["ladder"]
     # One CP-SAT run a step (two proofs and the optimal line), not the race of two starved ones.
     assert ladder["proof"] == "whole" and ladder["steps"] == 2 and ladder["runs"] == 3, ladder
+    # The same CP-SAT search as --reproducible's ladder, cut by the clock instead of its
+    # deterministic time: the same steps and runs.
+    assert solve(TWO_STEPS, REPRO, objective=Objective.SPARE).stats["ladder"] == ladder
     beside = {p.method: p.found for p in result.phases if "beside the ladder" in p.found}
     assert set(beside) == {BASELINE, RESTARTS}, result.phases
     assert IMPROVING not in result.stats  # the baseline's first playouts are the thread's own
