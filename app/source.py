@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from tranquility.solver.analysis.table import Seating
 
 GAME_KEYS = ("game", "text", "position", "puzzle", "seed")
+SEEDED_KEYS = ("players", "rules", "rule")  # what a seeded deal takes besides its seed
 
 
 @dataclass(frozen=True)
@@ -57,6 +58,9 @@ def named_game(body: Mapping[str, Any]) -> Named:
     given = [key for key in GAME_KEYS if key in body]
     if len(given) != 1:
         raise RequestError(f"give one of {', '.join(GAME_KEYS)} (seed with players), not {' and '.join(given) or 'none'}")
+    extra = [key for key in SEEDED_KEYS if key in body]
+    if given[0] != "seed" and extra:  # as --rules and --rule shape new deals only
+        raise RequestError(f"{extra[0]}: only a seeded deal takes {', '.join(SEEDED_KEYS)}; a {given[0]} carries its own")
     match given[0]:
         case "game":
             from tranquility.solver.formats.codecs import game_from_json

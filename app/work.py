@@ -80,8 +80,9 @@ def _step_json(step: Any) -> dict:
 def run_solve(body: Mapping[str, Any], progress: SendProgress) -> dict:
     """``solve --json``."""
     from tranquility.solver.analysis.portfolio import solve
+    from tranquility.solver.engine.verify import replayed
 
-    game = legal_game(body)
+    game = replayed(named_game(body).game)  # replayed once, as solve does it: the solve starts from its state
     return solve(game, request_budget(body, "solve"), objective=objective_of(body), progress=_told(progress)).to_json()
 
 
@@ -92,15 +93,24 @@ def run_moves(body: Mapping[str, Any], progress: SendProgress) -> dict:
     return rank_moves(legal_game(body), request_budget(body, "moves"), objective_of(body), _told(progress)).to_json()
 
 
+def explain_split(total: float | None, critical: float | None = None) -> tuple[float | None, float]:
+    """An explanation's seconds: (the line's, the critical-move checks'). The checks get
+    ``critical`` seconds of ``total``, a third of it by default (30 s when there is no total:
+    a reproducible line), the line the rest. The command and the server both split so."""
+    if critical is None:
+        critical = 30.0 if total is None else total / 3
+    return (None if total is None else total - critical), critical
+
+
 def run_explain(body: Mapping[str, Any], progress: SendProgress) -> dict:
-    """``explain --json``: the line gets two thirds of ``time_limit``, the critical-move
-    checks the rest, as the command shares its default."""
+    """``explain --json``, its ``time_limit`` split as the command splits ``--time-limit``."""
     from tranquility.solver.analysis.explain import explain
 
     total = seconds_of(body, "explain")
-    game = legal_game(body)
-    budget = Budget(seconds=total * 2 / 3, workers=1)
-    explained = explain(game, objective_of(body, Objective.SPARE), budget, total / 3, _told(progress), total)
+    line_seconds, critical = explain_split(total)
+    assert line_seconds is not None  # a total leaves the line its share
+    budget = Budget(seconds=line_seconds, workers=1)
+    explained = explain(legal_game(body), objective_of(body, Objective.SPARE), budget, critical, _told(progress), total)
     return explained.to_json()
 
 

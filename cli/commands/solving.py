@@ -188,16 +188,15 @@ def explain(
     """Explain the best line of a deal or position: turn by turn, the grid when it matters,
     the moves that were the only way to keep the win; for an unwinnable one, how far the
     team gets and what makes the win impossible."""
+    from tranquility.app.work import explain_split
     from tranquility.solver.analysis.explain import explain as run_explain
 
     total = None if limits.reproducible else limits.seconds
-    if critical_time is None:
-        critical_time = 30.0 if total is None else total / 3
-    elif total is not None and critical_time >= total:
+    if critical_time is not None and total is not None and critical_time >= total:
         raise usage_error(
             f"--critical-time {critical_time:g} leaves no time for the line: give less than --time-limit ({total:g} s)"
         )
-    line_seconds = None if total is None else total - critical_time
+    line_seconds, critical_time = explain_split(total, critical_time)
     budget = replace(Limits(line_seconds, limits.workers, limits.reproducible).budget(), proof=proof)
     game, file = game_of(source, file)
     explained = run_with_status(

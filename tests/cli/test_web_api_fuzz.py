@@ -74,3 +74,71 @@ def test_fuzzed_requests_never_fail_on_the_server(base, served_schema, method, p
             assert set(said) == {"error"} and said["error"] and "\n" not in said["error"], response.text[:300]
 
     check()
+
+
+# -- bodies that name a real game, with any JSON in the fields the server reads ------------------
+
+ANY_JSON = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=8),
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=6), inner, max_size=3),
+    max_leaves=6,
+)
+NEAR = {  # values of the right kind, some out of range, for the fields the server reads
+    "time_limit": st.floats(min_value=-1, max_value=2) | st.integers(-1, 2),
+    "objective": st.sampled_from(["any", "spare", "turns", "cost", "x"]),
+    "rules": st.sampled_from(["official", "monsters", "x"])
+    | st.dictionaries(st.sampled_from(["rows", "monsters", "order"]), ANY_JSON),
+    "rule": st.dictionaries(st.sampled_from(["monsters", "rows", "x"]), st.integers(-2, 30) | st.text(max_size=4) | st.none()),
+    "samples": st.integers(-1, 70),
+    "turns": st.integers(-1, 3),
+    "seat": st.integers(-1, 5),
+    "bots": st.sampled_from(["tuned", "greedy", "x"]),
+    "kind": st.sampled_from(["solve", "verify", "analyze", "explain", "moves", "hint"]),
+    "action": ANY_JSON | st.sampled_from(["S", "19@8", "x"]),
+    "cards": st.lists(ANY_JSON, max_size=3),
+    "row": st.integers(-1, 7),
+    "known": st.dictionaries(st.sampled_from(["0", "1", "x"]), st.sampled_from(["win", "no-win", "x"]) | ANY_JSON),
+}
+GAMES = [{"seed": 1, "players": 2}, {"puzzle": "tq1-1p-8cf48077-2"}, {"text": "deal 1 2\n19@8\n"}]
+
+
+def _fields() -> st.SearchStrategy[dict]:
+    key = st.sampled_from([*NEAR, "fair", "reproducible", "sim_seed", "bot_seed", "explanation", "perfect"])
+    return st.dictionaries(key, ANY_JSON, max_size=3).flatmap(
+        lambda wild: st.fixed_dictionaries({}, optional=NEAR).map(lambda near: {**wild, **near})
+    )
+
+
+@pytest.mark.parametrize("path", ["/api/verify", "/api/solve", "/api/jobs", "/api/board", "/api/table", "/api/html/analysis"])
+def test_a_real_game_with_any_fields_is_never_a_500(base, path):
+    session = requests.Session()
+
+    @settings(max_examples=EXAMPLES, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(game=st.sampled_from(GAMES), fields=_fields())
+    def check(game, fields):
+        response = session.post(base.rstrip("/") + path, json={**fields, **game}, timeout=SECONDS)
+        assert response.status_code < 500 or response.status_code == 503, (path, fields, response.text[:300])
+        if response.status_code >= 400:
+            assert "\n" not in response.json()["error"], response.text[:300]
+
+    check()
+
+
+@pytest.mark.parametrize("kind", ["board", "table"])
+def test_any_operation_on_a_real_board_or_table_is_never_a_500(base, kind):
+    from tranquility.cli.web_board.openapi import BOARD_OPS, TABLE_OPS
+
+    session = requests.Session()
+    status, view = request(base, "POST", f"/api/{kind}", {"seed": 3, "players": 2, "seat": 0, "bots": "greedy"})
+    assert status == 200, view
+    ops = [op for op in (BOARD_OPS if kind == "board" else TABLE_OPS) if op not in ("hint", "check")]
+
+    @settings(max_examples=3 * EXAMPLES, deadline=None, database=None, suppress_health_check=list(HealthCheck))
+    @given(op=st.sampled_from(ops), fields=_fields())
+    def check(op, fields):
+        response = session.post(f"{base}api/{kind}/{view['id']}/{op}", json=fields, timeout=SECONDS)
+        assert response.status_code < 500, (op, fields, response.text[:300])
+        if response.status_code >= 400:
+            assert "\n" not in response.json()["error"], response.text[:300]
+
+    check()
