@@ -9,6 +9,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 from enum import StrEnum
+from typing import TYPE_CHECKING
 
 from tranquility.solver.engine.actions import (
     Action,
@@ -36,6 +37,9 @@ from tranquility.solver.search.bounds import (
 from tranquility.solver.search.budget import Deadline, SearchStats
 from tranquility.solver.search.moves import _spare_finishes, choice_actions
 from tranquility.solver.search.placements import cheapest_cost, cheapest_costs_if_emptied, reading_runs
+
+if TYPE_CHECKING:  # the compiled core (numba) is imported by the playouts that use it, not here
+    import numpy as np
 
 
 class FinishKeeper(StrEnum):
@@ -366,14 +370,49 @@ def greedy_playout(state: State, rng: random.Random, style: Style) -> tuple[list
 def greedy(state: State, deadline: Deadline, stats: SearchStats, seed: int = 0) -> list[Action] | None:
     """Randomised greedy restarts until a win or the deadline; the first playout is plain,
     each later one draws its own weights (``Style.draw``)."""
-    rng = random.Random(seed)
+    from tranquility.solver.core import greedy as core
+
+    series, rng, style = core.Series(state), _generator(seed), core.style_vector(0, 0, 0, 0, False)
     while deadline.tick():
-        style = Style.draw(rng, stats.playouts)
+        core.draw_style(rng, stats.playouts, style)
         stats.playouts += 1
-        line, end = greedy_playout(state, rng, style)
-        if end.won:
-            return line
+        n, won = series.play(rng, style)
+        if won:
+            return series.actions(n)
     return None
+
+
+def _generator(seed: int) -> np.ndarray:
+    """The state of ``random.Random(seed)`` for the compiled playouts, which draw from it as
+    the reference's ``greedy_playout`` draws from the generator itself."""
+    from tranquility.solver.core.twister import state_of
+
+    return state_of(random.Random(seed))
+
+
+def _core_style(style: Style) -> np.ndarray:
+    from tranquility.solver.core.greedy import style_vector
+
+    return style_vector(style.noise, style.room, style.economy, style.dear, style.keeper == FinishKeeper.DUE)
+
+
+def core_playout(state: State, rng: random.Random, style: Style) -> tuple[list[Action], State]:
+    """``greedy_playout`` played by the compiled core: the same line, ``rng`` left in the same
+    state; the line is replayed on the engine, which gives the end position."""
+    from tranquility.solver.core.greedy import Series
+    from tranquility.solver.core.twister import hand_back, state_of
+
+    series, drawn = Series(state), state_of(rng)
+    n, _ = series.play(drawn, _core_style(style))
+    hand_back(rng, drawn)
+    line = series.actions(n)
+    return line, _replayed(state, line)
+
+
+def _replayed(state: State, line: list[Action]) -> State:
+    for action in line:
+        state = state.apply(action)
+    return state
 
 
 def best_playout(
@@ -405,8 +444,12 @@ class Playouts:
         value: Callable[[list[Action], State], float],
         keepers: tuple[FinishKeeper, ...] = (FinishKeeper.FIRST,),
     ):
+        from tranquility.solver.core import greedy as core
+
         self.state, self.value, self.keepers = state, value, keepers
-        self.rngs = [random.Random(seed) for _ in keepers]
+        self.series = core.Series(state)
+        self.rngs = [_generator(seed) for _ in keepers]
+        self.styles = [core.style_vector(0, 0, 0, 0, keeper == FinishKeeper.DUE) for keeper in keepers]
         self.played = self.wins = 0
         self.best: list[Action] | None = None
         self.best_value: float | None = None
@@ -414,15 +457,19 @@ class Playouts:
     def play(self, deadline: Deadline, enough: float | None = None) -> None:
         """Play on, one tick of ``deadline`` a playout, while it allows and the best value
         is below ``enough`` (when given: nothing beats a line that meets the bound)."""
+        from tranquility.solver.core.greedy import draw_style
+
         series = len(self.keepers)
         while (enough is None or self.best_value is None or self.best_value < enough) and deadline.tick():
             turn, k = self.played % series, self.played // series
-            rng = self.rngs[turn]
-            line, end = greedy_playout(self.state, rng, replace(Style.draw(rng, k), keeper=self.keepers[turn]))
+            rng, style = self.rngs[turn], self.styles[turn]
+            draw_style(rng, k, style)
+            n, won = self.series.play(rng, style)
             self.played += 1
-            if end.won:
+            if won:
                 self.wins += 1
-                v = self.value(line, end)
+                line = self.series.actions(n)
+                v = self.value(line, _replayed(self.state, line))
                 if self.best_value is None or v > self.best_value:
                     self.best, self.best_value = line, v
 
@@ -454,7 +501,10 @@ def restarts(
     ``line`` is a winning continuation from ``state``; stops once the value reaches
     ``enough`` (when given). Seeded by ``seed``: a count of restarts gives the same line on
     every run."""
-    rng = random.Random(seed)
+    from tranquility.solver.core import greedy as core
+    from tranquility.solver.core.twister import below
+
+    rng, style = _generator(seed), core.style_vector(0, 0, 0, 0, False)
     line = list(line)
     states = [state]
     for action in line:
@@ -463,12 +513,17 @@ def restarts(
     done = taken = 0
     while line and (enough is None or best < enough) and deadline.tick():
         done += 1
-        cut = rng.randrange(len(line))
-        # Mostly noisy weights, sometimes nearly plain ones (``Style.draw``'s first few).
-        style = replace(Style.draw(rng, 1 + rng.randrange(RESTART_STYLES)), keeper=rng.choice(keepers))
-        tail, end = greedy_playout(states[cut], rng, style)
-        if not end.won:
+        cut = below(rng, len(line))  # rng.randrange
+        # Mostly noisy weights, sometimes nearly plain ones (``Style.draw``'s first few);
+        # drawn as Style.draw(rng, 1 + rng.randrange(...)) then rng.choice(keepers) draw.
+        core.draw_style(rng, 1 + below(rng, RESTART_STYLES), style)
+        style[core.Y_KEEPER] = keepers[below(rng, len(keepers))] == FinishKeeper.DUE
+        series = core.Series(states[cut])
+        n, won = series.play(rng, style)
+        if not won:
             continue
+        tail = series.actions(n)
+        end = _replayed(states[cut], tail)
         v = value(line[:cut] + tail, end)
         if v >= best:
             line, best, taken = line[:cut] + tail, v, taken + 1
