@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -43,7 +44,7 @@ def query_object(pairs: Mapping[str, str], integers: tuple[str, ...]) -> dict:
         if key == "rule":
             name, _, setting = value.partition("=")
             body.setdefault("rule", {})[name.strip()] = setting.strip()
-        elif key in integers and value.strip().lstrip("-").isdigit():
+        elif key in integers and re.fullmatch(r"-?[0-9]+", value.strip()):
             body[key] = _json_int(value.strip())
         elif value != "":
             body[key] = value
