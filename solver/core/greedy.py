@@ -12,6 +12,7 @@ piles, the live ones, the runs of empty cells in reading order; the decisions re
 
 from __future__ import annotations
 
+from collections import Counter
 from dataclasses import dataclass
 
 import numpy as np
@@ -54,11 +55,14 @@ from tranquility.solver.core.layout import (
     C_FINISH,
     C_MONSTER,
     C_START,
+    G_GONE_N,
     G_HEADER,
     G_MONSTERS_PLAYED,
     G_ROCKS_ROW,
+    G_ROLLS_USED,
     G_SEAT,
     G_START_PLAYED,
+    G_TURN,
     G_WON,
     K_DISCARD,
     K_FINISH,
@@ -78,13 +82,16 @@ from tranquility.solver.core.layout import (
     ROCKS_MOVE,
     ROCKS_STAY,
     action_of,
+    card_of,
     deal_array,
+    g_offsets,
     position_array,
     table,
 )
 from tranquility.solver.core.silent import clear, count_between
 from tranquility.solver.core.twister import S, draw, uniform
 from tranquility.solver.engine.actions import Action
+from tranquility.solver.engine.cards import FINISH, START, sorted_cards
 from tranquility.solver.engine.state import State
 
 # A style's slots (search/greedy.py's Style).
@@ -643,7 +650,7 @@ class Series:
     def play(self, rng: np.ndarray, style: np.ndarray) -> tuple[int, bool]:
         """One playout drawing from the generator state ``rng`` (advanced in place): how many
         actions (in ``rows``) and whether it won."""
-        G = self.G.copy()
+        self.last = G = self.G.copy()
         n = playout(G, self.D, self.tab.R, rng, style, self.rows)
         if n < 0:
             raise RuntimeError("the core's greedy playout outran its room for actions (a bug)")
@@ -651,3 +658,43 @@ class Series:
 
     def actions(self, n: int) -> list[Action]:
         return [action_of(self.rows[k], self.tab.players, self.tab.hmax) for k in range(n)]
+
+    def end(self) -> State:
+        """The engine's position where the last playout ended, read off the arrays (a replay
+        on the engine gives the same; a caller that returns the line replays it)."""
+        state, G, R = self.state, self.last, self.tab.R
+        grid_at, hand_n_at, hands_at, drawn_at, gone_at = g_offsets(R)
+        players, hmax, cells = self.tab.players, self.tab.hmax, state.rules.cells
+        grid = tuple(int(v) if v else None for v in G[grid_at : grid_at + cells])
+        hands = tuple(
+            tuple(card_of(v) for v in G[hands_at + s * hmax : hands_at + s * hmax + G[hand_n_at + s]]) for s in range(players)
+        )
+        drawn = tuple(int(v) for v in G[drawn_at : drawn_at + players])
+        gone = tuple(card_of(v) for v in G[gone_at : gone_at + G[G_GONE_N]])
+        # The discards are what left the hands and piles and is neither on the grid nor gone
+        # (islands placed, sunk, monsters), nor the Start or the Finish played.
+        held = Counter([c for h in state.hands for c in h] + [c for s in range(players) for c in state.pile(s)])
+        held.subtract([c for h in hands for c in h] + [c for s, pile in enumerate(state.deal.piles) for c in pile[drawn[s] :]])
+        held.subtract([v for v in grid if v is not None] + list(gone))
+        held.update([v for v in state.grid if v is not None] + list(state.gone))
+        won, start_played = bool(G[G_WON]), bool(G[G_START_PLAYED])
+        if start_played and not state.start_played:
+            held[START] -= 1
+        if won:
+            held[FINISH] -= 1
+        rocks = int(G[G_ROCKS_ROW])
+        return State(
+            deal=state.deal,
+            grid=grid,
+            hands=hands,
+            drawn=drawn,
+            seat=int(G[G_SEAT]),
+            turn=int(G[G_TURN]),
+            start_played=start_played,
+            won=won,
+            monsters_played=int(G[G_MONSTERS_PLAYED]),
+            rocks_row=None if rocks < 0 else rocks,
+            rolls_used=int(G[G_ROLLS_USED]),
+            discarded=sorted_cards(state.discarded + tuple(held.elements())),
+            gone=gone,
+        )

@@ -25,6 +25,7 @@ from tranquility.solver.engine.actions import (
 from tranquility.solver.engine.cards import FINISH, MONSTER, Card, is_island, remove_held
 from tranquility.solver.engine.rules import Order, Rocks
 from tranquility.solver.engine.state import IslandPlay, State, Status, geometry_of
+from tranquility.solver.errors import InternalError
 from tranquility.solver.search.bounds import (
     _every_island,
     _islands_out,
@@ -397,22 +398,26 @@ def _core_style(style: Style) -> np.ndarray:
 
 
 def core_playout(state: State, rng: random.Random, style: Style) -> tuple[list[Action], State]:
-    """``greedy_playout`` played by the compiled core: the same line, ``rng`` left in the same
-    state; the line is replayed on the engine, which gives the end position."""
+    """``greedy_playout`` played by the compiled core: the same line and end position, ``rng``
+    left in the same state."""
     from tranquility.solver.core.greedy import Series
     from tranquility.solver.core.twister import hand_back, state_of
 
     series, drawn = Series(state), state_of(rng)
     n, _ = series.play(drawn, _core_style(style))
     hand_back(rng, drawn)
-    line = series.actions(n)
-    return line, _replayed(state, line)
+    return series.actions(n), series.end()
 
 
-def _replayed(state: State, line: list[Action]) -> State:
+def _replayed(state: State, line: list[Action], end: State) -> list[State]:
+    """The positions of ``line`` from ``state``, replayed on the engine, which must reach the
+    ``end`` the core read off its arrays: the lines the playouts keep are the engine's."""
+    states = [state]
     for action in line:
-        state = state.apply(action)
-    return state
+        states.append(states[-1].apply(action))
+    if states[-1] != end:
+        raise InternalError(f"the compiled greedy playout ended elsewhere than the engine's replay of its line: {end!r}")
+    return states
 
 
 def best_playout(
@@ -468,9 +473,10 @@ class Playouts:
             self.played += 1
             if won:
                 self.wins += 1
-                line = self.series.actions(n)
-                v = self.value(line, _replayed(self.state, line))
+                line, end = self.series.actions(n), self.series.end()
+                v = self.value(line, end)
                 if self.best_value is None or v > self.best_value:
+                    _replayed(self.state, line, end)
                     self.best, self.best_value = line, v
 
 
@@ -522,14 +528,11 @@ def restarts(
         n, won = series.play(rng, style)
         if not won:
             continue
-        tail = series.actions(n)
-        end = _replayed(states[cut], tail)
+        tail, end = series.actions(n), series.end()
         v = value(line[:cut] + tail, end)
         if v >= best:
             line, best, taken = line[:cut] + tail, v, taken + 1
-            del states[cut + 1 :]
-            for action in tail:
-                states.append(states[-1].apply(action))
+            states[cut:] = _replayed(states[cut], tail, end)
     return Restarted(line, best, done, taken)
 
 
