@@ -224,8 +224,9 @@ def _told(progress: SendProgress) -> Callable[[Any], None]:
 
 
 def preload() -> None:
-    """Every module the jobs use, imported: a worker does this before its first job, so
-    that no job spends its time (or meets a cancel) importing OR-Tools."""
+    """Every module the jobs use, imported, and a small solve run: a worker does this before
+    its first job, so that no job spends its time (or meets a cancel) importing OR-Tools or
+    compiling the compiled core's functions (seconds, the first time in a process)."""
     import tranquility.solver.analysis.analyze
     import tranquility.solver.analysis.board
     import tranquility.solver.analysis.explain
@@ -235,6 +236,11 @@ def preload() -> None:
     import tranquility.solver.analysis.ranking
     import tranquility.solver.cpsat.ladder
     import tranquility.solver.cpsat.run_model  # noqa: F401
+    from tranquility.solver.analysis.portfolio import solve
+    from tranquility.solver.engine.deal import deal
+    from tranquility.solver.engine.rules import PRESETS
+
+    solve(deal(PRESETS["official"], 2, 0), Budget(seconds=10, workers=1))
 
 
 JOBS: Mapping[str, Callable[[Mapping[str, Any], SendProgress], dict]] = {
