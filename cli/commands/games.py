@@ -9,7 +9,7 @@ from tranquility.solver.errors import BadInput
 from ..exits import InputError, exit_line
 from ..game_input import DealSource, file_or_position, input_error, read_game, usage_error
 from ..options import deal_source, game_file_argument, json_option, output_options
-from ..render.board import notation_text, position_json, position_text, render_deal, render_rules, render_show, render_verdict
+from ..render.board import notation_text, position_json, render_deal, render_rules, render_show, render_verdict
 from ..render.console import dump_json, make_console
 from .common import write_out
 
@@ -175,7 +175,10 @@ def show(file: str, turn: int | None, as_position: bool, hide_piles: bool, as_js
         except BadInput as exc:
             raise input_error(file, exc) from None
         if as_position and not as_json:
-            click.echo(position_text(verdict.state))
+            from tranquility.solver.engine.position import Position
+            from tranquility.solver.formats.position_forms import position_to_text
+
+            click.echo(position_to_text(Position.of(verdict.state)))
         click.echo(dump_json(data))
     else:
         render_show(make_console(), file, game, verdict.state, turn, piles=not hide_piles, puzzle=puzzle)

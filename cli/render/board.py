@@ -261,14 +261,6 @@ def position_json(state) -> dict[str, Any]:
     return position_to_json(Position.of(state))
 
 
-def position_text(state) -> str:
-    """``tranquility show --position``: the position's one-line text form."""
-    from tranquility.solver.engine.position import Position
-    from tranquility.solver.formats.position_forms import position_to_text
-
-    return position_to_text(Position.of(state))
-
-
 def status_text(state) -> Text:
     status = state.status
     if status == "won":
