@@ -6,8 +6,9 @@ reference (``play_on``) and by the core in one batch, each timed in this thread'
 games a CPU second for each, their ratio, and whether the two played the same games (the
 same end, deal by deal; the parity tests check them action for action). Then the lookahead's
 playouts: from positions half-way through tuned games, the blueprint played out by the
-reference one at a time and by the core in one batch. Ratios, not absolute times, are what
-carry from one machine to another.
+reference one at a time and by the core in one batch. Then the greedy solver's playouts (the
+series ``greedy`` plays from each deal, ``GREEDY_PLAYOUTS`` of them) on each side. Ratios, not
+absolute times, are what carry from one machine to another.
 """
 
 from __future__ import annotations
@@ -15,12 +16,16 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from tranquility.solver.batch.bench import Suite, machine_description
 from tranquility.solver.engine.deal import deal
 from tranquility.solver.engine.rules import OFFICIAL
 from tranquility.solver.engine.state import State, replay
+from tranquility.solver.search.greedy import seeded_playouts
 from tranquility.solver.search.policies import COMPILED, Outcome, make_policy, play_on, playouts, simulate
+
+T = TypeVar("T")
 
 CORE = Suite(
     "core",
@@ -32,13 +37,14 @@ DEALS = 200  # deals per player count and policy (the reference plays REFERENCE_
 REFERENCE_DEALS = 40
 POLICIES = tuple(COMPILED.values())
 PLAYOUT_POLICY = "tuned"
+GREEDY_PLAYOUTS = 10  # the greedy solver's playouts per deal (the reference plays them from REFERENCE_DEALS)
 
 
 @dataclass(frozen=True)
 class CoreRow:
     """One player count and policy (or the playouts): games a CPU second on each side."""
 
-    what: str  # the policy, or "playouts" for the lookahead's playouts from mid-game
+    what: str  # the policy, "playouts" for the lookahead's playouts from mid-game, "greedy playouts" for the greedy solver's
     players: int
     reference_games: int
     reference_seconds: float
@@ -92,7 +98,7 @@ class CoreReport:
         }
 
 
-def _timed(work: Callable[[], list[Outcome]]) -> tuple[list[Outcome], float]:
+def _timed(work: Callable[[], list[T]]) -> tuple[list[T], float]:
     began = time.thread_time()
     found = work()
     return found, time.thread_time() - began
@@ -114,6 +120,18 @@ def _row(what: str, players: int, states: list[State], policy: str) -> CoreRow:
     return CoreRow(what, players, len(reference), ref_seconds, len(core), core_seconds, same)
 
 
+def _greedy_row(players: int, states: list[State]) -> CoreRow:
+    """The greedy solver's seeded playouts from each deal: (won, length) of each, both sides."""
+
+    def series(states: list[State], compiled: bool) -> list[tuple[bool, int]]:
+        return [found for seed, state in enumerate(states) for found in seeded_playouts(state, seed, GREEDY_PLAYOUTS, compiled)]
+
+    reference, ref_seconds = _timed(lambda: series(states[:REFERENCE_DEALS], False))
+    core, core_seconds = _timed(lambda: series(states, True))
+    same = core[: len(reference)] == reference
+    return CoreRow("greedy playouts", players, len(reference), ref_seconds, len(core), core_seconds, same)
+
+
 def midgame_positions(players: int, deals: int) -> list[State]:
     """Positions half-way through tuned games of the seeded deals: where a lookahead searches."""
     positions = []
@@ -127,7 +145,8 @@ def midgame_positions(players: int, deals: int) -> list[State]:
 def run_core_suite(players: tuple[int, ...], deals: int, on_step: Callable[[str], None]) -> CoreReport:
     """Every policy at every player count, then the playouts; ``on_step`` names each step."""
     began = time.perf_counter()
-    import tranquility.solver.core.games  # noqa: F401  # the load is measured on its own
+    import tranquility.solver.core.games  # the load is measured on its own
+    import tranquility.solver.core.greedy  # noqa: F401
 
     load = time.perf_counter() - began
     rows = []
@@ -138,6 +157,8 @@ def run_core_suite(players: tuple[int, ...], deals: int, on_step: Callable[[str]
             rows.append(_row(policy, count, states, policy))
         on_step(f"playouts {count}p")
         rows.append(_row("playouts", count, midgame_positions(count, deals), PLAYOUT_POLICY))
+        on_step(f"greedy {count}p")
+        rows.append(_greedy_row(count, states))
     return CoreReport(tuple(rows), deals, load, machine_description())
 
 

@@ -383,6 +383,27 @@ def greedy(state: State, deadline: Deadline, stats: SearchStats, seed: int = 0) 
     return None
 
 
+def seeded_playouts(state: State, seed: int, count: int, compiled: bool = True) -> list[tuple[bool, int]]:
+    """Won, and how many actions, of each of ``greedy``'s first ``count`` playouts from
+    ``state`` (played on even after a win), by the compiled core or by the reference
+    ``greedy_playout``: for the benchmarks, which time both on the same playouts."""
+    found = []
+    if compiled:
+        from tranquility.solver.core import greedy as core
+
+        series, drawn, style = core.Series(state), _generator(seed), core.style_vector(0, 0, 0, 0, False)
+        for k in range(count):
+            core.draw_style(drawn, k, style)
+            n, won = series.play(drawn, style)
+            found.append((won, n))
+        return found
+    rng = random.Random(seed)
+    for k in range(count):
+        line, end = greedy_playout(state, rng, Style.draw(rng, k))
+        found.append((end.won, len(line)))
+    return found
+
+
 def _generator(seed: int) -> np.ndarray:
     """The state of ``random.Random(seed)`` for the compiled playouts, which draw from it as
     the reference's ``greedy_playout`` draws from the generator itself."""
