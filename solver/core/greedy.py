@@ -438,7 +438,8 @@ def with_rocks(G, D, R, lk, Act):
 @njit(void(A, A, A, LOOK, F, A), cache=True)
 def start(G, D, R, lk, style, Act):
     """search/greedy.py's ``_greedy_start``: the team discard, junk first, then the least
-    useful cards of the seats with the most cards left, one Finish kept when the rest can pay."""
+    useful cards of the seats with the most cards left, one Finish kept when the rest can pay
+    (its rocks move aside)."""
     players, hmax = R[R_PLAYERS], R[R_HMAX]
     hands = np.zeros((players, hmax), np.int64)
     hand_n = np.zeros(players, np.int64)
@@ -509,17 +510,13 @@ def start(G, D, R, lk, style, Act):
         Act[at + 1 + taken[best]] = pools[best, taken[best]]
         taken[best] += 1
         Act[at] = taken[best]
-    with_rocks(G, D, R, lk, Act)
 
 
-@njit(void(A, A, A, S, F, A), cache=True)
-def action(G, D, R, rng, style, Act):
-    """search/greedy.py's ``greedy_action`` for the seat to move, into the row ``Act``."""
+@njit(void(A, A, A, LOOK, S, F, A), cache=True)
+def choose(G, D, R, lk, rng, style, Act):
+    """search/greedy.py's ``_greedy_choice`` for the seat to move but the Start, into the row
+    ``Act`` (its rocks move aside)."""
     players, hmax, cells = R[R_PLAYERS], R[R_HMAX], R[R_CELLS]
-    lk = look(G, D, R)
-    if must_play_start(G, R):
-        start(G, D, R, lk, style, Act)
-        return
     seat = G[G_SEAT]
     h0, n = hands_at(R) + seat * hmax, G[hand_n_at(R) + seat]
     clear(Act)
@@ -581,21 +578,20 @@ def action(G, D, R, rng, style, Act):
         cell = sink(G, R, lk, rng, style, scored, best_score, after_n)
         if cell >= 0:
             Act[A_KIND], Act[A_CELL] = K_MONSTER, cell
-            with_rocks(G, D, R, lk, Act)
             return
-    if n >= 2 and (not scored or (best_score >= style[Y_DEAR] and junk >= 2)):
-        Act[A_KIND], Act[A_PAID_N] = K_DISCARD, 2
-        pick_cheapest(G, R, lk, G, h0, n, 2, Act, A_PAID)
-        with_rocks(G, D, R, lk, Act)
-        return
-    card, cell, cost = plays[best, 0], plays[best, 1], plays[best, 2]  # none scored: the first
     rest = np.empty(max(n, 1), np.int64)
     for k in range(n):
         rest[k] = G[h0 + k]
-    m = remove_from(rest, 0, n, card)
-    Act[A_KIND], Act[A_CARD], Act[A_CELL], Act[A_PAID_N] = K_ISLAND, card, cell, cost
-    pick_cheapest(G, R, lk, rest, 0, m, cost, Act, A_PAID)
-    with_rocks(G, D, R, lk, Act)
+    m = n
+    if n >= 2 and (not scored or (best_score >= style[Y_DEAR] and junk >= 2)):
+        Act[A_KIND], Act[A_PAID_N] = K_DISCARD, 2
+    else:
+        card, cell, cost = plays[best, 0], plays[best, 1], plays[best, 2]  # none scored: the first
+        m = remove_from(rest, 0, n, card)
+        Act[A_KIND], Act[A_CARD], Act[A_CELL], Act[A_PAID_N] = K_ISLAND, card, cell, cost
+    # One call site each for the payment and the rocks: numba compiles a callee into every
+    # caller's site, and the core's compile time is what a cold first use waits for.
+    pick_cheapest(G, R, lk, rest, 0, m, Act[A_PAID_N], Act, A_PAID)
 
 
 @njit(I8(A, A, A, S, F, M), cache=True)
@@ -606,8 +602,15 @@ def playout(G, D, R, rng, style, actions):
     while G[G_WON] == 0 and is_open(G, D, R):
         if played >= actions.shape[0]:
             return -1
-        action(G, D, R, rng, style, actions[played])
-        apply(G, D, R, actions[played])
+        # search/greedy.py's greedy_action (inline: each compiled level costs compile time).
+        Act = actions[played]
+        lk = look(G, D, R)
+        if must_play_start(G, R):
+            start(G, D, R, lk, style, Act)
+        else:
+            choose(G, D, R, lk, rng, style, Act)
+        with_rocks(G, D, R, lk, Act)
+        apply(G, D, R, Act)
         played += 1
     return played
 

@@ -419,15 +419,16 @@ def _core_style(style: Style) -> np.ndarray:
 
 
 def core_playout(state: State, rng: random.Random, style: Style) -> tuple[list[Action], State]:
-    """``greedy_playout`` played by the compiled core: the same line and end position, ``rng``
-    left in the same state."""
+    """``greedy_playout`` played by the compiled core: the same line and end position (the
+    engine's replay of the line), ``rng`` left in the same state."""
     from tranquility.solver.core.greedy import Series
     from tranquility.solver.core.twister import hand_back, state_of
 
     series, drawn = Series(state), state_of(rng)
     n, _ = series.play(drawn, _core_style(style))
     hand_back(rng, drawn)
-    return series.actions(n), series.end()
+    line = series.actions(n)
+    return line, _replayed(state, line, series.end())[-1]
 
 
 def _replayed(state: State, line: list[Action], end: State) -> list[State]:
