@@ -111,15 +111,20 @@ def legal_game(body: Mapping[str, Any]) -> Game:
 
 def board_of(body: Mapping[str, Any]) -> Board:
     """A board at the end of the game the request names (replayed once, as it is opened);
-    a catalogue puzzle's board knows its goal (its grade, its solution's spare cards)."""
-    from tranquility.solver.analysis.board import Board, Goal
+    a catalogue puzzle's board knows its goal (``puzzle_board``)."""
+    from tranquility.solver.analysis.board import Board
 
     named = named_game(body)
-    if named.puzzle is None:
-        return Board.open(named.game)
-    from tranquility.puzzles import shipped
+    return Board.open(named.game) if named.puzzle is None else puzzle_board(named.puzzle)
 
-    found, deal = shipped.entry(named.puzzle), shipped.puzzle(named.puzzle)
+
+def puzzle_board(puzzle_id: str) -> Board:
+    """A catalogue puzzle's board, at its deal: it knows its goal (its id, its grade, its
+    solution's spare cards). An unknown id is BadInput (``tranquility puzzles`` lists them)."""
+    from tranquility.puzzles import shipped
+    from tranquility.solver.analysis.board import Board, Goal
+
+    found, deal = shipped.entry(puzzle_id), shipped.puzzle(puzzle_id)
     return Board.open(deal, Goal.of(found.id, found.grade, shipped.solution(found.id), deal))
 
 

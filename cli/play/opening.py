@@ -66,12 +66,10 @@ def _solution_of(read: GameFile, puzzle_id: str, game: Deal) -> Line | None:
 
 
 def _catalogue_board(puzzle_id: str) -> Board:
-    from tranquility.puzzles import shipped
+    from tranquility.app.source import puzzle_board
 
     try:
-        found = shipped.entry(puzzle_id)
-        game = shipped.puzzle(puzzle_id)
-        return Board.open(game, Goal.of(found.id, found.grade, shipped.solution(puzzle_id), game))
+        return puzzle_board(puzzle_id)
     except BadInput as exc:
         raise InputError(str(exc)) from None
 

@@ -3,21 +3,11 @@ click is imported here: the server's modules load when the command runs."""
 
 from __future__ import annotations
 
-import ipaddress
 import os
 
 import click
 
 from ..exits import exit_line
-
-
-def _loopback(host: str) -> bool:
-    if host == "localhost":
-        return True
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return False
 
 
 @click.command(
@@ -73,7 +63,7 @@ def serve(
 ) -> None:
     """Serve the board in the browser (click a card, then a cell) and the JSON API that
     gives the CLI's --json answers, until Ctrl-C."""
-    from .guard import origin_of
+    from .guard import is_loopback, origin_of
     from .run import run
 
     for origin in allow_origins:
@@ -83,6 +73,6 @@ def serve(
             raise click.BadParameter(str(exc), param_hint="--allow-origin") from None
     if not host.strip():
         raise click.UsageError("--host: give an address or a name to serve on (127.0.0.1, 0.0.0.0, localhost)")
-    if not _loopback(host):
+    if not is_loopback(host):
         click.echo(f"warning: serving on {host}: anyone who can reach this address can use the board and the solver", err=True)
     run(host, port, open_page, workers, queue, job_cap, allow_origins, keep_jobs)

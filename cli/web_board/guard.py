@@ -51,7 +51,9 @@ def _is_ip(name: str) -> bool:
     return True
 
 
-def _is_loopback(name: str) -> bool:
+def is_loopback(name: str) -> bool:
+    """Whether ``name`` (a host name or address, brackets allowed) is this machine only."""
+    name = name.strip().strip("[]").lower()
     return name in LOOPBACK_NAMES or (_is_ip(name) and ipaddress.ip_address(name).is_loopback)
 
 
@@ -83,13 +85,13 @@ class Guard:
             return True
         if self.host in WILDCARDS:  # served on every address: any address of this machine, by number
             return _is_ip(name) or name == "localhost"
-        if _is_loopback(self.host):
-            return _is_loopback(name)
+        if is_loopback(self.host):
+            return is_loopback(name)
         return any(urlsplit(origin).hostname == name for origin in self.allowed)
 
     def served_as(self) -> str:
         shown = f"[{self.host}]" if ":" in self.host else self.host
-        return f"{shown}:{self.port}" + (" (or localhost)" if _is_loopback(self.host) else "")
+        return f"{shown}:{self.port}" + (" (or localhost)" if is_loopback(self.host) else "")
 
     def middleware(self, refuse: Refuse) -> Middleware:
         @web.middleware
