@@ -353,23 +353,34 @@ function drawHistory() {
   $("#history").replaceChildren(...shown.map((h) => el("li", {}, el("code", {}, h.notation), ` ${h.words}`)));
 }
 
+let listed = null; // the verdict rows drawn: the list is drawn again only when they change
+
 function drawVerdicts() {
-  const box = $("#verdicts");
-  const job = state.job;
   const rows = state.verdicts ? state.verdicts.rows : null;
-  box.hidden = !rows && !(job && job.kind === "moves");
-  const head = [el("h2", {}, "Every move's verdict")];
-  if (job && job.kind === "moves") {
-    head.push(el("p", { class: "progress", id: "verdict-progress" }, job.text || "started…"),
-      el("button", { type: "button", id: "verdict-cancel", "data-key": "verdict-cancel" }, "Cancel"));
-  }
-  const list = rows ? el("ol", { class: "verdict-list" }, ...rows.map((m, i) =>
+  const running = Boolean(state.job && state.job.kind === "moves");
+  $("#verdicts").hidden = !rows && !running;
+  $("#verdict-cancel").hidden = !running;
+  drawProgress();
+  if (rows === listed) return;
+  listed = rows;
+  $("#verdict-list").replaceChildren(...(rows || []).map((m, i) =>
     el("li", {}, el("button", { type: "button", class: "v-row", "data-row": i, "data-key": `v-${i}` },
       el("code", {}, m.notation), " ",
       el("span", { class: `v-${m.verdict}` }, m.verdict),
       m.spare === null || m.spare === undefined ? null : el("span", {}, ` ${m.spare} spare`),
-      m.reason ? el("span", { class: "reason" }, m.reason) : null)))) : null;
-  box.replaceChildren(...head, list);
+      m.reason ? el("span", { class: "reason" }, m.reason) : null))));
+}
+
+/** A long job's progress, in place: nothing else is drawn again, so that a click in
+ * progress (on Cancel, a card, a cell) is never lost to a redraw. */
+export function drawProgress() {
+  const job = state.job;
+  const moves = Boolean(job && job.kind === "moves");
+  $("#verdict-progress").textContent = moves ? job.text : "";
+  $("#verdict-progress").hidden = !moves;
+  const other = Boolean(job && !moves);
+  $("#job-status").textContent = other ? `${job.kind}: ${job.text}` : "";
+  $("#job-cancel").hidden = !other;
 }
 
 // -- what happened -----------------------------------------------------------------------------

@@ -4,7 +4,7 @@
 
 import * as api from "./api.js";
 import * as address from "./address.js";
-import { drawEnd, news, render, say } from "./draw.js";
+import { drawEnd, drawProgress, news, render, say } from "./draw.js";
 import { canAct, cellOf, modeFor, over, positionKey, state } from "./state.js";
 
 const $ = (sel) => document.querySelector(sel);
@@ -294,45 +294,44 @@ export async function everyMove() {
   if (state.job) return say("a long job is under way: wait for it or cancel it");
   const key = positionKey();
   state.verdicts = null;
-  await runJob({ kind: "moves", game: state.view.line, time_limit: 5 }, (answer) => {
+  await runJob({ kind: "moves", game: state.view.line }, (answer) => {
     if (positionKey() === key) state.verdicts = { key, rows: answer.moves };
   });
 }
 
 async function runJob(body, done) {
+  state.job = { id: null, kind: body.kind, text: "starting…" }; // its progress and Cancel shown at once
+  render();
   const follow = await attempt(() => api.follow(body, {
     progress: (step) => {
       if (!state.job) return;
       state.job.text = `${step.text}${step.left !== null ? ` (${step.left} s left)` : ""}`;
-      drawJob();
+      drawProgress();
     },
     done: (answer) => {
       state.job = null;
       if (answer.interrupted) news([`${body.kind}: stopped; what was found by then.`]);
       done(answer);
-      drawJob();
+      render();
     },
     failed: (message) => {
       state.job = null;
       say(message);
-      drawJob();
+      render();
     },
   }));
-  if (!follow) return;
-  state.job = { id: follow.id, kind: body.kind, text: "started…" };
-  drawJob();
-}
-
-function drawJob() {
-  render();
-  const job = state.job;
-  const shown = job && job.kind !== "moves";
-  $("#job-status").textContent = shown ? `${job.kind}: ${job.text}` : "";
-  $("#job-cancel").hidden = !shown;
+  if (!follow) {
+    state.job = null;
+    return render();
+  }
+  if (state.job) state.job.id = follow.id;
+  if (state.job && state.job.cancelled) cancelJob(); // Cancel came before the server's answer
 }
 
 export async function cancelJob() {
-  if (state.job) await attempt(() => api.cancel(state.job.id));
+  if (!state.job) return;
+  state.job.cancelled = true;
+  if (state.job.id) await attempt(() => api.cancel(state.job.id));
 }
 
 async function report(path, body) {
@@ -346,13 +345,13 @@ async function report(path, body) {
 
 export function analyze() {
   const line = state.view.line;
-  runJob({ kind: "analyze", game: line, fair: true, time_limit: 2, samples: 8, turns: 2 }, (answer) =>
+  runJob({ kind: "analyze", game: line, fair: true, samples: 8, turns: 2 }, (answer) =>
     report("/api/html/analysis", { game: line, perfect: answer.perfect, fair: answer.fair }));
 }
 
 export function explain() {
   const start = { ...state.view.line, actions: [] };
-  runJob({ kind: "explain", game: start, time_limit: 12 }, (answer) => report("/api/html/explain", { explanation: answer }));
+  runJob({ kind: "explain", game: start }, (answer) => report("/api/html/explain", { explanation: answer }));
 }
 
 export { canAct };

@@ -11,7 +11,6 @@ import { bind } from "./input.js";
 import { state } from "./state.js";
 
 const $ = (sel) => document.querySelector(sel);
-const PRESETS = ["official", "hungarian", "french", "strict", "monsters", "rocks", "rocks-manual", "islands"];
 const PAGE = 12; // puzzles a page of the picker
 let puzzles = [];
 let puzzlePage = 0;
@@ -33,6 +32,11 @@ async function listPuzzles(event) {
   if (!found) return;
   puzzles = found;
   puzzlePage = 0;
+  const rules = form.elements.preset;
+  if (rules.options.length === 1) { // the catalogue's own rules, once it has been listed whole
+    const names = [...new Set(found.map((p) => p.rules))].sort();
+    rules.append(...names.map((name) => el("option", {}, name)));
+  }
   drawPuzzles();
 }
 
@@ -56,6 +60,19 @@ function drawPuzzles() {
     : "no puzzle matches";
   $("#puzzle-prev").disabled = puzzlePage === 0;
   $("#puzzle-next").disabled = puzzlePage >= pages - 1;
+}
+
+/** The rules presets and the bots' policies, as the server publishes them. */
+async function choices() {
+  const offered = await game.attempt(() => api.call("GET", "/api/options"));
+  if (!offered) return;
+  const fill = (selector, names, chosen) => {
+    for (const select of document.querySelectorAll(selector)) {
+      select.replaceChildren(...names.map((name) => el("option", { selected: name === chosen }, name)));
+    }
+  };
+  fill("select.presets", offered.presets, "official");
+  fill("select.policies", offered.policies, "tuned");
 }
 
 function tabs() {
@@ -85,7 +102,7 @@ function pickers() {
 function start() {
   tabs();
   bind();
-  for (const select of document.querySelectorAll("select.presets")) select.replaceChildren(...PRESETS.map((p) => el("option", {}, p)));
+  choices();
   $("#tab-puzzle").onsubmit = listPuzzles;
   $("#tab-puzzle input[name=unsolved]").onchange = drawPuzzles;
   $("#puzzle-prev").onclick = () => { puzzlePage -= 1; drawPuzzles(); };
