@@ -5,6 +5,7 @@ best of many, and ``restarts`` improves a line by playing on from its turns."""
 from __future__ import annotations
 
 import random
+import sys
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
@@ -371,16 +372,55 @@ def greedy_playout(state: State, rng: random.Random, style: Style) -> tuple[list
 def greedy(state: State, deadline: Deadline, stats: SearchStats, seed: int = 0) -> list[Action] | None:
     """Randomised greedy restarts until a win or the deadline; the first playout is plain,
     each later one draws its own weights (``Style.draw``)."""
-    from tranquility.solver.core import greedy as core
-
-    series, rng, style = core.Series(state), _generator(seed), core.style_vector(0, 0, 0, 0, False)
+    rng = random.Random(seed)
+    compiled: _Compiled | None = None
     while deadline.tick():
-        core.draw_style(rng, stats.playouts, style)
+        k = stats.playouts
         stats.playouts += 1
-        n, won = series.play(rng, style)
-        if won:
-            return series.actions(n)
+        if compiled is None and _compiling(k):
+            compiled = _Compiled(state, [rng])
+        if compiled is None:
+            line, end = greedy_playout(state, rng, Style.draw(rng, k))
+            if end.won:
+                return line
+        elif compiled.play(0, k):
+            return compiled.line()
     return None
+
+
+# The playouts played on the reference before the compiled core is loaded: loading numba
+# and the core's cached code takes about 2 CPU seconds, some 300 reference playouts, and
+# most solves win within their first few. Both play the same lines, so a series switches
+# at any playout; once the core is loaded (by this or another caller), it plays them all.
+REFERENCE_PLAYOUTS = 30
+
+
+def _compiling(played: int) -> bool:
+    return played >= REFERENCE_PLAYOUTS or "tranquility.solver.core.greedy" in sys.modules
+
+
+class _Compiled:
+    """Playouts from one position on the compiled core, each of ``rngs`` (a series each)
+    carried on from where the reference left it."""
+
+    def __init__(self, state: State, rngs: list[random.Random], keepers: tuple[FinishKeeper, ...] = (FinishKeeper.FIRST,)):
+        from tranquility.solver.core import greedy as core
+        from tranquility.solver.core.twister import state_of
+
+        self.core, self.series = core, core.Series(state)
+        self.rngs = [state_of(rng) for rng in rngs]
+        self.styles = [core.style_vector(0, 0, 0, 0, keeper == FinishKeeper.DUE) for keeper in keepers]
+        self.n = 0
+
+    def play(self, turn: int, k: int) -> bool:
+        """Series ``turn``'s playout ``k`` (``Style.draw``'s); whether it won."""
+        rng, style = self.rngs[turn], self.styles[turn]
+        self.core.draw_style(rng, k, style)
+        self.n, won = self.series.play(rng, style)
+        return won
+
+    def line(self) -> list[Action]:
+        return self.series.actions(self.n)
 
 
 def seeded_playouts(state: State, seed: int, count: int, compiled: bool = True) -> list[tuple[bool, int]]:
@@ -471,12 +511,9 @@ class Playouts:
         value: Callable[[list[Action], State], float],
         keepers: tuple[FinishKeeper, ...] = (FinishKeeper.FIRST,),
     ):
-        from tranquility.solver.core import greedy as core
-
         self.state, self.value, self.keepers = state, value, keepers
-        self.series = core.Series(state)
-        self.rngs = [_generator(seed) for _ in keepers]
-        self.styles = [core.style_vector(0, 0, 0, 0, keeper == FinishKeeper.DUE) for keeper in keepers]
+        self.rngs = [random.Random(seed) for _ in keepers]
+        self.compiled: _Compiled | None = None
         self.played = self.wins = 0
         self.best: list[Action] | None = None
         self.best_value: float | None = None
@@ -484,21 +521,25 @@ class Playouts:
     def play(self, deadline: Deadline, enough: float | None = None) -> None:
         """Play on, one tick of ``deadline`` a playout, while it allows and the best value
         is below ``enough`` (when given: nothing beats a line that meets the bound)."""
-        from tranquility.solver.core.greedy import draw_style
-
         series = len(self.keepers)
         while (enough is None or self.best_value is None or self.best_value < enough) and deadline.tick():
             turn, k = self.played % series, self.played // series
-            rng, style = self.rngs[turn], self.styles[turn]
-            draw_style(rng, k, style)
-            n, won = self.series.play(rng, style)
+            if self.compiled is None and _compiling(self.played):
+                self.compiled = _Compiled(self.state, self.rngs, self.keepers)
+            compiled = self.compiled
+            if compiled is None:
+                rng = self.rngs[turn]
+                line, end = greedy_playout(self.state, rng, replace(Style.draw(rng, k), keeper=self.keepers[turn]))
+                won = end.won
+            elif won := compiled.play(turn, k):
+                line, end = compiled.line(), compiled.series.end()
             self.played += 1
             if won:
                 self.wins += 1
-                line, end = self.series.actions(n), self.series.end()
                 v = self.value(line, end)
                 if self.best_value is None or v > self.best_value:
-                    _replayed(self.state, line, end)
+                    if compiled is not None:
+                        _replayed(self.state, line, end)
                     self.best, self.best_value = line, v
 
 
@@ -529,10 +570,8 @@ def restarts(
     ``line`` is a winning continuation from ``state``; stops once the value reaches
     ``enough`` (when given). Seeded by ``seed``: a count of restarts gives the same line on
     every run."""
-    from tranquility.solver.core import greedy as core
-    from tranquility.solver.core.twister import below
-
-    rng, style = _generator(seed), core.style_vector(0, 0, 0, 0, False)
+    rng = random.Random(seed)
+    drawn: np.ndarray | None = None  # rng's state, once the compiled core plays
     line = list(line)
     states = [state]
     for action in line:
@@ -540,17 +579,28 @@ def restarts(
     best = value(line, states[-1])
     done = taken = 0
     while line and (enough is None or best < enough) and deadline.tick():
+        if drawn is None and _compiling(done):
+            from tranquility.solver.core import greedy as core
+            from tranquility.solver.core.twister import below, state_of
+
+            drawn, style = state_of(rng), core.style_vector(0, 0, 0, 0, False)
         done += 1
-        cut = below(rng, len(line))  # rng.randrange
-        # Mostly noisy weights, sometimes nearly plain ones (``Style.draw``'s first few);
-        # drawn as Style.draw(rng, 1 + rng.randrange(...)) then rng.choice(keepers) draw.
-        core.draw_style(rng, 1 + below(rng, RESTART_STYLES), style)
-        style[core.Y_KEEPER] = keepers[below(rng, len(keepers))] == FinishKeeper.DUE
-        series = core.Series(states[cut])
-        n, won = series.play(rng, style)
-        if not won:
-            continue
-        tail, end = series.actions(n), series.end()
+        if drawn is None:
+            cut = rng.randrange(len(line))
+            # Mostly noisy weights, sometimes nearly plain ones (``Style.draw``'s first few).
+            weights = replace(Style.draw(rng, 1 + rng.randrange(RESTART_STYLES)), keeper=rng.choice(keepers))
+            tail, end = greedy_playout(states[cut], rng, weights)
+            if not end.won:
+                continue
+        else:  # the same draws, in the same order, on the core
+            cut = below(drawn, len(line))
+            core.draw_style(drawn, 1 + below(drawn, RESTART_STYLES), style)
+            style[core.Y_KEEPER] = keepers[below(drawn, len(keepers))] == FinishKeeper.DUE
+            series = core.Series(states[cut])
+            n, won = series.play(drawn, style)
+            if not won:
+                continue
+            tail, end = series.actions(n), series.end()
         v = value(line[:cut] + tail, end)
         if v >= best:
             line, best, taken = line[:cut] + tail, v, taken + 1

@@ -15,6 +15,7 @@ from tranquility.solver.core import twister
 from tranquility.solver.engine.deal import deal
 from tranquility.solver.engine.rules import PRESETS
 from tranquility.solver.engine.state import State, Status
+from tranquility.solver.search import greedy as search_greedy
 from tranquility.solver.search.budget import Deadline, SearchStats
 from tranquility.solver.search.greedy import (
     RESTART_STYLES,
@@ -123,7 +124,11 @@ def reference_restarts(state: State, line: list, count: int, seed: int) -> tuple
 
 
 @pytest.mark.parametrize("preset", ["official", "monsters", "rocks-manual", "islands"])
-def test_the_solvers_loops_find_the_reference_lines(preset):
+@pytest.mark.parametrize("switch", [0, 3])
+def test_the_solvers_loops_find_the_reference_lines(preset, switch, monkeypatch):
+    """On the core from the first playout, or from the fourth on (the reference plays the
+    first ones while the core is not loaded)."""
+    monkeypatch.setattr(search_greedy, "_compiling", lambda played: played >= switch)
     for players in (1, 3, 5):
         state = State.initial(deal(PRESETS[preset], players, 7))
         assert greedy(state, Deadline(nodes=6), SearchStats(), 3) == reference_greedy(state, 6, 3)
