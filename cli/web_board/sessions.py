@@ -64,6 +64,9 @@ def _move(move: Move, state: State | None = None) -> dict:
     if state is not None and choice.kind == ChoiceKind.START:
         legal = (a for a in state.actions_for(choice) if a != move.action and state.explain_illegal(a) is None)
         found["options"] = [_option(a) for a in (move.action, *islice(legal, MAX_START_OPTIONS - 1))]
+        event = state.start_rounds()
+        if event is not None:  # the round the team chooses in: after any forced rounds (docs/rules.md)
+            found["start"] = {"hands": [list(hand) for hand in event.hands], "owed": event.owed, "forced": list(event.forced)}
     return found
 
 
