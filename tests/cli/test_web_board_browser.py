@@ -406,6 +406,29 @@ def test_the_start_and_discard_two_by_card_panels_with_cancel(browser, base):
         page.context.close()
 
 
+def test_a_solo_start_is_paid_from_the_hand_after_its_forced_round(browser, base):
+    """One seat holds 4 cards when its Start costs 8: all 4 go, it draws 5, and the panel
+    offers those 5 for the 4 still owed."""
+    before = [format_action(a) for a in shipped.solution(PUZZLE).actions[:12]]
+    page = opened(browser, base, f"#puzzle={PUZZLE}&moves={'+'.join(before)}")
+    try:
+        wait_turn(page, 12)
+        page.uncheck("#check")
+        page.click('#hand button.card[data-card="S"]')
+        round_ = next(m for m in view(page)["moves"] if m["kind"] == "start")["start"]
+        assert round_["owed"] == 4 and len(round_["forced"]) == 4 and "first every card in hand goes" in page.inner_text("#panel")
+        shown = page.eval_on_selector_all('#panel button[data-toggle="start"]', "(cards) => cards.map((c) => c.dataset.card)")
+        assert shown == [str(c) for c in round_["hands"][0]]
+        page.click("#start-suggested")
+        assert page.inner_text("#panel .count") == "4 of 4 chosen"
+        page.click("#panel-go")
+        wait_turn(page, 13)
+        assert tokens(page)[-1].startswith("S/")
+        assert not page.outside and not page.errors
+    finally:
+        page.context.close()
+
+
 def test_two_finishes_can_be_discarded(page):
     deal_by_seed(page, 2, 2)
     assert view(page)["hand"].count("F") >= 2

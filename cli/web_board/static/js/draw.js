@@ -1,7 +1,7 @@
 // Drawing: every part of the page from the state, again after each change. Elements that
 // take the focus carry a data-key, so the focus survives a redraw.
 
-import { NAMES, canAct, cardName, cellOf, over, rocksChoices, rocksChosen, state, targetsOf, variants } from "./state.js";
+import { NAMES, canAct, cardName, cellOf, over, rocksChoices, rocksChosen, startRound, state, targetsOf, variants } from "./state.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -256,25 +256,24 @@ function discardParts(mode) {
 }
 
 function startParts(mode) {
-  const v = state.view, move = mode.move;
+  const move = mode.move, round = startRound(move);
   const total = mode.picked.reduce((n, p) => n + p.length, 0);
-  const mover = move.action.seat;
-  const rows = v.hands.map((hand, seat) => {
-    let cards = hand.map((value, index) => ({ value, index }));
-    if (seat === mover) cards = cards.filter(({ index }) => index !== hand.indexOf("S")); // the Start played is not given
-    return el("div", { class: "seat-give" },
+  const rows = round.hands.map((hand, seat) =>
+    el("div", { class: "seat-give" },
       el("h3", {}, `Seat ${seat} gives ${mode.picked[seat].length}`),
-      el("div", { class: "cards" }, ...toggles(cards, mode.picked[seat], "start", seat)));
-  });
+      el("div", { class: "cards" }, ...toggles(hand.map((value, index) => ({ value, index })), mode.picked[seat], "start", seat))));
+  const forced = round.forced.length
+    ? [el("p", {}, `The hands hold fewer cards than the Start costs (${move.cost}): first every card in hand goes (${round.forced.map(cardName).join(", ")}) and every seat draws up again; then the team owes ${round.owed} more, from these hands.`)]
+    : [el("p", {}, `The team discards ${round.owed} card${round.owed === 1 ? "" : "s"} in all: choose who gives which.`)];
   return [
     el("h2", { id: "panel-title" }, "Play the Start"),
-    el("p", {}, `The team discards ${move.cost} card${move.cost === 1 ? "" : "s"} in all: choose who gives which.`),
+    ...forced,
     el("p", { class: "suggestion" }, "Suggested: ", el("code", {}, move.options ? move.options[0].notation : move.notation), " ",
       el("button", { type: "button", id: "start-suggested", "data-key": "start-suggested" }, "Use the suggestion")),
     ...rows,
-    count(total, move.cost),
+    count(total, round.owed),
     ...rocksParts(mode),
-    buttons("Play the Start", total === move.cost),
+    buttons("Play the Start", total === round.owed),
   ];
 }
 

@@ -4,7 +4,7 @@
 
 import { render, say, news } from "./draw.js";
 import * as game from "./game.js";
-import { canAct, cardName, chosenAction, indexesOf, modeFor, state, targetsOf } from "./state.js";
+import { canAct, cardName, chosenAction, indexesOf, modeFor, startRound, state, targetsOf } from "./state.js";
 
 const $ = (sel) => document.querySelector(sel);
 let drag = null; // {index, x, y, ghost, moved}
@@ -32,7 +32,7 @@ export function chooseCard(index) {
 export function chooseMove(index, move) {
   const v = state.view;
   if (move.kind === "start" && v.kind === "board") {
-    state.mode = { kind: "start", move, picked: v.hands.map(() => []) };
+    state.mode = { kind: "start", move, picked: startRound(move).hands.map(() => []) };
   } else {
     const paid = indexesOf(v.hand, move.action.discard || [], [index]);
     state.mode = { kind: "pay", index, card: move.card, move, paid };
@@ -94,7 +94,10 @@ async function confirm() {
   if (mode.move && mode.move.kind === "start" && v.kind === "table") return game.play("S");
   const action = chosenAction(mode);
   if (!action) return say("those two cannot be discarded together now");
-  if (mode.kind === "start") action.team_discard = mode.picked.map((p, seat) => p.map((i) => v.hands[seat][i]));
+  if (mode.kind === "start") {
+    const hands = startRound(mode.move).hands;
+    action.team_discard = mode.picked.map((p, seat) => p.map((i) => hands[seat][i]));
+  }
   if (mode.kind !== "pay") return game.play(action);
   if (action.discard !== undefined) action.discard = mode.paid.map((i) => v.hand[i]);
   return game.play(action);

@@ -113,6 +113,14 @@ export function sameCards(a, b) {
   return JSON.stringify(a.map(String).sort()) === JSON.stringify(b.map(String).sort());
 }
 
+/** The Start event's round the team chooses in: each seat's hand for it, the cards owed
+ * and those the forced rounds before it discard (docs/rules.md: a solo Start). */
+export function startRound(move) {
+  if (move.start) return move.start;
+  const hands = state.view.hands.map((hand, seat) => (seat === move.action.seat ? hand.filter((c, i) => i !== hand.indexOf("S")) : hand));
+  return { hands, owed: move.cost, forced: [] };
+}
+
 /** The mode that shows `action` (a full action object) ready to play: the hint's move,
  * or a row of the verdict list, previewed before it is played. */
 export function modeFor(action, extra = {}) {
@@ -123,7 +131,8 @@ export function modeFor(action, extra = {}) {
   const move = state.view.moves.find((m) => m.card === action.play && (m.cell ?? null) === (action.cell ?? null));
   if (!move) return null;
   if (move.kind === "start" && state.view.kind === "board") {
-    const picked = (action.team_discard || []).map((cards, seat) => indexesOf(state.view.hands[seat], cards));
+    const hands = startRound(move).hands;
+    const picked = hands.map((hand, seat) => indexesOf(hand, (action.team_discard || [])[seat] || []));
     return { kind: "start", move, picked, ...extra };
   }
   const paid = indexesOf(hand, action.discard || [], [index]);
