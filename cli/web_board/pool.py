@@ -35,6 +35,7 @@ from multiprocessing.connection import Connection
 from typing import Any
 
 GRACE = 5.0  # seconds a worker has to answer once interrupted, before it is killed
+LOADING = 120.0  # seconds a fresh worker may take to load the solver before its first job
 
 
 class Busy(Exception):
@@ -82,6 +83,7 @@ def _serve(
 
     signal.pthread_sigmask(signal.SIG_BLOCK, held)
     preload()  # while the server answers: the first job then finds everything loaded
+    conn.send(("ready", None))
     while True:
         try:
             kind, body = conn.recv()
@@ -118,14 +120,22 @@ class _Worker:
         self.running = False  # between a job's sending and its answer: an interrupt reaches that job only
         self.lost = False  # its pipe ended mid-job: the process is dead or dying
         self.heard = False
+        self.ready = False  # its preload done (its "ready" read)
 
-    def call(self, kind: str, body: Mapping[str, Any], progress: Callable[[dict], None], ticket: Ticket) -> dict:
-        """Run one job (in a thread of the server: this blocks until the answer)."""
+    def call(
+        self, kind: str, body: Mapping[str, Any], progress: Callable[[dict], None], ticket: Ticket, started: Callable[[], None]
+    ) -> dict:
+        """Run one job (in a thread of the server: this blocks until the answer); ``started``
+        is called once the worker has loaded and been given the job (the cap counts from it)."""
         with self.guard:
             self.running = True
         self.heard = False  # whether this job has heard from the worker: one that died silent is run again
         try:
+            if not self.ready:
+                self.conn.recv()  # ("ready", None): its preload is done
+                self.ready = True
             self.conn.send((kind, body))
+            started()
             if ticket.cancelled:
                 self.interrupt()
             while True:
@@ -152,13 +162,17 @@ class _Worker:
                     self.conn.send(("ack", None))
 
     def healthy(self) -> bool:
-        """Alive, with its pipe open: a dead process's end of the pipe reads as ready (EOF)."""
+        """Alive, with its pipe open: a dead process's end of the pipe reads as ready (EOF);
+        an idle worker's pipe holds nothing else but its ``ready``."""
         if self.lost or not self.process.is_alive():
             return False
         try:
-            return not self.conn.poll()
-        except OSError:
+            while self.conn.poll():
+                self.conn.recv()
+                self.ready = True
+        except (EOFError, OSError):
             return False
+        return True
 
     def interrupt(self) -> None:
         with self.guard:
@@ -226,10 +240,13 @@ class Pool:
         def told(step: dict) -> None:
             loop.call_soon_threadsafe(progress, step)
 
-        running = loop.run_in_executor(self.threads, worker.call, kind, body, told, ticket)
+        begun = asyncio.Event()
+        running = loop.run_in_executor(
+            self.threads, worker.call, kind, body, told, ticket, lambda: loop.call_soon_threadsafe(begun.set)
+        )
         self.running.add(running)
         try:
-            return await self._within_cap(running, worker)
+            return await self._within_cap(running, worker, begun)
         except WorkerLost:
             if worker.heard or self.closed or ticket.cancelled or not again:
                 raise
@@ -259,7 +276,14 @@ class Pool:
     def busy_message(self) -> str:
         return f"the server is busy: {self.size} job(s) running and {self.waiting} waiting; try again in a moment"
 
-    async def _within_cap(self, running: asyncio.Future, worker: _Worker) -> dict:
+    async def _within_cap(self, running: asyncio.Future, worker: _Worker, begun: asyncio.Event) -> dict:
+        """The job's answer within the cap, counted from when its worker took it (a fresh
+        worker loads the solver first, at most LOADING seconds)."""
+        waiting = asyncio.ensure_future(begun.wait())
+        await asyncio.wait({waiting, running}, timeout=LOADING, return_when=asyncio.FIRST_COMPLETED)
+        waiting.cancel()
+        if not begun.is_set() and not running.done():
+            worker.process.kill()  # it never got ready
         with contextlib.suppress(asyncio.TimeoutError):
             return await asyncio.wait_for(asyncio.shield(running), self.cap)
         worker.interrupt()  # the cap: the job ends as Ctrl-C ends it, with what it has
