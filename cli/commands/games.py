@@ -178,6 +178,7 @@ def show(file: str, turn: int | None, as_position: bool, hide_piles: bool, as_js
             from tranquility.solver.engine.position import Position
             from tranquility.solver.formats.position_forms import position_to_text
 
+            assert verdict.state is not None  # a legal line reaches a position
             click.echo(position_to_text(Position.of(verdict.state)))
         click.echo(dump_json(data))
     else:

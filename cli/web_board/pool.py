@@ -241,9 +241,11 @@ class Pool:
             loop.call_soon_threadsafe(progress, step)
 
         begun = asyncio.Event()
-        running = loop.run_in_executor(
-            self.threads, worker.call, kind, body, told, ticket, lambda: loop.call_soon_threadsafe(begun.set)
-        )
+
+        def started() -> None:
+            loop.call_soon_threadsafe(begun.set)
+
+        running = loop.run_in_executor(self.threads, worker.call, kind, body, told, ticket, started)
         self.running.add(running)
         try:
             return await self._within_cap(running, worker, begun)
