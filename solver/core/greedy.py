@@ -641,12 +641,15 @@ class Series:
     copy. ``play`` hands back the action rows and whether the game was won."""
 
     state: State
+    D: np.ndarray | None = None  # the deal's array, when a series from another position of it has it
 
     def __post_init__(self) -> None:
         state = self.state
         # A Start's forced rounds draw whole hands: room for the largest hand the rules deal.
         self.tab = table(state.rules, state.players, max(state.rules.hand, *(len(h) for h in state.hands)))
-        self.G, self.D = position_array(self.tab, state), deal_array(state)
+        self.G = position_array(self.tab, state)
+        if self.D is None:
+            self.D = deal_array(state)
         most = state.cards_left + 2 * state.rules.cells + 4 * state.rules.monsters + 8
         self.rows = np.zeros((most, self.tab.width), np.int64)
 
@@ -654,10 +657,15 @@ class Series:
         """One playout drawing from the generator state ``rng`` (advanced in place): how many
         actions (in ``rows``) and whether it won."""
         self.last = G = self.G.copy()
-        n = playout(G, self.D, self.tab.R, rng, style, self.rows)
+        n = playout(G, self.deal, self.tab.R, rng, style, self.rows)
         if n < 0:
             raise RuntimeError("the core's greedy playout outran its room for actions (a bug)")
         return n, bool(G[G_WON])
+
+    @property
+    def deal(self) -> np.ndarray:
+        assert self.D is not None
+        return self.D
 
     def actions(self, n: int) -> list[Action]:
         return [action_of(self.rows[k], self.tab.players, self.tab.hmax) for k in range(n)]
@@ -676,8 +684,10 @@ class Series:
         gone = tuple(card_of(v) for v in G[gone_at : gone_at + G[G_GONE_N]])
         # The discards are what left the hands and piles and is neither on the grid nor gone
         # (islands placed, sunk, monsters), nor the Start or the Finish played.
-        held = Counter([c for h in state.hands for c in h] + [c for s in range(players) for c in state.pile(s)])
-        held.subtract([c for h in hands for c in h] + [c for s, pile in enumerate(state.deal.piles) for c in pile[drawn[s] :]])
+        piles = state.deal.piles
+        held = Counter([c for h in state.hands for c in h])
+        held.update([c for s in range(players) for c in piles[s][state.drawn[s] : drawn[s]]])  # drawn since
+        held.subtract([c for h in hands for c in h])
         held.subtract([v for v in grid if v is not None] + list(gone))
         held.update([v for v in state.grid if v is not None] + list(state.gone))
         won, start_played = bool(G[G_WON]), bool(G[G_START_PLAYED])

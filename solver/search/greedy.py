@@ -42,6 +42,7 @@ from tranquility.solver.search.placements import cheapest_cost, cheapest_costs_i
 
 if TYPE_CHECKING:  # the compiled core (numba) is imported by the playouts that use it, not here
     import numpy as np
+    from tranquility.solver.core.greedy import Series
 
 
 class FinishKeeper(StrEnum):
@@ -572,6 +573,7 @@ def restarts(
     every run."""
     rng = random.Random(seed)
     drawn: np.ndarray | None = None  # rng's state, once the compiled core plays
+    series: Series | None = None
     line = list(line)
     states = [state]
     for action in line:
@@ -596,7 +598,7 @@ def restarts(
             cut = below(drawn, len(line))
             core.draw_style(drawn, 1 + below(drawn, RESTART_STYLES), style)
             style[core.Y_KEEPER] = keepers[below(drawn, len(keepers))] == FinishKeeper.DUE
-            series = core.Series(states[cut])
+            series = core.Series(states[cut], None if series is None else series.deal)  # one deal: its array once
             n, won = series.play(drawn, style)
             if not won:
                 continue
