@@ -344,7 +344,21 @@ def test_a_move_by_drag_and_drop(page):
     assert page.locator('#grid [data-cell="29"].last').count() == 1
 
 
-def test_a_move_by_taps_on_a_phone_with_no_sideways_scroll(browser, base):
+def touch_drag(page, source: str, target: str) -> None:
+    """A finger on ``source``, moved onto ``target`` and lifted (both in the window)."""
+    page.evaluate("() => window.scrollTo(0, 0)")
+    boxes = [page.locator(selector).bounding_box() for selector in (source, target)]
+    (x0, y0), (x1, y1) = [(b["x"] + b["width"] / 2, b["y"] + b["height"] / 2) for b in boxes]
+    touch = page.context.new_cdp_session(page)
+    touch.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x0, "y": y0}]})
+    for step in range(1, 11):
+        point = {"x": x0 + (x1 - x0) * step / 10, "y": y0 + (y1 - y0) * step / 10}
+        touch.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+    touch.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    touch.detach()
+
+
+def test_moves_by_taps_and_a_finger_drag_on_a_phone_with_no_sideways_scroll(browser, base):
     page = opened(browser, base, f"#puzzle={PUZZLE}&moves=66@29+77@34+5@2+34@15", **PHONE)
     try:
         wait_turn(page, 4)
@@ -364,6 +378,12 @@ def test_a_move_by_taps_on_a_phone_with_no_sideways_scroll(browser, base):
                  .filter(([, r]) => r.width < 43.5 || r.height < 43.5).map(([name]) => name)"""
         )
         assert not small, f"touch targets under 44 px: {small}"
+        touch_drag(page, '#hand button.card[data-card="30"]', '#grid [data-cell="13"]')
+        assert "Play 30 into cell 13" in page.inner_text("#panel")
+        page.wait_for_timeout(500)  # a finger's next tap, not a double tap
+        page.tap("#panel-go")
+        wait_turn(page, 6)
+        assert tokens(page)[-2:] == ["73@32", "30@13"]
         assert not page.outside and not page.errors
     finally:
         page.context.close()
