@@ -1,7 +1,7 @@
 // Drawing: every part of the page from the state, again after each change. Elements that
 // take the focus carry a data-key, so the focus survives a redraw.
 
-import { NAMES, canAct, cardName, cellOf, over, rocksChoices, rocksChosen, startRound, state, targetsOf, variants } from "./state.js";
+import { canAct, cardName, cellOf, over, rocksChoices, rocksChosen, startRound, state, targetsOf, variants } from "./state.js";
 
 const $ = (sel) => document.querySelector(sel);
 
@@ -420,4 +420,3 @@ export function drawEnd() {
   $("#end-title").focus();
 }
 
-export { NAMES };

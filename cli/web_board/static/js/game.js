@@ -5,7 +5,7 @@
 import * as api from "./api.js";
 import * as address from "./address.js";
 import { drawEnd, drawProgress, news, render, say } from "./draw.js";
-import { canAct, cellOf, modeFor, over, positionKey, state } from "./state.js";
+import { cellOf, modeFor, over, positionKey, state } from "./state.js";
 
 const $ = (sel) => document.querySelector(sel);
 let botTimer = null;
@@ -354,4 +354,3 @@ export function explain() {
   runJob({ kind: "explain", game: start }, (answer) => report("/api/html/explain", { explanation: answer }));
 }
 
-export { canAct };

@@ -12,7 +12,7 @@ let drag = null; // {index, x, y, ghost, moved}
 // -- choosing ---------------------------------------------------------------------------------
 
 /** The hand's card at `index` chosen: its cells lit; a Start or a Finish goes to its panel. */
-export function chooseCard(index) {
+function chooseCard(index) {
   const v = state.view;
   if (!canAct()) return;
   const value = v.hand[index];
@@ -29,7 +29,7 @@ export function chooseCard(index) {
 }
 
 /** `move` chosen: its panel (the payment, the Start's shares), the suggestion picked. */
-export function chooseMove(index, move) {
+function chooseMove(index, move) {
   const v = state.view;
   if (move.kind === "start" && v.kind === "board") {
     state.mode = { kind: "start", move, picked: startRound(move).hands.map(() => []) };
@@ -60,7 +60,7 @@ function focusPanel() {
   $("#panel").scrollIntoView({ block: "nearest" });
 }
 
-export function backOut() {
+function backOut() {
   if (!$("#end").hidden) return closeEnd();
   const had = state.mode;
   state.mode = null;

@@ -109,7 +109,7 @@ export function indexesOf(hand, cards, skip = []) {
   return found;
 }
 
-export function sameCards(a, b) {
+function sameCards(a, b) {
   return JSON.stringify(a.map(String).sort()) === JSON.stringify(b.map(String).sort());
 }
 
