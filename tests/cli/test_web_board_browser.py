@@ -67,6 +67,16 @@ def opened(browser, base: str, hash_: str = "", **context: Any) -> Any:
     return page
 
 
+def puzzle_at(browser, base: str, puzzle: str, turns: int, **context: Any) -> Any:
+    """A page opened at the address of ``puzzle`` after its solution's first ``turns``
+    moves, the check after each move off."""
+    moves = "+".join(format_action(a) for a in shipped.solution(puzzle).actions[:turns])
+    page = opened(browser, base, f"#puzzle={puzzle}&moves={moves}", **context)
+    wait_turn(page, turns)
+    page.uncheck("#check")
+    return page
+
+
 @pytest.fixture
 def page(browser, base) -> Iterator[Any]:
     found = opened(browser, base)
@@ -359,10 +369,8 @@ def touch_drag(page, source: str, target: str) -> None:
 
 
 def test_moves_by_taps_and_a_finger_drag_on_a_phone_with_no_sideways_scroll(browser, base):
-    page = opened(browser, base, f"#puzzle={PUZZLE}&moves=66@29+77@34+5@2+34@15", **PHONE)
+    page = puzzle_at(browser, base, PUZZLE, 4, **PHONE)
     try:
-        wait_turn(page, 4)
-        page.uncheck("#check")
         page.tap('#hand button.card[data-card="73"]')
         page.tap('#grid [data-cell="32"]')
         page.tap("#panel-go")
@@ -393,11 +401,8 @@ def test_moves_by_taps_and_a_finger_drag_on_a_phone_with_no_sideways_scroll(brow
 
 
 def test_the_start_and_discard_two_by_card_panels_with_cancel(browser, base):
-    before = [format_action(a) for a in shipped.solution(START_PUZZLE).actions[:8]]
-    page = opened(browser, base, f"#puzzle={START_PUZZLE}&moves={'+'.join(before)}")
+    page = puzzle_at(browser, base, START_PUZZLE, 8)
     try:
-        wait_turn(page, 8)
-        page.uncheck("#check")
         page.click('#hand button.card[data-card="S"]')
         assert "Play the Start" in page.inner_text("#panel")
         cost = next(m["cost"] for m in view(page)["moves"] if m["kind"] == "start")
@@ -436,11 +441,8 @@ def test_the_start_and_discard_two_by_card_panels_with_cancel(browser, base):
 def test_a_solo_start_is_paid_from_the_hand_after_its_forced_round(browser, base):
     """One seat holds 4 cards when its Start costs 8: all 4 go, it draws 5, and the panel
     offers those 5 for the 4 still owed."""
-    before = [format_action(a) for a in shipped.solution(PUZZLE).actions[:12]]
-    page = opened(browser, base, f"#puzzle={PUZZLE}&moves={'+'.join(before)}")
+    page = puzzle_at(browser, base, PUZZLE, 12)
     try:
-        wait_turn(page, 12)
-        page.uncheck("#check")
         page.click('#hand button.card[data-card="S"]')
         round_ = next(m for m in view(page)["moves"] if m["kind"] == "start")["start"]
         assert round_["owed"] == 4 and len(round_["forced"]) == 4 and "first every card in hand goes" in page.inner_text("#panel")
