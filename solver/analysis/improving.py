@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from functools import partial
+from typing import TypeVar
 
 from tranquility.solver.analysis.results import (
     IMPROVE,
@@ -26,7 +29,7 @@ from tranquility.solver.analysis.results import (
 from tranquility.solver.engine.actions import Action
 from tranquility.solver.engine.line import Line
 from tranquility.solver.engine.state import State
-from tranquility.solver.search.baseline import BASELINE, KEEPERS, Baseline, greedy_baseline
+from tranquility.solver.search.baseline import BASELINE, KEEPERS, Baseline, BaselineSeries, greedy_baseline
 from tranquility.solver.search.budget import Budget, Deadline
 from tranquility.solver.search.greedy import RESTARTS, Restarted, restarts
 from tranquility.solver.search.objectives import (
@@ -54,6 +57,11 @@ RESTARTS_SHARE = 0.2
 # rest (measured against the sequential order: docs/model.md, The schedule on two cores).
 BESIDE_LADDER_SHARE = 0.8
 BESIDE = Objective.SPARE  # the objective whose ladder runs with the greedy phases beside it
+# Beside the ladder, after the first playouts: restarts and the baseline's playouts in turn,
+# about the same time each (a restart costs half a playout: docs/performance.md).
+BESIDE_RESTARTS = 200
+BESIDE_PLAYOUTS = 50  # per Finish keeper
+T = TypeVar("T")
 
 
 def improve(result: Result, budget: Budget, objective: Objective, progress: Progress | None) -> Result:
@@ -202,7 +210,7 @@ def _greedy_restarts(run: _Improvement, best: _Best) -> _Best:
     count = run.budget.greedy_playouts * len(KEEPERS)
     deadline = Deadline(nodes=count) if run.budget.reproducible else Deadline(seconds=RESTARTS_SHARE * run.left())
     try:
-        found: Restarted | None = _restarts(run, list(best.continuation), best.bound, deadline)
+        found: Restarted | None = _restarts(run, list(best.continuation), best.bound, deadline, run.budget.seed)
     except KeyboardInterrupt:  # Ctrl-C keeps the best line so far, as everywhere in a solve
         found = None
     best = _took_restarts(run, best, found)
@@ -210,11 +218,11 @@ def _greedy_restarts(run: _Improvement, best: _Best) -> _Best:
     return best
 
 
-def _restarts(run: _Improvement, line: list[Action], bound: int, deadline: Deadline) -> Restarted:
+def _restarts(run: _Improvement, line: list[Action], bound: int, deadline: Deadline, seed: int) -> Restarted:
     """Greedy restarts from ``line``'s turns, scored on the objective, until ``deadline``
     or the ``bound``."""
     position, objective = run.position, run.objective
-    return restarts(position, line, scorer(position, objective), deadline, run.budget.seed, KEEPERS, score(objective, bound))
+    return restarts(position, line, scorer(position, objective), deadline, seed, KEEPERS, score(objective, bound))
 
 
 def _took_restarts(run: _Improvement, best: _Best, found: Restarted | None) -> _Best:
@@ -269,15 +277,18 @@ def _ladder(run: _Improvement, best: _Best) -> _Best:
 
 
 class _GreedyBeside:
-    """The whole greedy baseline, then greedy restarts from the best line so far, in a
-    thread of their own until ``end``: beside the ladder, whose CP-SAT runs leave Python's
-    lock free (docs/model.md, The schedule on two cores), for the ladder's ``seconds`` at
-    most (a step's model built on a loaded machine can overrun them). A line they find is
-    taken once the ladder is done, like any other."""
+    """Greedy in a thread of its own until ``end``, beside the ladder, whose CP-SAT runs leave
+    Python's lock free (docs/model.md, The schedule on two cores): the baseline's first
+    ``IMPROVING_PLAYOUTS`` playouts per keeper, then in turn ``BESIDE_RESTARTS`` greedy
+    restarts from the best line and the baseline's next ``BESIDE_PLAYOUTS`` per keeper
+    (about the same time each), so that on a loaded machine, where the whole baseline does
+    not fit, the restarts still run; once the baseline is done, restarts alone. For the
+    ladder's ``seconds`` at most (a step's model built on a loaded machine can overrun
+    them). Its lines are taken once the ladder is done, like any other."""
 
     def __init__(self, run: _Improvement, best: _Best, seconds: float):
         self.stop = threading.Event()
-        self.baseline: Baseline | None = None
+        self.series = BaselineSeries(run.position, run.objective, run.budget.greedy_playouts, run.budget.seed)
         self.restarted: Restarted | None = None
         self.seconds = [0.0, 0.0]  # the baseline's, the restarts'
         self.failed: BaseException | None = None
@@ -285,21 +296,34 @@ class _GreedyBeside:
         self._thread = threading.Thread(target=self._play, args=(run, best), name="greedy beside", daemon=True)
         self._thread.start()
 
+    def _deadline(self, nodes: int | None = None) -> Deadline:
+        return Deadline(seconds=self.until - time.monotonic(), nodes=nodes, stop=self.stop)
+
     def _play(self, run: _Improvement, best: _Best) -> None:
-        objective, position = run.objective, run.position
+        position, objective, series = run.position, run.objective, self.series
         try:
-            began = time.monotonic()
-            seconds = self.until - began
-            baseline = greedy_baseline(position, objective, run.budget.greedy_playouts, run.budget.seed, seconds, self.stop)
-            self.baseline, self.seconds[0] = baseline, time.monotonic() - began
-            line = list(best.continuation)
-            if baseline.line is not None and baseline.value is not None and better(objective, baseline.value, best.value):
-                line = list(baseline.line)
-            began = time.monotonic()
-            self.restarted = _restarts(run, line, best.bound, Deadline(seconds=self.until - began, stop=self.stop))
-            self.seconds[1] = time.monotonic() - began
+            self._timed(0, partial(series.play, self._deadline(), IMPROVING_PLAYOUTS))
+            line, value = list(best.continuation), best.value
+            rounds = restarts_run = taken = 0
+            while value != best.bound and not self._deadline().expired():
+                if series.best is not None and better(objective, objective_value(position, series.best, objective), value):
+                    line, value = list(series.best), objective_value(position, series.best, objective)
+                seed = run.budget.seed + rounds  # each round's draws its own
+                found = self._timed(1, partial(_restarts, run, line, best.bound, self._deadline(BESIDE_RESTARTS), seed))
+                line, value = found.line, objective_value(position, found.line, objective)
+                restarts_run, taken, rounds = restarts_run + found.restarts, taken + found.taken, rounds + 1
+                self.restarted = Restarted(found.line, found.value, restarts_run, taken)
+                played = series.series.played // len(KEEPERS)
+                self._timed(0, partial(series.play, self._deadline(), played + BESIDE_PLAYOUTS))
         except BaseException as error:  # a bug must not pass for a search that found nothing
             self.failed = error
+
+    def _timed(self, part: int, work: Callable[[], T]) -> T:
+        began = time.monotonic()
+        try:
+            return work()
+        finally:
+            self.seconds[part] += time.monotonic() - began
 
     def end(self) -> bool:
         """Stop the thread and wait for it (a playout at most); whether Ctrl-C came then."""
@@ -319,18 +343,16 @@ class _GreedyBeside:
         (they overlap the ladder's, which says so)."""
         objective = run.objective
         best = replace(best, interrupted=best.interrupted or interrupted)
-        for how, seconds in zip((BASELINE, RESTARTS), self.seconds, strict=True):
+        baseline = self.series.result()
+        before = best.value
+        best = _took_baseline(run, best, baseline, BASELINE)
+        found = f"{_change(objective, before, best.value)}, beside the ladder; {baseline.in_words}"
+        run.phases.append(Phase(IMPROVE, BASELINE, self.seconds[0], found))
+        if self.restarted is not None:
             before = best.value
-            if how == BASELINE and self.baseline is not None:
-                best = _took_baseline(run, best, self.baseline, BASELINE)
-                said = f"; {self.baseline.in_words}"
-            elif how == RESTARTS and self.restarted is not None:
-                best = _took_restarts(run, best, self.restarted)
-                said = ""
-            else:
-                continue
-            found = f"{_change(objective, before, best.value)}, beside the ladder{said}"
-            run.phases.append(Phase(IMPROVE, how, seconds, found))
+            best = _took_restarts(run, best, self.restarted)
+            found = f"{_change(objective, before, best.value)}, beside the ladder"
+            run.phases.append(Phase(IMPROVE, RESTARTS, self.seconds[1], found))
         return best
 
 

@@ -5,7 +5,6 @@ one definition for both (docs/model.md, Objectives)."""
 
 from __future__ import annotations
 
-import threading
 from dataclasses import dataclass
 
 from tranquility.solver.engine.actions import Action
@@ -58,29 +57,61 @@ def greedy_baseline(
     playouts: int = GREEDY_BASELINE,
     seed: int = 0,
     seconds: float | None = None,
-    stop: threading.Event | None = None,
 ) -> Baseline:
     """The first ``playouts`` seeded greedy playouts from ``position`` with each Finish
     keeper (``Playouts``, from ``seed``), the best for ``objective`` kept; within
-    ``seconds`` when given (a count alone is the same on every machine), and until ``stop``
-    is set (when it runs beside CP-SAT). It stops at the objective's bound, which no line
-    beats. Ctrl-C ends it with what it found."""
-    series = Playouts(position, seed, scorer(position, objective), KEEPERS)
-    total = playouts * len(KEEPERS)
-    enough = score(objective, objective_bound(position, objective))
-    interrupted = False
-    try:
-        series.play(Deadline(seconds=seconds, nodes=total, stop=stop), enough)
-    except KeyboardInterrupt:
-        interrupted = True
-    best = series.best
-    value = None if best is None else objective_value(position, best, objective)
-    return Baseline(
-        series.played,
-        total,
-        series.wins,
-        None if best is None else tuple(best),
-        value,
-        at_bound=series.best_value is not None and series.best_value >= enough,
-        interrupted=interrupted,
-    )
+    ``seconds`` when given (a count alone is the same on every machine). It stops at the
+    objective's bound, which no line beats. Ctrl-C ends it with what it found."""
+    series = BaselineSeries(position, objective, playouts, seed)
+    series.play(Deadline(seconds=seconds))
+    return series.result()
+
+
+class BaselineSeries:
+    """The greedy baseline played in parts (``greedy_baseline`` plays it in one): each
+    ``play`` plays on from where the last stopped, so that other work can come between
+    the parts (the restarts beside the ladder)."""
+
+    def __init__(self, position: State, objective: Objective, playouts: int = GREEDY_BASELINE, seed: int = 0):
+        self.position, self.objective = position, objective
+        self.series = Playouts(position, seed, scorer(position, objective), KEEPERS)
+        self.total = playouts * len(KEEPERS)
+        self.enough = score(objective, objective_bound(position, objective))
+        self.interrupted = False
+
+    @property
+    def at_bound(self) -> bool:
+        return self.series.best_value is not None and self.series.best_value >= self.enough
+
+    @property
+    def done(self) -> bool:
+        """Every playout asked for played, or one met the bound."""
+        return self.series.played >= self.total or self.at_bound
+
+    @property
+    def best(self) -> list[Action] | None:
+        return self.series.best
+
+    def play(self, deadline: Deadline, per_keeper: int | None = None) -> None:
+        """Play on until the first ``per_keeper`` playouts with each keeper (all of them when
+        None) have been played, within ``deadline``."""
+        upto = self.total if per_keeper is None else min(self.total, per_keeper * len(KEEPERS))
+        try:
+            while self.series.played < upto and deadline.tick():
+                self.series.play(Deadline(nodes=1), self.enough)
+                if self.at_bound:
+                    break
+        except KeyboardInterrupt:
+            self.interrupted = True
+
+    def result(self) -> Baseline:
+        best = self.series.best
+        return Baseline(
+            self.series.played,
+            self.total,
+            self.series.wins,
+            None if best is None else tuple(best),
+            None if best is None else objective_value(self.position, best, self.objective),
+            at_bound=self.at_bound,
+            interrupted=self.interrupted,
+        )

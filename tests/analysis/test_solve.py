@@ -132,7 +132,8 @@ def test_on_two_cores_the_spare_ladder_is_one_whole_run_with_the_greedy_phases_b
     # deterministic time: the same steps and runs.
     assert solve(TWO_STEPS, REPRO, objective=Objective.SPARE).stats["ladder"] == ladder
     beside = {p.method: p.found for p in result.phases if "beside the ladder" in p.found}
-    assert set(beside) == {BASELINE, RESTARTS}, result.phases
+    # The restarts run once the first playouts are done, if the ladder is still at work then.
+    assert BASELINE in beside and set(beside) <= {BASELINE, RESTARTS}, result.phases
     assert IMPROVING not in result.stats  # the baseline's first playouts are the thread's own
     # The line is never below what the greedy baseline and restarts find on the same deal.
     position = State.initial(TWO_STEPS)
@@ -160,7 +161,7 @@ def test_a_bug_in_the_greedy_thread_is_raised_not_taken_for_no_better_line(monke
     def broken(*args, **kwargs):
         raise ZeroDivisionError("a bug")
 
-    monkeypatch.setattr(improving, "greedy_baseline", broken)
+    monkeypatch.setattr(improving.BaselineSeries, "play", broken)
     with pytest.raises(ZeroDivisionError):
         solve(TWO_STEPS, Budget(seconds=10, workers=2), objective=Objective.SPARE)
 
