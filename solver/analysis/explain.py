@@ -22,7 +22,7 @@ from tranquility.solver.engine.verify import position_after
 from tranquility.solver.search.bounds import empty_runs, live_islands, monsters_left, refutation, state_key
 from tranquility.solver.search.budget import Budget, Deadline, SearchStats
 from tranquility.solver.search.complete import exhaustive
-from tranquility.solver.search.greedy import Style, core_playout, plausible_first
+from tranquility.solver.search.greedy import Style, plausible_first, playout
 from tranquility.solver.search.moves import candidate_actions, choice_actions
 from tranquility.solver.verdicts import DecidedBy, Method, Objective, Verdict
 
@@ -396,8 +396,8 @@ def _choice_outcome(
             return Verdict.WIN, action
         # A few greedy playouts first: most alternatives in a winnable game still win.
         rng = random.Random(0)
-        for playout in range(8):
-            _, end = core_playout(after, rng, Style.draw(rng, playout))
+        for tried in range(8):
+            _, end = playout(after, rng, Style.draw(rng, tried))
             if end.won:
                 return Verdict.WIN, action
         left = until - time.monotonic()
@@ -427,10 +427,10 @@ def best_reach(game: Game, budget: Budget, reason: str | None) -> Reach:
     best_cells, best_line = state.filled, list(line.actions)
     rng = random.Random(0)
     until = time.monotonic() + max(1.0, budget.seconds / 4)
-    playout = 0
-    while time.monotonic() < until and playout < 300:
-        actions, end = core_playout(state, rng, Style.draw(rng, playout))
-        playout += 1
+    played = 0
+    while time.monotonic() < until and played < 300:
+        actions, end = playout(state, rng, Style.draw(rng, played))
+        played += 1
         if end.filled > best_cells:
             best_cells, best_line = end.filled, list(line.actions) + actions
     proven, cells, actions = _deepest(state, Deadline(seconds=max(1.0, budget.seconds / 2)))

@@ -378,10 +378,10 @@ def greedy(state: State, deadline: Deadline, stats: SearchStats, seed: int = 0) 
     while deadline.tick():
         k = stats.playouts
         stats.playouts += 1
-        if compiled is None and _compiling(k):
+        if compiled is None and _compiling():
             compiled = _Compiled(state, [rng])
         if compiled is None:
-            line, end = greedy_playout(state, rng, Style.draw(rng, k))
+            line, end = _on_reference(state, rng, Style.draw(rng, k))
             if end.won:
                 return line
         elif compiled.play(0, k):
@@ -389,15 +389,31 @@ def greedy(state: State, deadline: Deadline, stats: SearchStats, seed: int = 0) 
     return None
 
 
-# The playouts played on the reference before the compiled core is loaded: loading numba
-# and the core's cached code takes about 2 CPU seconds, some 300 reference playouts, and
-# most solves win within their first few. Both play the same lines, so a series switches
-# at any playout; once the core is loaded (by this or another caller), it plays them all.
+# The playouts a process plays on the reference before it loads the compiled core: loading
+# numba and the core's cached code takes about 2 CPU seconds, some 300 reference playouts,
+# and most solves win within their first few. Both play the same lines, so a series
+# switches at any playout; once the core is loaded (by this or another caller), it plays
+# them all.
 REFERENCE_PLAYOUTS = 30
+_played_on_reference = 0
 
 
-def _compiling(played: int) -> bool:
-    return played >= REFERENCE_PLAYOUTS or "tranquility.solver.core.greedy" in sys.modules
+def _compiling() -> bool:
+    return _played_on_reference >= REFERENCE_PLAYOUTS or "tranquility.solver.core.greedy" in sys.modules
+
+
+def _on_reference(state: State, rng: random.Random, style: Style) -> tuple[list[Action], State]:
+    global _played_on_reference
+    _played_on_reference += 1
+    return greedy_playout(state, rng, style)
+
+
+def playout(state: State, rng: random.Random, style: Style) -> tuple[list[Action], State]:
+    """``greedy_playout``'s line and end position, played on the compiled core once the
+    process has it (``REFERENCE_PLAYOUTS``): the same either way, ``rng`` left as it leaves it."""
+    if _compiling():
+        return core_playout(state, rng, style)
+    return _on_reference(state, rng, style)
 
 
 class _Compiled:
@@ -525,12 +541,12 @@ class Playouts:
         series = len(self.keepers)
         while (enough is None or self.best_value is None or self.best_value < enough) and deadline.tick():
             turn, k = self.played % series, self.played // series
-            if self.compiled is None and _compiling(self.played):
+            if self.compiled is None and _compiling():
                 self.compiled = _Compiled(self.state, self.rngs, self.keepers)
             compiled = self.compiled
             if compiled is None:
                 rng = self.rngs[turn]
-                line, end = greedy_playout(self.state, rng, replace(Style.draw(rng, k), keeper=self.keepers[turn]))
+                line, end = _on_reference(self.state, rng, replace(Style.draw(rng, k), keeper=self.keepers[turn]))
                 won = end.won
             elif won := compiled.play(turn, k):
                 line, end = compiled.line(), compiled.series.end()
@@ -581,7 +597,7 @@ def restarts(
     best = value(line, states[-1])
     done = taken = 0
     while line and (enough is None or best < enough) and deadline.tick():
-        if drawn is None and _compiling(done):
+        if drawn is None and _compiling():
             from tranquility.solver.core import greedy as core
             from tranquility.solver.core.twister import below, state_of
 
@@ -591,7 +607,7 @@ def restarts(
             cut = rng.randrange(len(line))
             # Mostly noisy weights, sometimes nearly plain ones (``Style.draw``'s first few).
             weights = replace(Style.draw(rng, 1 + rng.randrange(RESTART_STYLES)), keeper=rng.choice(keepers))
-            tail, end = greedy_playout(states[cut], rng, weights)
+            tail, end = _on_reference(states[cut], rng, weights)
             if not end.won:
                 continue
         else:  # the same draws, in the same order, on the core

@@ -128,12 +128,15 @@ def reference_restarts(state: State, line: list, count: int, seed: int) -> tuple
 def test_the_solvers_loops_find_the_reference_lines(preset, switch, monkeypatch):
     """On the core from the first playout, or from the fourth on (the reference plays the
     first ones while the core is not loaded)."""
-    monkeypatch.setattr(search_greedy, "_compiling", lambda played: played >= switch)
+    monkeypatch.setattr(search_greedy, "_compiling", lambda: search_greedy._played_on_reference >= switch)
     for players in (1, 3, 5):
         state = State.initial(deal(PRESETS[preset], players, 7))
+        monkeypatch.setattr(search_greedy, "_played_on_reference", 0)
         assert greedy(state, Deadline(nodes=6), SearchStats(), 3) == reference_greedy(state, 6, 3)
+        monkeypatch.setattr(search_greedy, "_played_on_reference", 0)
         wins, best = best_playout(state, 5, 2, fewest_cards, KEEPERS)
         assert (wins, best) == reference_best(state, 5, 2)
         if best is not None:
+            monkeypatch.setattr(search_greedy, "_played_on_reference", 0)
             found = restarts(state, best, fewest_cards, Deadline(nodes=8), 4, KEEPERS)
             assert (found.line, found.value) == reference_restarts(state, best, 8, 4)
