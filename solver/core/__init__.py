@@ -2,7 +2,8 @@
 
 ``layout`` (the arrays, plain Python), ``kernel`` (the rules on them), ``silent`` (the silent
 policies and whole games), ``games`` (the searches' entry points, taking and giving the
-engine's values). The engine (solver/engine) stays the reference, readable rule by rule; the
+engine's values), ``twister`` (CPython's random generator on an array) and ``greedy`` (the
+greedy solver's seeded playouts, drawing from it). The engine (solver/engine) stays the reference, readable rule by rule; the
 core is held to it by parity tests (tests/core/). Nothing here is imported until a caller
 that plays many games asks for it, so that the quick commands never load numba.
 """
