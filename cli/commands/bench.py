@@ -98,8 +98,8 @@ each game done is kept in PATH.part: a rerun goes on from it. docs/performance.m
     "(1 unless given).",
 )
 @samples_option(
-    "--suite table: lookahead's worlds per round in the rates, modes and beliefs [default: 6]; "
-    "--suite fair: the fair analysis's worlds per move [default: 32]."
+    "--suite table: lookahead's worlds per round in the rates, modes and beliefs [default: 60]; "
+    "--suite fair: the fair analysis's worlds per move [default: 320]."
 )
 @click.option(
     "--budgets",
@@ -419,13 +419,13 @@ def _bench_fair(run: BenchRun) -> None:
 def _bench_core(run: BenchRun) -> None:
     """The core suite: the compiled core and the reference side by side (--deals per player
     count and policy, default 200; the reference plays the first 40 of them)."""
-    from tranquility.solver.batch.core_bench import COLUMNS, DEALS, cells, core_markdown, run_core_suite
+    from tranquility.solver.batch.core_bench import COLUMNS, DEALS, STEPS, cells, core_markdown, run_core_suite
 
     from ..render.bench import stacked_table
 
     players = run.counts()
     deals = run.deals or DEALS
-    steps = len(players) * 5
+    steps = len(players) * STEPS
     with progress_bar(make_console(stderr=True), run.as_json) as progress:
         report = run_core_suite(players, deals, _stepper(progress, "bench core", steps))
 

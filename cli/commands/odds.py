@@ -104,7 +104,7 @@ docs/odds.md.
     help="Also play each deal once with this policy of tranquility simulate (repeatable); lookahead is stored "
     "as lookahead:N, N its --samples, and its decisions are timed.",
 )
-@samples_option("With --policy lookahead: worlds per round [default: 6]; plays of each N are stored and shown apart.")
+@samples_option("With --policy lookahead: worlds per round [default: 60]; plays of each N are stored and shown apart.")
 @click.option(
     "--db",
     type=click.Path(dir_okay=False),

@@ -54,7 +54,7 @@ remembers what its seat saw and tries thrifty's best moves in worlds dealt to fi
     "Seed of the policy's own random choices (wavering, random, and lookahead's worlds; the others do not randomise)."
 )
 @samples_option(
-    "lookahead: worlds dealt per round of successive halving, the moves still in played out once in each [default: 6]."
+    "lookahead: worlds dealt per round of successive halving, the moves still in played out once in each [default: 60]."
 )
 @seat_option(
     "--lookahead-seat", "lookahead: only seat K looks ahead; the other seats play thrifty [default: every seat looks ahead]."

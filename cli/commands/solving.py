@@ -290,7 +290,7 @@ mistake if an examined turn up to it is one, else bad luck (docs/explain.md,
     help="--fair: turns examined besides the ones the perfect analysis flags, spread evenly over the line; "
     "all = every turn [default: 6].",
 )
-@samples_option("--fair: worlds dealt per examined turn, each move played out once in each [default: 32].")
+@samples_option("--fair: worlds dealt per examined turn, each move played out once in each [default: 320].")
 @sim_seed_option("--fair: seed of the worlds (with the turn and the seat).", metavar="S")
 @output_options(
     "Write the analysis here, as --json prints it.",

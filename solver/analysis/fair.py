@@ -33,11 +33,10 @@ from tranquility.solver.search.lookahead import Lookahead, MoveEstimate
 from tranquility.solver.search.memory import remember
 from tranquility.solver.verdicts import Verdict
 
-# Worlds per move, each played out by the tuned blueprint (lookahead's): a Wilson interval
-# at 50% is then about +-17 points, so a mistake can be called on a gap of about 30 points;
-# the cost grows in step (docs/explain.md measures it and how often ten times the worlds
-# give the same verdict).
-FAIR_SAMPLES = 32
+# Worlds per move, each played out by the tuned blueprint (lookahead's) on the compiled core:
+# a Wilson interval at 50% is then about +-5.5 points, so a mistake can be called on a gap of
+# about 11 points; the cost grows in step (docs/explain.md measures it).
+FAIR_SAMPLES = 320
 DEFAULT_TURNS = 6  # turns examined besides the ones the perfect analysis flags
 
 

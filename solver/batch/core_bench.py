@@ -37,6 +37,7 @@ DEALS = 200  # deals per player count and policy (the reference plays REFERENCE_
 REFERENCE_DEALS = 40
 POLICIES = tuple(COMPILED.values())
 PLAYOUT_POLICY = "tuned"
+STEPS = len(POLICIES) + 2  # steps a player count: each policy, the playouts, the greedy playouts
 GREEDY_PLAYOUTS = 10  # the greedy solver's playouts per deal (the reference plays them from REFERENCE_DEALS)
 
 

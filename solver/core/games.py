@@ -16,7 +16,18 @@ from typing import Any
 
 import numpy as np
 from tranquility.solver.core import kernel, silent
-from tranquility.solver.core.layout import A_KIND, G_ROCKS_ROW, G_WON, Table, action_of, code, deal_array, position_array, table
+from tranquility.solver.core.layout import (
+    A_KIND,
+    G_ROCKS_ROW,
+    G_WON,
+    Table,
+    action_of,
+    code,
+    deal_array,
+    observation_array,
+    position_array,
+    table,
+)
 from tranquility.solver.engine.actions import (
     Action,
     DiscardTwo,
@@ -26,6 +37,7 @@ from tranquility.solver.engine.actions import (
     PlayStart,
     RocksMove,
 )
+from tranquility.solver.engine.observation import Observation
 from tranquility.solver.engine.state import State
 
 # How each policy but tuned judges (silent.py's modes): greedy's finish values are (95, 5)
@@ -97,6 +109,15 @@ def core_game(state: State, policy: str, weights: Any = None) -> list[Action]:
     return [action_of(rows[k], tab.players, tab.hmax) for k in range(n)]
 
 
+def core_act(obs: Observation, policy: str, weights: Any = None) -> Action:
+    """``policy``'s action for the seat to move, from its observation alone."""
+    hmax = max(obs.rules.hand, len(obs.hand), *obs.hand_sizes)
+    tab = table(obs.rules, obs.players, hmax)
+    row = np.zeros(tab.width, np.int64)
+    silent.act(observation_array(tab, obs), tab.R, weights_vector(policy, weights), row)
+    return action_of(row, tab.players, tab.hmax)
+
+
 def action_row(action: Action, tab: Table) -> np.ndarray:
     """The core's row for one of the engine's actions."""
     from tranquility.solver.core import layout as L
@@ -144,16 +165,28 @@ def core_outcomes(
     (won, cells filled, cards left) each."""
     tab = _table_for(states)
     W = weights_vector(policy, weights)
-    Gs = np.stack([position_array(tab, s) for s in states])
-    deals = [deal_array(s) for s in states]
+    # A search plays each of its worlds once per move: each distinct state is packed once.
+    at: dict[int, int] = {}
+    unique: list[State] = []
+    for state in states:
+        if id(state) not in at:
+            at[id(state)] = len(unique)
+            unique.append(state)
+    which = np.array([at[id(state)] for state in states])
+    Gs = np.stack([position_array(tab, s) for s in unique])[which]
+    deals = [deal_array(s) for s in unique]
     Ds = np.zeros((len(deals), max(len(d) for d in deals)), np.int64)
     for i, d in enumerate(deals):
         Ds[i, : len(d)] = d
     rows = np.zeros((len(states), tab.width), np.int64)
     rows[:, A_KIND] = -1
+    moves: dict[Action, np.ndarray] = {}
     for i, move in enumerate(firsts or ()):
-        rows[i] = action_row(move, tab)
-    return silent.outcomes(Gs, Ds, tab.R, W, rows, tab.width)
+        row = moves.get(move)
+        if row is None:
+            row = moves[move] = action_row(move, tab)
+        rows[i] = row
+    return silent.outcomes(Gs, np.ascontiguousarray(Ds[which]), tab.R, W, rows, tab.width)
 
 
 def core_choices(state: State) -> list[tuple[int, int, int]]:

@@ -30,6 +30,7 @@ from tranquility.solver.engine.actions import (
     RocksMove,
 )
 from tranquility.solver.engine.cards import FINISH, MONSTER, START, Card, is_island
+from tranquility.solver.engine.observation import Observation
 from tranquility.solver.engine.rules import Adjacency, OneCard, Order, Rocks, Rules
 from tranquility.solver.engine.state import State, geometry_of
 
@@ -217,6 +218,29 @@ def position_array(tab: Table, state: State) -> np.ndarray:
     for k, card in enumerate(state.gone):
         G[gone_at + k] = code(card)
     return G
+
+
+def observation_array(tab: Table, obs: Observation) -> np.ndarray:
+    """The core's ``O`` for a seat's observation (kernel.py's ``observe`` gives the same from
+    ``G``)."""
+    R = tab.R
+    cells, players, hmax = obs.rules.cells, obs.players, tab.hmax
+    O = np.zeros(int(R[R_O_SIZE]), dtype=np.int64)
+    O[O_SEAT], O[O_TO_MOVE], O[O_START_PLAYED] = obs.seat, obs.to_move, obs.start_played
+    O[O_MONSTERS_PLAYED], O[O_DISCARDED] = obs.monsters_played, obs.discarded
+    O[O_ROCKS_ROW] = -1 if obs.rocks_row is None else obs.rocks_row
+    O[O_HAND_N], O[O_GONE_N] = len(obs.hand), len(obs.gone)
+    at = O_HEADER
+    O[at : at + cells] = [0 if v is None else v for v in obs.grid]
+    at += cells
+    O[at : at + players] = obs.hand_sizes
+    at += players
+    O[at : at + players] = obs.pile_sizes
+    at += players
+    O[at : at + len(obs.hand)] = [code(c) for c in obs.hand]
+    at += hmax
+    O[at : at + len(obs.gone)] = [code(c) for c in obs.gone]
+    return O
 
 
 def _cards(row: np.ndarray, at: int, n: int) -> tuple[Card, ...]:

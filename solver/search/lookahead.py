@@ -37,12 +37,21 @@ from tranquility.solver.engine.observation import Observation, observe
 from tranquility.solver.engine.state import State
 from tranquility.solver.errors import BadInput
 from tranquility.solver.search.memory import SeatMemory, TurnRecord
-from tranquility.solver.search.policies import POLICIES, Outcome, Policy, Reading, StartCall, make_policy, playouts
+from tranquility.solver.search.policies import (
+    POLICIES,
+    Outcome,
+    Policy,
+    Reading,
+    StartCall,
+    act_as,
+    make_policy,
+    playouts,
+)
 from tranquility.solver.search.weights import CELLS_WEIGHT
 from tranquility.solver.search.worlds import sample_world, undo_turn, unseen_cards
 from tranquility.solver.stats import Z95_ONE_SIDED, wilson
 
-DEFAULT_SAMPLES = 6  # worlds dealt per round of successive halving (docs/simulate.md measures the cost)
+DEFAULT_SAMPLES = 60  # worlds dealt per round of successive halving (docs/simulate.md measures the cost)
 BLUEPRINTS = ("tuned", "thrifty")  # the silent policies that score their plays; the first is the default
 WIDTH = 3  # the blueprint's best island plays tried, besides its own move and discarding two
 TRIES = 24  # worlds dealt, at most, to find one where the last round's moves are the blueprint's
@@ -160,8 +169,9 @@ class Lookahead(Policy):
         alive = list(range(len(moves)))
         while True:
             worlds = deal_round()
-            for i in alive:
-                played[i] += playouts(worlds, self.playout, [moves[i]] * len(worlds))
+            ends = playouts([world for _ in alive for world in worlds], self.playout, [moves[i] for i in alive for _ in worlds])
+            for k, i in enumerate(alive):
+                played[i] += ends[k * len(worlds) : (k + 1) * len(worlds)]
             estimates = {i: estimate_of(moves[i], played[i], obs.rules.cells) for i in alive}
             others = sorted(alive[1:], key=lambda i: (-estimates[i].advantage(estimates[0])[0], i))
             if len(others) <= 1:
@@ -172,7 +182,9 @@ class Lookahead(Policy):
         """Each of ``moves`` played in the same ``samples`` worlds (dealt from the seed
         ``key``), then the blueprint at every seat to the end: how each fared, in ``moves``' order."""
         worlds = self.dealer(obs, memory, key)()
-        return tuple(estimate_of(move, playouts(worlds, self.playout, [move] * len(worlds)), obs.rules.cells) for move in moves)
+        ends = playouts([world for _ in moves for world in worlds], self.playout, [move for move in moves for _ in worlds])
+        n = len(worlds)
+        return tuple(estimate_of(move, ends[i * n : (i + 1) * n], obs.rules.cells) for i, move in enumerate(moves))
 
     def dealer(self, obs: Observation, memory: SeatMemory, key: str) -> Callable[[], list[State]]:
         """Deals ``samples`` worlds for the seat's belief at each call, from the seed ``key``."""
@@ -223,7 +235,7 @@ class Lookahead(Policy):
             for record in window:
                 if past.must_play_start():  # the seat played no Start then: it held none
                     break
-                move = self.playout.act(observe(past, record.seat))
+                move = act_as(self.playout, observe(past, record.seat))
                 if not same_public_move(move, record):
                     break
                 past = past.apply(move)

@@ -629,9 +629,20 @@ def compiled_name(policy: Policy) -> str | None:
     return COMPILED.get(type(policy))
 
 
-def _weights(policy: Policy, state: State) -> Weights | None:
+def _weights(policy: Policy, rules: Rules, players: int) -> Weights | None:
     """The weights ``policy`` plays this table with (tuned's; None for the others)."""
-    return weights_for(state.rules, state.players, policy.book)[0] if isinstance(policy, Tuned) else None
+    return weights_for(rules, players, policy.book)[0] if isinstance(policy, Tuned) else None
+
+
+def act_as(policy: Policy, obs: Observation) -> Action:
+    """``policy.act(obs)``, on the compiled core when it plays the policy (the same action,
+    tests/core/): for a search that asks the blueprint many times a decision."""
+    name = compiled_name(policy)
+    if name is None:
+        return policy.act(obs)
+    from tranquility.solver.core.games import core_act
+
+    return core_act(obs, name, _weights(policy, obs.rules, obs.players))
 
 
 def play_on(
@@ -647,7 +658,7 @@ def play_on(
     if name is not None and not state.won:
         from tranquility.solver.core.games import core_game
 
-        played = core_game(state, name, _weights(policy, state))
+        played = core_game(state, name, _weights(policy, state.rules, state.players))
         for move in played:
             state = state.apply(move)  # the engine checks every action
         return state, played
@@ -682,7 +693,7 @@ def playouts(states: Sequence[State], policy: Policy, firsts: Sequence[Action] |
     if name is not None and states:
         from tranquility.solver.core.games import core_outcomes
 
-        ends = core_outcomes(states, name, firsts, _weights(policy, states[0]))
+        ends = core_outcomes(states, name, firsts, _weights(policy, states[0].rules, states[0].players))
         return [Outcome(bool(won), int(filled), int(left)) for won, filled, left in ends]
     found = []
     for i, state in enumerate(states):

@@ -337,7 +337,7 @@ BAD_LUCK_17 = (
 
 def test_cli_calls_the_lost_win_bad_luck_and_says_where_the_card_went(seed20, tmp_path):
     path, page = line_file(tmp_path, seed20), tmp_path / "seed20.html"
-    result = run("analyze", path, "--fair", "--turns", 0, "--time-limit", 2, "--html", page)
+    result = run("analyze", path, "--fair", "--turns", 0, "--samples", 32, "--time-limit", 2, "--html", page)
     assert result.exit_code == 0, result.output
     text = " ".join(result.stdout.split())
     assert "17* 0 71@30 88% [72-95] 32@14-43 97% [84-99] +9 bad luck" in text
@@ -349,10 +349,10 @@ def test_cli_calls_the_lost_win_bad_luck_and_says_where_the_card_went(seed20, tm
 
 @pytest.mark.slow
 def test_cli_seed_20_is_bad_luck_at_every_turn_by_the_tuned_judge(seed20, tmp_path):
-    """The issue's game at the defaults. Judged by thrifty's playouts in 24 worlds, turn 4
-    was a mistake (31@10 in 21 of 24 worlds against 17@7 in 12); the tuned blueprint in 32
-    worlds finds the played move nearly as good, and no examined turn a mistake."""
-    result = run("analyze", line_file(tmp_path, seed20), "--fair", "--time-limit", 2)
+    """Seed 20's lost game. Judged by thrifty's playouts in 24 worlds, turn 4 was a mistake
+    (31@10 in 21 of 24 worlds against 17@7 in 12); the tuned blueprint in 32 worlds finds the
+    played move nearly as good, and no examined turn a mistake."""
+    result = run("analyze", line_file(tmp_path, seed20), "--fair", "--samples", 32, "--time-limit", 2)
     assert result.exit_code == 0, result.output
     text = " ".join(result.stdout.split())
     assert "4 3 17@7 81% [65-91] 17@5 91% [76-97] +9" in text and " mistake " not in text.split("won in =")[0]

@@ -17,9 +17,10 @@ from tranquility.solver.core import kernel
 from tranquility.solver.core.games import action_row, core_choices
 from tranquility.solver.core.layout import deal_array, position_array, table
 from tranquility.solver.engine.deal import deal
+from tranquility.solver.engine.observation import observe
 from tranquility.solver.engine.rules import PRESETS
 from tranquility.solver.engine.state import State, Status
-from tranquility.solver.search.policies import COMPILED, make_policy, play_on, playouts, simulate
+from tranquility.solver.search.policies import COMPILED, act_as, make_policy, play_on, playouts, simulate
 
 from ..search.test_simulate import reshuffle_hidden
 
@@ -111,3 +112,22 @@ def test_a_compiled_seat_decides_from_what_it_sees(preset):
         assert (other.hands, other.deal.piles) != (state.hands, state.deal.piles)
         for policy in CORE_POLICIES:
             assert core_game(other, policy)[0] == core_game(state, policy)[0], (seed, policy)
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    preset=st.sampled_from(PRESET_NAMES),
+    players=st.integers(1, 5),
+    seed=st.integers(0, 2**32),
+    turns=st.integers(0, 60),
+)
+def test_a_seat_acts_on_its_observation_as_the_reference(preset, players, seed, turns):
+    """The blueprint asked from an Observation (as the lookahead's belief asks it, seat by
+    seat), on the core and on the reference, gives the same action."""
+    state = midgame(preset, players, seed, turns)
+    if state.status != Status.OPEN or state.must_play_start():
+        return
+    obs = observe(state, state.seat)
+    for policy in CORE_POLICIES:
+        player = make_policy(policy)
+        assert act_as(player, obs) == player.act(obs), policy
