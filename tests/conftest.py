@@ -19,3 +19,12 @@ settings.register_profile(
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci"))
+
+
+def pytest_configure(config):
+    """Compile the core once, in the process that starts the run, before any worker starts:
+    the workers then read numba's cache instead of each compiling it beside the other (about
+    a minute of CPU from a fresh clone, then a second or two)."""
+    if not hasattr(config, "workerinput"):
+        import tranquility.solver.core.greedy
+        import tranquility.solver.core.silent  # noqa: F401
