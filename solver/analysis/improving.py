@@ -66,9 +66,9 @@ T = TypeVar("T")
 
 def improve(result: Result, budget: Budget, objective: Objective, progress: Progress | None) -> Result:
     """Optimise the objective: the baseline's first playouts, the ladder's proofs, the rest
-    of the baseline and greedy restarts, the LNS, then CP-SAT over the whole model,
-    warm-started from the best line found
-    (docs/model.md, Objectives). Each step takes the best line so far and returns the next;
+    of the baseline and greedy restarts (for spare on two cores or more, these greedy
+    phases beside the ladder instead), the LNS, then CP-SAT over the whole model,
+    warm-started from the best line found (docs/model.md, Objectives). Each step takes the best line so far and returns the next;
     the result is a new one."""
     started = time.monotonic()  # before OR-Tools loads: its import is part of the budget
     assert result.line is not None  # a win's
