@@ -12,6 +12,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
+from tranquility.solver.core.warm import ready
 from tranquility.solver.engine.actions import (
     Action,
     Choice,
@@ -392,14 +393,18 @@ def greedy(state: State, deadline: Deadline, stats: SearchStats, seed: int = 0) 
 # The playouts a process plays on the reference before it loads the compiled core: loading
 # numba and the core's cached code takes about 2 CPU seconds, some 300 reference playouts,
 # and most solves win within their first few. Both play the same lines, so a series
-# switches at any playout; once the core is loaded (by this or another caller), it plays
-# them all.
+# switches at any playout; the core is loaded by a process of its own meanwhile (the first
+# load after install compiles it, for tens of seconds: core/warm.py), and once it is loaded
+# it plays them all.
 REFERENCE_PLAYOUTS = 30
 _played_on_reference = 0
+COMPILED_GREEDY = "tranquility.solver.core.greedy"
 
 
 def _compiling() -> bool:
-    return _played_on_reference >= REFERENCE_PLAYOUTS or "tranquility.solver.core.greedy" in sys.modules
+    if COMPILED_GREEDY in sys.modules:
+        return True
+    return _played_on_reference >= REFERENCE_PLAYOUTS and ready(COMPILED_GREEDY)
 
 
 def _on_reference(state: State, rng: random.Random, style: Style) -> tuple[list[Action], State]:
