@@ -243,34 +243,35 @@ def observation_array(tab: Table, obs: Observation) -> np.ndarray:
     return O
 
 
-def _cards(row: np.ndarray, at: int, n: int) -> tuple[Card, ...]:
+def _cards(row: list[int], at: int, n: int) -> tuple[Card, ...]:
     return tuple(card_of(v) for v in row[at : at + n])
 
 
-def _rocks(row: np.ndarray) -> RocksMove | None:
+def _rocks(row: list[int]) -> RocksMove | None:
     kind = row[A_ROCKS]
     if kind == ROCKS_NONE:
         return None
     if kind == ROCKS_MOVE:
-        return RocksMove(int(row[A_ROCKS_ROW]))
+        return RocksMove(row[A_ROCKS_ROW])
     return RocksMove(None, _cards(row, A_ROCKS_PAID, 2))
 
 
-def action_of(row: np.ndarray, players: int, hmax: int) -> Action:
+def action_of(array: np.ndarray, players: int, hmax: int) -> Action:
     """The engine's action for one of the core's action rows."""
-    kind, seat = int(row[A_KIND]), int(row[A_SEAT])
+    row = array.tolist()  # Python ints: numpy's scalars cost more than the rest of this
+    kind, seat = row[A_KIND], row[A_SEAT]
     rocks = _rocks(row)
-    paid = _cards(row, A_PAID, int(row[A_PAID_N]))
+    paid = _cards(row, A_PAID, row[A_PAID_N])
     if kind == K_ISLAND:
-        return PlayIsland(seat=seat, card=int(row[A_CARD]), cell=int(row[A_CELL]), discard=paid, rocks=rocks)
+        return PlayIsland(seat=seat, card=row[A_CARD], cell=row[A_CELL], discard=paid, rocks=rocks)
     if kind == K_DISCARD:
         return DiscardTwo(seat=seat, discard=paid, rocks=rocks)
     if kind == K_MONSTER:
-        return PlayMonster(seat=seat, cell=int(row[A_CELL]), rocks=rocks)
+        return PlayMonster(seat=seat, cell=row[A_CELL], rocks=rocks)
     if kind == K_FINISH:
         return PlayFinish(seat=seat, rocks=rocks)
     split = []
     for s in range(players):
         at = A_PAID + hmax + s * (hmax + 1)
-        split.append(_cards(row, at + 1, int(row[at])))
+        split.append(_cards(row, at + 1, row[at]))
     return PlayStart(seat=seat, team_discard=tuple(split), rocks=rocks)
