@@ -128,11 +128,11 @@ class LostScan:
 
 def scan_lost(rules: Rules, players: int, wanted: int, cap: int) -> LostScan:
     """Thrifty at every seat on seeds 0, 1, ... (each its own sim seed) until ``wanted``
-    games are lost, ``cap`` seeds at most (a thrifty game takes milliseconds)."""
+    games are lost, ``cap`` seeds at most (on the compiled core: the reference's games)."""
     seeds: list[int] = []
     scanned = 0
     while len(seeds) < wanted and scanned < cap:
-        if not simulate(deal(rules, players, scanned), "thrifty", scanned).won:
+        if not simulate(deal(rules, players, scanned), "thrifty", scanned, compiled=True).won:
             seeds.append(scanned)
         scanned += 1
     return LostScan(players, wanted, scanned, tuple(seeds))
