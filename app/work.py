@@ -27,7 +27,7 @@ SendProgress = Callable[[dict], None]
 # a server started with a lower --job-cap lowers both to it (``cap_seconds``).
 MAX_SECONDS = 30.0
 DEFAULT_SECONDS = {"solve": 10.0, "moves": 5.0, "explain": 15.0, "analyze": 2.0, "hint": 2.0, "check": 2.0}
-MAX_SAMPLES = 64  # analyze --fair: worlds per move
+MAX_SAMPLES = 640  # analyze --fair: worlds per move (the default is 320)
 LONG_KINDS = ("solve", "moves", "explain", "analyze", "verify")  # the jobs a client starts by name
 BUDGET_KEYS = ("time_limit", "reproducible", "objective")  # what a request spends, and on what
 

@@ -23,7 +23,7 @@ from tranquility.solver.engine.deal import deal
 from tranquility.solver.engine.rules import OFFICIAL
 from tranquility.solver.engine.state import State, replay
 from tranquility.solver.search.greedy import seeded_playouts
-from tranquility.solver.search.policies import COMPILED, Outcome, make_policy, play_on, playouts, simulate
+from tranquility.solver.search.policies import COMPILED, Ending, make_policy, play_on, playouts, simulate
 
 T = TypeVar("T")
 
@@ -105,12 +105,12 @@ def _timed(work: Callable[[], list[T]]) -> tuple[list[T], float]:
     return found, time.thread_time() - began
 
 
-def _ends(states: list[State], policy: str) -> list[Outcome]:
+def _ends(states: list[State], policy: str) -> list[Ending]:
     player = make_policy(policy)
     found = []
     for state in states:
         end = play_on(state, player)[0]
-        found.append(Outcome(end.won, end.filled, end.cards_left))
+        found.append(Ending(end.won, end.filled, end.cards_left))
     return found
 
 

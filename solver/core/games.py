@@ -20,7 +20,7 @@ from tranquility.solver.core.layout import (
     A_KIND,
     G_ROCKS_ROW,
     G_WON,
-    Table,
+    RulesArray,
     action_of,
     code,
     deal_array,
@@ -46,7 +46,7 @@ from tranquility.solver.engine.state import State
 
 
 @dataclass(frozen=True)
-class Judgement:
+class Scoring:
     """A policy's constants as the core reads them (silent.py's W)."""
 
     mode: int
@@ -55,10 +55,10 @@ class Judgement:
     keep: tuple[float, float, float, float] = (20.0, 3.0, 30.0, 1.5)  # base, per cost, tightness, cap
 
 
-_JUDGEMENTS = {
-    "greedy": Judgement(silent.M_GREEDY, (95.0, 5.0, 5.0, 5.0), keep=(30.0, 4.0, 0.0, 0.0)),
-    "cautious": Judgement(silent.M_CAUTIOUS, (95.0, 70.0, 40.0, 25.0), discard_from=2.0),
-    "thrifty": Judgement(silent.M_CAUTIOUS, (95.0, 70.0, 40.0, 25.0), discard_from=3.0),
+_SCORINGS = {
+    "greedy": Scoring(silent.M_GREEDY, (95.0, 5.0, 5.0, 5.0), keep=(30.0, 4.0, 0.0, 0.0)),
+    "cautious": Scoring(silent.M_CAUTIOUS, (95.0, 70.0, 40.0, 25.0), discard_from=2.0),
+    "thrifty": Scoring(silent.M_CAUTIOUS, (95.0, 70.0, 40.0, 25.0), discard_from=3.0),
 }
 
 
@@ -77,15 +77,15 @@ def weights_vector(policy: str, weights: Any = None) -> np.ndarray:
         W[silent.W_FINISH : silent.W_FINISH + 4] = (95.0, w.finish_second, w.finish_later, w.finish_later)
         W[silent.W_GIVE_DEAD] = w.give_dead
         return W
-    judgement = _JUDGEMENTS[policy]
-    W[silent.W_MODE] = judgement.mode
-    W[silent.W_FINISH : silent.W_FINISH + 4] = judgement.finish
-    W[silent.W_DISCARD_FROM] = judgement.discard_from
-    W[silent.W_KEEP_BASE], W[silent.W_KEEP_COST], W[silent.W_KEEP_TIGHT], W[silent.W_TIGHT_CAP] = judgement.keep
+    scoring = _SCORINGS[policy]
+    W[silent.W_MODE] = scoring.mode
+    W[silent.W_FINISH : silent.W_FINISH + 4] = scoring.finish
+    W[silent.W_DISCARD_FROM] = scoring.discard_from
+    W[silent.W_KEEP_BASE], W[silent.W_KEEP_COST], W[silent.W_KEEP_TIGHT], W[silent.W_TIGHT_CAP] = scoring.keep
     return W
 
 
-def _table_for(states: Sequence[State]) -> Table:
+def _table_for(states: Sequence[State]) -> RulesArray:
     first = states[0]
     hmax = max(first.rules.hand, *(len(h) for s in states for h in s.hands))
     return table(first.rules, first.players, hmax)
@@ -118,7 +118,7 @@ def core_act(obs: Observation, policy: str, weights: Any = None) -> Action:
     return action_of(row, tab.players, tab.hmax)
 
 
-def action_row(action: Action, tab: Table) -> np.ndarray:
+def action_row(action: Action, tab: RulesArray) -> np.ndarray:
     """The core's row for one of the engine's actions."""
     from tranquility.solver.core import layout as L
 

@@ -105,7 +105,7 @@ def card_of(value: int) -> Card:
 
 
 @dataclass(frozen=True)
-class Table:
+class RulesArray:
     """A rule set at a player count (and hand room) as the core's ``R`` array."""
 
     rules: Rules
@@ -121,14 +121,14 @@ class Table:
         return action_width(self.players, self.hmax)
 
 
-_TABLES: dict[tuple[Rules, int, int], Table] = {}
+_TABLES: dict[tuple[Rules, int, int], RulesArray] = {}
 
 
-def table(rules: Rules, players: int, hmax: int) -> Table:
+def table(rules: Rules, players: int, hmax: int) -> RulesArray:
     key = (rules, players, hmax)
     found = _TABLES.get(key)
     if found is None:
-        found = _TABLES[key] = Table(rules, players, _rules_array(rules, players, hmax))
+        found = _TABLES[key] = RulesArray(rules, players, _rules_array(rules, players, hmax))
     return found
 
 
@@ -177,7 +177,7 @@ def g_offsets(R: np.ndarray) -> tuple[int, int, int, int, int]:
     return grid, hand_n, hands, drawn, gone
 
 
-def pack(state: State, hmax: int | None = None) -> tuple[Table, np.ndarray, np.ndarray]:
+def pack(state: State, hmax: int | None = None) -> tuple[RulesArray, np.ndarray, np.ndarray]:
     """The core's (table, D, G) for ``state``."""
     rules, players = state.rules, state.players
     tab = table(rules, players, hmax or hmax_for(rules, state.hands))
@@ -196,7 +196,7 @@ def deal_array(state: State) -> np.ndarray:
     return np.array(values, dtype=np.int64)
 
 
-def position_array(tab: Table, state: State) -> np.ndarray:
+def position_array(tab: RulesArray, state: State) -> np.ndarray:
     R = tab.R
     grid_at, hand_n_at, hands_at, drawn_at, gone_at = g_offsets(R)
     hmax = tab.hmax
@@ -220,7 +220,7 @@ def position_array(tab: Table, state: State) -> np.ndarray:
     return G
 
 
-def observation_array(tab: Table, obs: Observation) -> np.ndarray:
+def observation_array(tab: RulesArray, obs: Observation) -> np.ndarray:
     """The core's ``O`` for a seat's observation (kernel.py's ``observe`` gives the same from
     ``G``)."""
     R = tab.R

@@ -39,7 +39,7 @@ from tranquility.solver.errors import BadInput
 from tranquility.solver.search.memory import SeatMemory, TurnRecord
 from tranquility.solver.search.policies import (
     POLICIES,
-    Outcome,
+    Ending,
     Policy,
     Reading,
     StartCall,
@@ -102,7 +102,7 @@ class MoveEstimate:
         return mean, mean - Z95_ONE_SIDED * math.sqrt(var / n)
 
 
-def shaped(end: Outcome, cells: int) -> float:
+def shaped(end: Ending, cells: int) -> float:
     """A playout's value: 1 for a win, plus ``CELLS_WEIGHT`` x the share of the ``cells`` filled."""
     return end.won + CELLS_WEIGHT * end.filled / cells
 
@@ -165,7 +165,7 @@ class Lookahead(Policy):
         alternatives, by mean advantage over the blueprint's move, stays. The estimates of
         the blueprint's move and of the last alternatives standing, the best last."""
         deal_round = self.dealer(obs, memory, key)
-        played: dict[int, list[Outcome]] = {i: [] for i in range(len(moves))}
+        played: dict[int, list[Ending]] = {i: [] for i in range(len(moves))}
         alive = list(range(len(moves)))
         while True:
             worlds = deal_round()
@@ -275,7 +275,7 @@ class Lookahead(Policy):
         return list(dict.fromkeys(moves))
 
 
-def estimate_of(move: Action, ends: Sequence[Outcome], cells: int) -> MoveEstimate:
+def estimate_of(move: Action, ends: Sequence[Ending], cells: int) -> MoveEstimate:
     """A move's estimate from how its playouts ended, world by world (on a grid of ``cells``)."""
     rest = sum(end.filled + end.cards_left / 100.0 for end in ends)
     return MoveEstimate(move, tuple(end.won for end in ends), rest, tuple(shaped(end, cells) for end in ends))

@@ -677,7 +677,7 @@ def play_on(
     return state, actions
 
 
-class Outcome(NamedTuple):
+class Ending(NamedTuple):
     """How a playout ended: what a search scores it on."""
 
     won: bool
@@ -685,7 +685,7 @@ class Outcome(NamedTuple):
     cards_left: int
 
 
-def playouts(states: Sequence[State], policy: Policy, firsts: Sequence[Action] | None = None) -> list[Outcome]:
+def playouts(states: Sequence[State], policy: Policy, firsts: Sequence[Action] | None = None) -> list[Ending]:
     """Each of ``states`` (one rule set and player count), after its move in ``firsts`` if
     given, played to the end with ``policy`` at every seat: on the compiled core in one call
     when it plays the policy (its games are the reference's: tests/core/), else one by one."""
@@ -694,11 +694,11 @@ def playouts(states: Sequence[State], policy: Policy, firsts: Sequence[Action] |
         from tranquility.solver.core.games import core_outcomes
 
         ends = core_outcomes(states, name, firsts, _weights(policy, states[0].rules, states[0].players))
-        return [Outcome(bool(won), int(filled), int(left)) for won, filled, left in ends]
+        return [Ending(bool(won), int(filled), int(left)) for won, filled, left in ends]
     found = []
     for i, state in enumerate(states):
         end = play_on(state if firsts is None else state.apply(firsts[i]), policy)[0]
-        found.append(Outcome(end.won, end.filled, end.cards_left))
+        found.append(Ending(end.won, end.filled, end.cards_left))
     return found
 
 
