@@ -12,7 +12,6 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 from typing import TYPE_CHECKING
 
-from tranquility.solver.core.warm import ready
 from tranquility.solver.engine.actions import (
     Action,
     Choice,
@@ -38,6 +37,7 @@ from tranquility.solver.search.bounds import (
     monsters_left,
 )
 from tranquility.solver.search.budget import Deadline, SearchStats
+from tranquility.solver.search.compiled import load, ready
 from tranquility.solver.search.moves import _spare_finishes, choice_actions
 from tranquility.solver.search.placements import cheapest_cost, cheapest_costs_if_emptied, reading_runs
 
@@ -402,9 +402,9 @@ COMPILED_GREEDY = "tranquility.solver.core.greedy"
 
 
 def _compiling() -> bool:
-    if COMPILED_GREEDY in sys.modules:
-        return True
-    return _played_on_reference >= REFERENCE_PLAYOUTS and ready(COMPILED_GREEDY)
+    if COMPILED_GREEDY not in sys.modules and _played_on_reference < REFERENCE_PLAYOUTS:
+        return False
+    return ready(COMPILED_GREEDY)  # under compiled's lock: another thread may be importing it
 
 
 def _on_reference(state: State, rng: random.Random, style: Style) -> tuple[list[Action], State]:
@@ -451,6 +451,7 @@ def seeded_playouts(state: State, seed: int, count: int, compiled: bool = True) 
     ``greedy_playout``: for the benchmarks, which time both on the same playouts."""
     found = []
     if compiled:
+        load(COMPILED_GREEDY)
         from tranquility.solver.core import greedy as core
 
         series, drawn, style = core.Series(state), _generator(seed), core.style_vector(0, 0, 0, 0, False)

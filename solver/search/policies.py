@@ -39,6 +39,7 @@ from tranquility.solver.engine.rules import Rules
 from tranquility.solver.engine.state import IslandPlay, IslandPlays, State, Status, geometry_of
 from tranquility.solver.engine.verify import position_after
 from tranquility.solver.errors import BadInput
+from tranquility.solver.search.compiled import load
 from tranquility.solver.search.memory import SeatMemory, remember
 from tranquility.solver.search.weights import WeightBook, Weights, weights_for
 
@@ -622,6 +623,7 @@ class SimResult:
 # The policies the compiled core plays (solver/core), by class: their subclasses (wavering,
 # which draws noise from Python's generator, the lookahead) play on the reference.
 COMPILED: dict[type[Policy], str] = {Tuned: "tuned", Cautious: "cautious", Thrifty: "thrifty", Greedy: "greedy"}
+COMPILED_GAMES = "tranquility.solver.core.games"
 
 
 def compiled_name(policy: Policy) -> str | None:
@@ -640,6 +642,7 @@ def act_as(policy: Policy, obs: Observation) -> Action:
     name = compiled_name(policy)
     if name is None:
         return policy.act(obs)
+    load(COMPILED_GAMES)
     from tranquility.solver.core.games import core_act
 
     return core_act(obs, name, _weights(policy, obs.rules, obs.players))
@@ -656,6 +659,7 @@ def play_on(
     one game on the reference."""
     name = compiled_name(policy) if compiled and memories is None else None
     if name is not None and not state.won:
+        load(COMPILED_GAMES)
         from tranquility.solver.core.games import core_game
 
         played = core_game(state, name, _weights(policy, state.rules, state.players))
@@ -691,6 +695,7 @@ def playouts(states: Sequence[State], policy: Policy, firsts: Sequence[Action] |
     when it plays the policy (its games are the reference's: tests/core/), else one by one."""
     name = compiled_name(policy)
     if name is not None and states:
+        load(COMPILED_GAMES)
         from tranquility.solver.core.games import core_outcomes
 
         ends = core_outcomes(states, name, firsts, _weights(policy, states[0].rules, states[0].players))
