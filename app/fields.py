@@ -10,9 +10,9 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
+from tranquility.solver.engine.deal import MAX_SEED as MAX_SEED  # a request's seed of a deal, as deal --seed takes it
 from tranquility.solver.errors import BadInput
 
-MAX_SEED = 2**64 - 1  # the dealer's seeds, as deal --seed takes them
 MAX_INT = 2**31 - 1  # any other count or seed a request gives
 MAX_DIGITS = 40  # digits of an integer read as one: a seed's 2^64 has 20
 

@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 import click
 from click.core import ParameterSource
+from tranquility.solver.engine.deal import MAX_SEED
 from tranquility.solver.engine.rules import PRESETS
 from tranquility.solver.verdicts import Objective, Proof
 
@@ -283,7 +284,7 @@ def samples_option(help: str) -> Callable[[Callable], Callable]:
     return count_option("--samples", help, metavar="N")
 
 
-SEED = click.IntRange(0, 2**64 - 1)  # a seed of the library's dealer or of a policy's random choices
+SEED = click.IntRange(0, MAX_SEED)  # a seed of the library's dealer or of a policy's random choices
 
 
 def sim_seed_option(help: str, metavar: str | None = None) -> Callable[[Callable], Callable]:

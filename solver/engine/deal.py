@@ -12,6 +12,7 @@ from tranquility.solver.engine.rules import MAX_PLAYERS, FinishSetup, Rocks, Rul
 from tranquility.solver.errors import BadInput
 
 DEALER = "v1"
+MAX_SEED = 2**64 - 1  # the dealer's seeds run 0..MAX_SEED, as its SplitMix64 takes them
 
 
 class DealError(BadInput):
@@ -124,11 +125,17 @@ def check_players(rules: Rules, players: int) -> None:
         )
 
 
+def check_seed(seed: object) -> None:
+    """Raise DealError unless ``seed`` is one of the dealer's: an integer (not a bool) in
+    0..MAX_SEED."""
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise DealError(f"seed must be an integer in 0..2^64-1, got {seed!r}")
+
+
 def deal(rules: Rules, players: int, seed: int) -> Deal:
     """Dealer v1: the only place that consumes random numbers, in the documented order."""
     check_players(rules, players)
-    if not is_island(seed) or not 0 <= seed < 2**64:
-        raise DealError(f"seed must be an integer in 0..2^64-1, got {seed!r}")
+    check_seed(seed)
     rng = SplitMix64(seed)
     islands = list(range(1, rules.islands + 1))
     # 1. Islands module: a partial Fisher-Yates picks the removed islands.

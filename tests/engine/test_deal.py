@@ -10,9 +10,11 @@ import pytest
 from tranquility.solver.engine.cards import FINISH, MONSTER, START, Card
 from tranquility.solver.engine.deal import (
     DEALER,
+    MAX_SEED,
     Deal,
     DealError,
     check_players,
+    check_seed,
     deal,
     pile_sizes,
 )
@@ -237,3 +239,16 @@ def test_check_monsters_are_counted():
     rules = tiny_rules(monsters=2)
     make_deal([[1, 2, 3, START, 4, MONSTER], [5, 6, 7, 8, FINISH, START, MONSTER]], rules)
     assert "Sea Monster" in bad(GOOD, rules)
+
+
+@pytest.mark.parametrize("seed", [-1, 2**64, True, 1.0, "7", None])
+def test_a_seed_outside_the_dealers_range_is_named(seed):
+    with pytest.raises(DealError, match=r"seed must be an integer in 0\.\.2\^64-1"):
+        check_seed(seed)
+    with pytest.raises(DealError, match="seed must be"):
+        deal(PRESETS["official"], 2, seed)
+
+
+def test_the_dealers_last_seed_deals():
+    check_seed(MAX_SEED)
+    assert deal(PRESETS["official"], 2, MAX_SEED).seed == MAX_SEED
