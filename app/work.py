@@ -170,13 +170,18 @@ def run_verify(body: Mapping[str, Any], progress: SendProgress) -> dict:
 
 def run_hint(body: Mapping[str, Any], progress: SendProgress) -> dict:
     """The board's hint (``play``'s): the position solved, its verdict in words and, for a
-    win, the best next move."""
+    win, the best next move; with ``card`` (a card of the hand), what to do with that card
+    (``hints.card_hint``: its best cell, or that it should not be played now)."""
     from tranquility.solver.analysis.board import Board
     from tranquility.solver.formats.codecs import action_to_json
     from tranquility.solver.formats.notation import format_action
 
+    from .hints import card_hint, hand_card
+
     board = Board.open(named_game(body).game)  # replayed once: an illegal action is refused here
-    hint = board.hint(request_budget(body, "hint"), objective_of(body, board.objective))
+    card = hand_card(body, board.state.hand)
+    budget, objective = request_budget(body, "hint"), objective_of(body, board.objective)
+    hint = board.hint(budget, objective)
     best = hint.best
     return {
         "verdict": hint.verdict,
@@ -185,7 +190,16 @@ def run_hint(body: Mapping[str, Any], progress: SendProgress) -> dict:
         "reason": hint.reason,
         "best": None if best is None else {"notation": format_action(best), "action": action_to_json(best)},
         "words": hint.words(),
+        "card": None if card is None or board.over else card_hint(board, card, hint, budget, objective),
     }
+
+
+def run_fair_hint(body: Mapping[str, Any], progress: SendProgress) -> dict:
+    """The fair hint at a table (``hints.fair_hint``): its body is ``hints.fair_job``'s,
+    the seat's own observation and memory, which the server builds; no client sends it."""
+    from .hints import fair_hint
+
+    return fair_hint(body)
 
 
 def run_check(body: Mapping[str, Any], progress: SendProgress) -> dict:
@@ -227,6 +241,7 @@ def preload() -> None:
     """Every module the jobs use, imported, and a small solve run: a worker does this before
     its first job, so that no job spends its time (or meets a cancel) importing OR-Tools or
     compiling the compiled core's functions (seconds, the first time in a process)."""
+    import tranquility.app.hints
     import tranquility.solver.analysis.analyze
     import tranquility.solver.analysis.board
     import tranquility.solver.analysis.explain
@@ -251,6 +266,7 @@ JOBS: Mapping[str, Callable[[Mapping[str, Any], SendProgress], dict]] = {
     "verify": run_verify,
     "hint": run_hint,
     "check": run_check,
+    "fair_hint": run_fair_hint,  # given a seat's observation and memory (hints.fair_job), not JSON
 }
 
 

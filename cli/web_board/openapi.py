@@ -13,7 +13,7 @@ from tranquility.solver.engine.rules import PRESETS
 from tranquility.solver.verdicts import Objective
 
 BOARD_OPS = ("play", "undo", "redo", "back", "hint", "check")
-TABLE_OPS = ("play", "give", "rocks", "step")
+TABLE_OPS = ("play", "give", "rocks", "step", "hint")
 
 _ref = "#/components/schemas/"
 
@@ -111,13 +111,18 @@ def schemas() -> dict[str, Any]:
         },
         "Operation": {
             "type": "object",
-            "description": "play: action (an action object or the notation); give: cards; rocks: row; hint and check: a Budget",
+            "description": "play: action (an action object or the notation); give: cards; rocks: row; hint and check: "
+            "a Budget (a board's); hint: card, a card of the hand to ask about",
             "properties": {
                 "action": {"oneOf": [{"type": "object"}, {"type": "string"}]},
                 "cards": {"type": "array", "items": {"type": "integer"}},
                 "row": {"type": "integer", "minimum": 0, "maximum": MAX_INT},
                 "time_limit": {"type": "number", "exclusiveMinimum": 0, "maximum": work.MAX_SECONDS},
                 "objective": {"type": "string", "enum": [o.value for o in Objective]},
+                "card": {
+                    "oneOf": [{"type": "integer", "minimum": 1}, {"type": "string", "enum": ["S", "F", "M"]}],
+                    "description": "hint: the chosen card of the hand, answered for (its best cell, or a better move)",
+                },
             },
         },
     }
@@ -249,7 +254,9 @@ def document() -> dict:
                 "summary": "a table operation",
                 "parameters": [_id(), _op("op", TABLE_OPS)],
                 "requestBody": _body("Operation", required=False),
-                "responses": _answer("the seat's view", errors=_MISSING),
+                "responses": _answer(
+                    "the seat's view (hint: the fair hint, from the seat's view alone)", errors={**_MISSING, **_BUSY}
+                ),
             }
         },
     }

@@ -295,9 +295,10 @@ class Server:
         body = await _body(request)
         if op in ("hint", "check"):
             line = session.board.line
-            budget = {name: body[name] for name in work.BUDGET_KEYS if name in body}
+            taken = (*work.BUDGET_KEYS, "card") if op == "hint" else work.BUDGET_KEYS
+            asked = {name: body[name] for name in taken if name in body}
             answer = await self.pool.run(
-                op, {**budget, "game": line_to_json(line), "known": session.verdicts()}, _ignore, Ticket()
+                op, {**asked, "game": line_to_json(line), "known": session.verdicts()}, _ignore, Ticket()
             )
             if op == "hint":
                 return web.json_response({"id": key, "hint": answer})
@@ -343,13 +344,26 @@ class Server:
 
     async def table_op(self, request: web.Request) -> web.Response:
         """``play`` (``{"action": ...}`` or ``{"action": "S"}``), ``give`` (``{"cards"}``),
-        ``rocks`` (``{"row"}``), ``step`` (one bot acts)."""
+        ``rocks`` (``{"row"}``), ``step`` (one bot acts): the view; ``hint`` (``{"card"}``
+        optional): the person's fair hint, ``{"id", "turn", "hint"}``."""
         key, op = request.match_info["id"], request.match_info["op"]
         session: TableSession = self._session(request, TableSession)
         body = await _body(request)
+        if op == "hint":
+            return await self._fair_hint(key, session, body)
         async with session.lock:
             await self._table_act(session, op, body)
         return self._view(key, session)
+
+    async def _fair_hint(self, key: str, session: TableSession, body: dict) -> web.Response:
+        """The fair hint, solved in the pool from the seat's own observation and memory
+        (``hints.fair_job``): the worker is given no card the seat has not seen."""
+        from tranquility.app.hints import fair_job, hand_card
+
+        table = session.table
+        job = fair_job(table, hand_card(body, table.view.hand))
+        answer = await self.pool.run("fair_hint", job, _ignore, Ticket())
+        return web.json_response({"id": key, "turn": table.board.turn, "hint": answer})
 
     async def _table_act(self, session: TableSession, op: str, body: dict) -> None:
         match op:
@@ -362,7 +376,7 @@ class Server:
             case "step":
                 await asyncio.to_thread(session.step)
             case _:
-                raise web.HTTPNotFound(reason=f"no table operation {op!r} (play, give, rocks, step)")
+                raise web.HTTPNotFound(reason=f"no table operation {op!r} (play, give, rocks, step, hint)")
 
 
 def _ignore(step: dict) -> None:

@@ -23,6 +23,7 @@ from tranquility.solver.analysis.board import Board, Move
 from tranquility.solver.analysis.portfolio import solve
 from tranquility.solver.analysis.results import Progress, Result, Step
 from tranquility.solver.engine.actions import Action
+from tranquility.solver.engine.cards import Card
 from tranquility.solver.engine.line import Game, Line
 from tranquility.solver.engine.state import State
 from tranquility.solver.engine.verify import Replayed
@@ -108,15 +109,18 @@ def rank_moves(
     budget: Budget = Budget(seconds=10),
     objective: Objective = Objective.ANY,
     progress: Progress | None = None,
+    card: Card | None = None,
 ) -> Ranking:
     """Every move at the position ``game`` reaches, with its verdict, ranked (``Ranking``),
     within ``budget.seconds`` for them all (``reproducible``: each payment gets its share of
     the budget's fixed ones, in one look). ``objective``: each winning move's line is
     improved for it, and ``proven`` says whether its value is optimal. Ctrl-C ends it with
-    what was decided (``interrupted``). ``progress`` hears each move solved (a ``Step``)."""
+    what was decided (``interrupted``). ``progress`` hears each move solved (a ``Step``).
+    ``card``: only the moves that play it (a card hint weighs the cells of one card)."""
     started = time.monotonic()
     board = Board.open(game)
-    moves = [_Candidates(move, _payments(board, move)) for move in board.choices]
+    choices = [move for move in board.choices if card is None or move.choice.card == card]
+    moves = [_Candidates(move, _payments(board, move)) for move in choices]
     run = _Run(moves, budget, objective, progress, started)
     try:
         run.looks()

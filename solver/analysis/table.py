@@ -18,7 +18,7 @@ ends a Start the person played under manual Jagged Rocks (answered by ``rocks``)
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
 
@@ -259,10 +259,9 @@ class Table:
             raise BoardError("the fair hint is for your turn: " + self._not_yours())
         if self.board.state.must_play_start():
             raise BoardError("the Start is your only move (S): there is nothing to compare")
-        obs, searcher = self.view, Lookahead(self.seating.seed, self.seating.hint_samples)
-        key = f"hint/{self.seating.seed}/{obs.turn}/{self.seat}"
-        for move in self.moves:
-            yield from searcher.estimate(obs, self.memory, [move.action], key)
+        yield from fair_estimates(
+            self.view, self.memory, [move.action for move in self.moves], self.seating.seed, self.seating.hint_samples
+        )
 
     # -- the history, as the person saw it ------------------------------------------------------
 
@@ -322,6 +321,19 @@ class FairHint:
                 f"{rank:>2}. {token:<{wide}}  {estimate.wins}/{estimate.worlds} won: {estimate.rate:.0%} ({low:.0%}-{high:.0%})"
             )
         return said
+
+
+def fair_estimates(
+    obs: Observation, memory: SeatMemory, moves: Sequence[Action], seed: int, samples: int
+) -> Iterator[MoveEstimate]:
+    """Each of ``moves`` played in the same ``samples`` worlds, dealt to fit ``obs`` and
+    ``memory`` alone (the seed, the turn and the seat make them), then thrifty at every
+    seat to the end: the fair hint takes nothing else of the game, so it cannot read a
+    card its seat has not seen. One move at a time, so that a caller can stop early."""
+    searcher = Lookahead(seed, samples)
+    key = f"hint/{seed}/{obs.turn}/{obs.seat}"
+    for action in moves:
+        yield from searcher.estimate(obs, memory, [action], key)
 
 
 def _paid_count(action: Action) -> int:

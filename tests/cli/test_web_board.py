@@ -190,6 +190,33 @@ def test_the_board_plays_through_the_engine(base):
     assert status == 200 and line["format"] == "tranquility-line/1" and len(line["actions"]) == 1
 
 
+def test_a_hint_for_a_chosen_card_answers_for_that_card(base):
+    status, view = request(base, "POST", "/api/board", {"puzzle": PUZZLE})
+    key = view["id"]
+    status, data = request(base, "POST", f"/api/board/{key}/hint", {"card": 74})
+    assert status == 200, data
+    hint, about = data["hint"], data["hint"]["card"]
+    assert hint["best"]["action"]["play"] != 74  # the best move plays another card: 74 is answered for all the same
+    assert about["verdict"] == "win" and about["best"]["action"]["play"] == 74 and about["better"] == hint["best"]
+    assert about["words"].startswith("Best for your 74: cell ")
+    request(base, "POST", f"/api/board/{key}/play", {"action": about["best"]["action"]})
+    status, checked = request(base, "POST", f"/api/board/{key}/check", {"time_limit": 5})
+    assert checked["check"]["judgement"] == "kept", checked
+    status, data = request(base, "POST", f"/api/board/{key}/hint", {"card": 19})
+    assert status == 400 and data["error"].startswith("card: 19 is not in the hand of the seat to move (")
+    # a card every move of which loses the win, while another move keeps it
+    lost = "tq1-1p-8cf48077-25"
+    moves = " ".join(format_action(a) for a in shipped.solution(lost).actions[:33])
+    status, view = request(base, "POST", "/api/board", {"puzzle": lost})
+    status, view = request(base, "POST", f"/api/board/{view['id']}/play", {"action": moves})
+    assert 64 in view["hand"], view["hand"]
+    status, data = request(base, "POST", f"/api/board/{view['id']}/hint", {"card": 64, "time_limit": 4})
+    about = data["hint"]["card"]
+    assert data["hint"]["verdict"] == "win" and about["verdict"] == "no-win" and about["best"] is None
+    assert about["better"] == data["hint"]["best"]
+    assert about["words"].startswith("Do not play 64 now: every move with it loses the win.")
+
+
 def _action(action) -> dict:
     from tranquility.solver.formats.codecs import action_to_json
 
@@ -346,6 +373,36 @@ def test_a_table_view_holds_no_card_the_seat_cannot_see(base):
     assert line is not None and bodies
     leaks = [found for body in bodies if (found := hidden_cards_in(body, line, seat=1))]
     assert not leaks, leaks[:3]
+
+
+def test_the_fair_hint_at_a_table_reads_no_hidden_card(base):
+    """Two deals that differ only in cards seat 0 cannot see (the other seats' hands and
+    every pile but the seat's own hand) give seat 0 the same view and the same hint."""
+    status, dealt = request(base, "GET", "/api/deal?seed=5&players=3")
+    first = {key: value for key, value in dealt.items() if key not in ("seed", "dealer")}
+    hand, piles = first["rules"]["hand"], first["piles"]
+    hidden = [card for pile in (piles[0][hand:], *piles[1:]) for card in pile][::-1]
+    sizes = [len(piles[0]) - hand, *(len(pile) for pile in piles[1:])]
+    cut = [sum(sizes[:k]) for k in range(len(sizes) + 1)]
+    second = {**first, "piles": [piles[0][:hand] + hidden[: cut[1]], *(hidden[cut[k] : cut[k + 1]] for k in (1, 2))]}
+    every = [sorted(str(card) for pile in game["piles"] for card in pile) for game in (first, second)]
+    assert second["piles"][1][:hand] != piles[1][:hand] and every[0] == every[1]
+    found, tables = [], []
+    for game in (first, second):
+        status, view = request(base, "POST", "/api/table", {"game": game, "seat": 0})
+        assert status == 200 and view["my_turn"], view
+        tables.append(view.pop("id"))
+        status, hint = request(base, "POST", f"/api/table/{tables[-1]}/hint", {})
+        assert status == 200 and hint["turn"] == 0, hint
+        found.append((view, hint["hint"]))
+    (view, hint), again = found
+    assert again == (view, hint)
+    assert hint["best"]["action"] in [m["action"] for m in view["moves"]] and hint["words"][0].startswith("Hint: ")
+    card = next(c for c in view["hand"] if any(m["card"] == c for m in view["moves"]))
+    status, data = request(base, "POST", f"/api/table/{tables[0]}/hint", {"card": card})
+    about = data["hint"]["card"]
+    assert status == 200 and about["card"] == card and about["best"]["action"]["play"] == card
+    assert about["words"].startswith(f"Best for your {card}: ")
 
 
 # -- the command --------------------------------------------------------------------------------
