@@ -20,7 +20,7 @@ from typing import Any
 
 from tranquility.solver.analysis.board import Board, BoardError, Hint
 from tranquility.solver.analysis.table import Table, fair_estimates
-from tranquility.solver.engine.actions import Action, ChoiceKind, choice_of, describe
+from tranquility.solver.engine.actions import Action, ChoiceKind, choice_of
 from tranquility.solver.engine.cards import Card, card_name
 from tranquility.solver.formats.codecs import action_to_json
 from tranquility.solver.formats.notation import format_action
@@ -81,12 +81,12 @@ def card_hint(board: Board, card: Card, hint: Hint, budget: Budget, objective: O
     top = rank_moves(board.line, budget, objective, card=card).moves[0]
     better = hint.best
     other = None if better is None else _move_json(better)
-    instead = "" if better is None else f" Play {format_action(better)} instead ({describe(better)})."
+    instead = "" if better is None else f" Instead, {_move_words(better)}."
     if top.verdict == Verdict.WIN:
         spare = "" if top.spare is None else f" with {top.spare} card(s) to spare"
         said = _best_words(name, top.action, f"it keeps a win{spare}")
         if other is not None:
-            said += f" The best move the hint found is {other['notation']}."
+            said += f" The best move the hint found: {_move_words(better)}."
         return {**found, "verdict": Verdict.WIN, "best": _move_json(top.action), "better": other, "words": said}
     if top.verdict == Verdict.NO_WIN:
         said = f"Do not play {name} now: every move with it loses the win.{instead}"
@@ -96,12 +96,20 @@ def card_hint(board: Board, card: Card, hint: Hint, budget: Budget, objective: O
 
 
 def _best_words(name: str, action: Action, what: str) -> str:
-    """``action``, a move with ``name``, in words: its cell, its notation, its payment."""
-    cell = getattr(action, "cell", None)
-    paid = getattr(action, "discard", ())
-    where = f"cell {cell}" if cell is not None else "play it"
-    paying = f", paying {', '.join(map(card_name, paid))}" if paid else ""
-    return f"Best for your {name}: {where} ({format_action(action)}{paying}), {what}."
+    return f"Best for your {name}: {_move_words(action)}, {what}."
+
+
+def _move_words(action: Action) -> str:
+    """``action`` as a player says it, its notation after it: play 24 at cell 13, paying 5 (24@13-5)."""
+    cell, paid = getattr(action, "cell", None), getattr(action, "discard", ())
+    kind = choice_of(action).kind
+    if kind == ChoiceKind.DISCARD:
+        said = f"discard {', '.join(map(card_name, paid))}"
+    else:
+        card = card_name(choice_of(action).card or "")
+        said = f"play {card if kind == ChoiceKind.ISLAND else 'the ' + card}" + ("" if cell is None else f" at cell {cell}")
+        said += f", paying {', '.join(map(card_name, paid))}" if paid else ""
+    return f"{said} ({format_action(action)})"
 
 
 # -- the fair hint at a table ----------------------------------------------------------------------
@@ -142,7 +150,7 @@ def fair_hint(body: Mapping[str, Any]) -> dict:
         "moves": len(estimates),
         "best": _estimate_json(best),
         "ranked": [_estimate_json(e) for e in estimates[:SHOWN_MOVES]],
-        "words": [f"Hint: {format_action(best.action)} ({_won(best)}, dealt to fit what you have seen)."],
+        "words": [f"Hint: {_move_words(best.action)}: {_won(best)} dealt to fit what you have seen."],
         "card": None,
     }
     if card is not None:
@@ -161,13 +169,13 @@ def _fair_card(card: Card, mine: list[MoveEstimate], best: MoveEstimate) -> dict
             "words": f"{name} has no legal move now: no cell takes it.",
         }
     top = mine[0]
-    said = f"Best for your {name}: {format_action(top.action)} ({_won(top)}, dealt to fit what you have seen)."
+    said = _best_words(name, top.action, f"{_won(top)} dealt to fit what you have seen")
     better = None
     if top.wins == 0 and best.wins > 0:
-        said = f"Do not play {name} now: it won no world at any cell. Play {format_action(best.action)} instead ({_won(best)})."
+        said = f"Do not play {name} now: it won no world at any cell. Instead, {_move_words(best.action)}: {_won(best)}."
         better = _estimate_json(best)
     elif best.wins > top.wins:
-        said += f" {format_action(best.action)} does better: {_won(best)}."
+        said += f" Better: {_move_words(best.action)}, {_won(best)}."
         better = _estimate_json(best)
     return {"card": card, "best": _estimate_json(top), "better": better, "words": said}
 

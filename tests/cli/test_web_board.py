@@ -198,7 +198,7 @@ def test_a_hint_for_a_chosen_card_answers_for_that_card(base):
     hint, about = data["hint"], data["hint"]["card"]
     assert hint["best"]["action"]["play"] != 74  # the best move plays another card: 74 is answered for all the same
     assert about["verdict"] == "win" and about["best"]["action"]["play"] == 74 and about["better"] == hint["best"]
-    assert about["words"].startswith("Best for your 74: cell ")
+    assert about["words"].startswith("Best for your 74: play 74 at cell ")
     request(base, "POST", f"/api/board/{key}/play", {"action": about["best"]["action"]})
     status, checked = request(base, "POST", f"/api/board/{key}/check", {"time_limit": 5})
     assert checked["check"]["judgement"] == "kept", checked

@@ -15,6 +15,7 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 import pytest
 from tranquility.puzzles import shipped
@@ -120,6 +121,10 @@ def open_puzzle(page, puzzle: str = PUZZLE) -> None:
     page.click("#tab-puzzle button[type=submit]")
     page.click(f'#puzzle-list button[data-puzzle="{puzzle}"]')
     wait_turn(page, 0)
+
+
+# Whether the element ``selector`` names lies in the window, top and bottom.
+IN_VIEW = "(s) => { const r = document.querySelector(s).getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }"
 
 
 def shot(page, name: str) -> None:
@@ -386,6 +391,7 @@ def test_moves_by_taps_and_a_finger_drag_on_a_phone_with_no_sideways_scroll(brow
                  .filter(([, r]) => r.width < 43.5 || r.height < 43.5).map(([name]) => name)"""
         )
         assert not small, f"touch targets under 44 px: {small}"
+        assert page.locator("#keys").is_hidden()  # a touch screen's player has no keys to read of
         touch_drag(page, '#hand button.card[data-card="30"]', '#grid [data-cell="13"]')
         assert "Play 30 into cell 13" in page.inner_text("#panel")
         page.wait_for_timeout(500)  # a finger's next tap, not a double tap
@@ -535,6 +541,75 @@ def test_a_thrown_win_is_flagged_and_taken_back(page, base):
     assert "hints=1" in page.url and "Hints used: 1" in page.inner_text("#goal")
 
 
+def test_the_hint_answers_for_the_chosen_card_else_names_the_card(page):
+    open_puzzle(page)
+    page.uncheck("#check")
+    page.click('#hand button.card[data-card="74"]')
+    assert page.inner_text("#hint") == "Hint for 74"
+    page.keyboard.press("h")
+    page.wait_for_function("() => tranquility.state.game.hints === 1")
+    said = page.inner_text("#news")
+    assert said.startswith("Best for your 74: play 74 at cell 29 (74@29)") and "outlined on the grid" in said, said
+    mode = page.evaluate("() => tranquility.state.mode")
+    assert mode["card"] == 74 and mode["best"] == 29 and page.locator('#grid [data-cell="29"].best').count() == 1
+    page.keyboard.press("Escape")
+    assert page.inner_text("#hint") == "Hint"
+    page.click("#hint")
+    page.wait_for_function("() => tranquility.state.game.hints === 2")
+    assert page.inner_text("#news").startswith("Hint: 66@29.")
+    assert page.evaluate("() => tranquility.state.mode.card") == 66
+    page.click('#grid [data-cell="29"]')
+    page.click("#panel-go")
+    wait_turn(page, 1)
+    assert tokens(page) == ["66@29"] and "hints=2" in page.url
+
+
+def test_the_fair_hint_at_a_bot_table_names_a_move_and_its_cell(page):
+    page.click('nav button[data-tab="table"]')
+    page.fill("#tab-table input[name=seed]", "5")
+    page.fill("#tab-table input[name=delay]", "0")
+    page.click("#tab-table button[type=submit]")
+    wait_view(page, "v.kind === 'table' && v.my_turn && !v.start")
+    assert page.is_visible("#hint") and page.is_enabled("#hint")
+    page.click("#hint")
+    page.wait_for_function("() => tranquility.state.game.hints === 1", timeout=60_000)
+    said = page.inner_text("#news")
+    assert said.startswith("Hint: play ") and "worlds dealt to fit what you have seen" in said, said
+    mode = page.evaluate("() => tranquility.state.mode")
+    best = page.locator("#grid .cell.best")
+    assert mode["kind"] == "card" and best.count() == 1
+    best.click()
+    page.click("#panel-go")
+    wait_view(page, "v.turn === 1")
+    assert tokens(page)[0].startswith(f"{mode['card']}@{mode['best']}")
+    no_serious_findings(page)
+
+
+def test_the_start_events_panel_comes_into_view_when_it_asks_for_your_share(browser, base):
+    """Seat 2 (a bot) plays the Start after these moves of seat 0's; in a window 800 px tall
+    the panel is below the hand, and is scrolled into view when it asks, after a reload too."""
+    moves = "24@0+40@2+70@26+71@27-5+78@33-23"
+    table = f"#table=1&seed=7&players=3&rules=official&seat=0&bots=tuned&delay=0&moves={moves}"
+    page = opened(browser, base, table, viewport={"width": 1280, "height": 800})
+    try:
+        wait_view(page, "v.start !== null")
+        assert page.evaluate(IN_VIEW, "#panel-go") and "Choose your share below the grid" in page.inner_text("#news")
+        page.evaluate("() => window.scrollTo(0, 0)")
+        page.reload()
+        page.wait_for_selector("body[data-ready]")
+        wait_view(page, "v.start !== null")
+        assert page.evaluate(IN_VIEW, "#panel-go")
+        quota = view(page)["start"]["quota"]
+        for card in view(page)["start"]["hand"][:quota]:
+            page.click(f'#panel button[data-toggle="give"][data-card="{card}"]')
+        page.click("#panel-go")
+        wait_view(page, "v.start === null")
+        assert "give:" in unquote(page.url)  # the share is one of the address's moves
+        assert not page.outside and not page.errors
+    finally:
+        page.context.close()
+
+
 def test_a_3_player_table_with_bots_to_its_end_then_its_analysis(page, base):
     bodies: list[dict] = []
 
@@ -560,6 +635,7 @@ def test_a_3_player_table_with_bots_to_its_end_then_its_analysis(page, base):
         announced = announced or "seat 0" in page.inner_text("#news")
         if now["start"] is not None:
             assert "The Start event" in page.inner_text("#panel")
+            assert page.evaluate(IN_VIEW, "#panel-go"), "the Start event's Give is out of view"
             for card in now["start"]["hand"][: now["start"]["least"]]:
                 page.locator(f'#panel button[data-toggle="give"][data-card="{card}"]:not(.paid)').first.click()
             page.click("#panel-go")
@@ -582,6 +658,8 @@ def test_a_3_player_table_with_bots_to_its_end_then_its_analysis(page, base):
     assert bodies and not leaks, leaks[:3]
     assert not any("hands" in body or "piles" in body for body in bodies if body.get("kind") == "table" and not body["over"])
     page.wait_for_selector("#end:not([hidden])")
+    if final["status"] == "lost":  # the end screen says who could not move
+        assert "to move with" in page.inner_text("#end") and "so the team could not go on" in page.inner_text("#end")
     no_serious_findings(page)
     page.click("#end-analyze")
     frame = page.frame_locator("#report")

@@ -90,7 +90,7 @@ function drawGoal() {
     lines.push(spare === null || spare === undefined ? "Goal: win." : `Goal: win with at least ${spare} card${spare === 1 ? "" : "s"} left (as the puzzle's solution does).`);
     if (state.game && state.game.hints) lines.push(` Hints used: ${state.game.hints}.`);
   } else if (v.kind === "table") {
-    lines.push("This page's address holds the deal's seed, so you can come back to this table, but the seed also lets anyone look the deal up.");
+    lines.push("The address holds the deal's seed, to come back to this table; anyone with it can look the deal up.");
   }
   box.replaceChildren(...lines);
   box.hidden = !lines.length;
@@ -305,14 +305,17 @@ function giveParts(start) {
 function drawControls() {
   const v = state.view;
   const board = v.kind === "board";
-  for (const id of ["#undo", "#redo", "#back", "#hint", "#moves-btn", "#check-label"]) $(id).hidden = !board;
+  for (const id of ["#undo", "#redo", "#back", "#moves-btn", "#check-label"]) $(id).hidden = !board;
   if (board) {
     $("#undo").disabled = !v.can_undo || (state.job && state.job.kind === "moves");
     $("#redo").disabled = !v.can_redo;
     $("#back").disabled = v.last_winnable === null || v.last_winnable === undefined || v.last_winnable === v.turn;
-    $("#hint").disabled = over();
     $("#moves-btn").disabled = over() || Boolean(state.job);
   }
+  // at a table, the fair hint: on your own turn, when there is more than the Start to play
+  const onlyStart = v.moves.length === 1 && v.moves[0].kind === "start";
+  $("#hint").disabled = !canAct() || (v.kind === "table" && onlyStart);
+  $("#hint").textContent = state.mode && state.mode.card !== undefined ? `Hint for ${cardName(state.mode.card)}` : "Hint";
   $("#discard").disabled = !canAct() || !v.moves.some((m) => m.kind === "discard");
   $("#discard").setAttribute("aria-pressed", state.mode && state.mode.kind === "discard" ? "true" : "false");
   $("#numbers").setAttribute("aria-pressed", state.numbers ? "true" : "false");
@@ -395,6 +398,13 @@ export function say(message) {
   box.hidden = !message;
 }
 
+/** Why a table's game was lost: the seat to move could not act. */
+function stuck(v) {
+  const who = v.to_move === v.seat ? "You were" : `Seat ${v.to_move} (a bot) was`;
+  const why = v.hand_sizes[v.to_move] === 0 ? "with no card left in hand" : "with no legal move";
+  return `${who} to move ${why}, so the team could not go on.`;
+}
+
 /** The end of the game: the Finish drawn, the spare, the puzzle's best, the hints used. */
 export function drawEnd() {
   const v = state.view;
@@ -410,7 +420,7 @@ export function drawEnd() {
     const against = spare > best ? `A new best${hinted}: the puzzle's solution keeps ${best}.` : spare === best ? `As many as the puzzle's solution (${best})${hinted}.` : `The puzzle's solution keeps ${best}: ${best - spare} more to find.`;
     parts.push(el("p", {}, against));
   }
-  if (v.kind === "table") parts.push(el("p", {}, won ? "The team filled the grid." : "The team could not go on."), el("p", {}, "Every card is turned up now: the history shows them."));
+  if (v.kind === "table") parts.push(el("p", {}, won ? "The team filled the grid." : stuck(v)), el("p", {}, "Every card is turned up now: the history shows them."));
   const hints = state.game ? state.game.hints : 0;
   if (v.kind === "board") parts.push(el("p", {}, hints ? `Hints used: ${hints}${won ? ` (a win with hints)` : ""}.` : "No hint used."));
   if (!won && v.kind === "board") parts.push(el("p", {}, "Lost: the seat to move has no legal action. Undo, or go back to the last position proven winnable."));

@@ -5,7 +5,7 @@
 import * as api from "./api.js";
 import * as address from "./address.js";
 import { drawEnd, drawProgress, news, render, say } from "./draw.js";
-import { cellOf, modeFor, over, positionKey, state } from "./state.js";
+import { cardName, cellOf, modeFor, over, positionKey, state } from "./state.js";
 
 const $ = (sel) => document.querySelector(sel);
 let botTimer = null;
@@ -44,6 +44,7 @@ function take(view, told = true) {
   }
   state.seen = history.length;
   render();
+  if (view.kind === "table" && view.start && !(before && before.start && before.id === view.id)) askShare(view);
   if (view.kind === "table" && view.bots_turn && !restoring) scheduleBot();
   const myTurnNow = view.kind === "table" && view.my_turn && !(before && before.my_turn && before.id === view.id);
   if (myTurnNow && state.keyboard && $("#end").hidden) focusHand(); // the bots are done: the keys go on in the hand
@@ -52,6 +53,13 @@ function take(view, told = true) {
     if (view.status === "won" && view.puzzle) remember(view);
     drawEnd();
   }
+}
+
+/** The Start event asks the person: said beside the board, and its panel brought into view. */
+function askShare(view) {
+  const rows = view.start.rows && view.start.rows.length;
+  news([rows ? "The Start is played: choose the row the Jagged Rocks move to, below the grid." : `${view.start.words[0]} Choose your share below the grid, then Give.`], "bot");
+  $("#panel").scrollIntoView({ block: "nearest", behavior: "instant" });
 }
 
 function remember(view) {
@@ -265,28 +273,37 @@ export async function check() {
   else news([]);
 }
 
+/** The hint: about the chosen card when one is chosen (its best cell, or the move that
+ * does better), else the best move, its card chosen and its cell marked. At a table it is
+ * the fair hint, from what your seat has seen. */
 export async function hint() {
   const key = positionKey();
   const chosen = state.mode && state.mode.card !== undefined ? state.mode.card : null;
-  news(["Thinking…"], "progress");
-  const data = await attempt(() => onServer("hint"));
-  if (!data || positionKey() !== key) return;
+  news([chosen === null ? "Thinking…" : `Thinking about your ${cardName(chosen)}…`], "progress");
+  const data = await attempt(() => onServer("hint", chosen === null ? {} : { card: chosen }));
+  if (!data || positionKey() !== key) return news([]);
   state.game.hints += 1;
   keep(false);
-  const best = data.hint.best;
-  const lines = data.hint.words.slice();
-  if (best) {
-    const mode = modeFor(best.action, { hinted: true });
-    if (mode && mode.kind === "pay" && mode.move.cell !== null) {
-      state.mode = { kind: "card", index: mode.index, card: mode.card, best: mode.move.cell };
-      state.cursor = mode.move.cell;
-    } else state.mode = mode;
-    const card = best.action.play;
-    if (chosen !== null && card !== undefined && String(card) !== String(chosen)) lines.unshift(`The hint plays ${card}, not your ${chosen}: ${best.notation}.`);
-    else lines.unshift(`Hint: ${best.notation}.`);
-  }
+  const answer = data.hint;
+  const about = answer.card;
+  const lines = about ? [about.words] : answer.words.slice();
+  const shown = about ? about.best : answer.best;
+  if (shown) showMove(shown.action);
+  if (!about && shown && state.view.kind === "board") lines.unshift(`Hint: ${shown.notation}.`);
+  const marked = state.mode && state.mode.best !== undefined ? state.mode.best : null;
+  if (marked !== null) lines.push(`Its cell is outlined on the grid: choose it, or another.`);
   render();
-  news(lines, data.hint.verdict === "no-win" ? "threw" : "");
+  news(lines, answer.verdict === "no-win" || (about && about.verdict === "no-win") ? "threw" : "");
+  if (marked !== null && state.keyboard) $(`#grid [data-cell="${marked}"]`).focus();
+}
+
+/** A hinted move shown: its card chosen and its cell marked (a move with no cell, in its panel). */
+function showMove(action) {
+  const mode = modeFor(action, { hinted: true });
+  if (mode && mode.kind === "pay" && mode.move.cell !== null) {
+    state.mode = { kind: "card", index: mode.index, card: mode.card, best: mode.move.cell };
+    state.cursor = mode.move.cell;
+  } else if (mode) state.mode = mode;
 }
 
 /** Every legal move with its verdict, tied to this position: any change clears it. */

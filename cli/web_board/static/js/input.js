@@ -216,6 +216,7 @@ export function bind() {
         return $("#move-input").focus();
       }
       if (event.key === "d" && !$("#discard").disabled) return $("#discard").click();
+      if (event.key === "h" && !$("#hint").disabled && !$("#hint").hidden) return $("#hint").click();
     }
     if (event.target.closest && event.target.closest("#grid")) return gridKeys(event);
     if (event.target.closest && event.target.closest("#hand")) return handKeys(event);
