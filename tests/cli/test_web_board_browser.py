@@ -398,6 +398,9 @@ def test_moves_by_taps_and_a_finger_drag_on_a_phone_with_no_sideways_scroll(brow
         page.tap("#panel-go")
         wait_turn(page, 6)
         assert tokens(page)[-2:] == ["73@32", "30@13"]
+        page.tap("#how summary")  # the rules in short, for a player who has never played
+        assert "ascending order" in page.inner_text("#how") and page.locator("#how p").first.is_visible()
+        assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
         assert not page.outside and not page.errors
     finally:
         page.context.close()
@@ -418,7 +421,8 @@ def test_the_start_and_discard_two_by_card_panels_with_cancel(browser, base):
         page.click("#panel-cancel")
         assert page.locator("#panel").is_hidden() and view(page)["turn"] == 8
         page.click('#hand button.card[data-card="S"]')
-        assert "Suggested: S/" in page.inner_text("#panel")
+        suggested = page.inner_text("#panel .suggestion")  # in words, the notation after them
+        assert suggested.startswith("Suggested: seat 0 gives ") and "; seat 1 gives " in suggested and "(S/" in suggested
         page.click("#start-suggested")
         assert page.inner_text("#panel .count") == f"{cost} of {cost} chosen"
         page.click("#panel-go")
@@ -583,6 +587,19 @@ def test_the_fair_hint_at_a_bot_table_names_a_move_and_its_cell(page):
     wait_view(page, "v.turn === 1")
     assert tokens(page)[0].startswith(f"{mode['card']}@{mode['best']}")
     no_serious_findings(page)
+
+
+def test_a_1280_by_800_window_shows_the_grid_and_the_whole_hand_without_scrolling(browser, base):
+    """A laptop's window: the puzzle's goal or the table's note on the seed above the grid,
+    the last move told, and the hand still in the window."""
+    games = [f"#puzzle={PUZZLE}&moves=66@29", "#table=1&seed=7&players=3&rules=official&seat=0&bots=tuned&delay=0&moves=24@0"]
+    for game in games:
+        page = opened(browser, base, game, viewport={"width": 1280, "height": 800})
+        try:
+            wait_view(page, "v.turn >= 1 && (v.kind === 'board' || v.my_turn)")
+            assert page.evaluate(IN_VIEW, "#grid") and page.evaluate(IN_VIEW, "#hand"), game
+        finally:
+            page.context.close()
 
 
 def test_the_start_events_panel_comes_into_view_when_it_asks_for_your_share(browser, base):

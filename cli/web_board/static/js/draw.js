@@ -255,8 +255,14 @@ function discardParts(mode) {
   ];
 }
 
+/** Who gives what in a Start, in words: "seat 0 gives 7, 49; seat 1 gives nothing". */
+function shares(action) {
+  return (action.team_discard || []).map((cards, seat) => `seat ${seat} gives ${cards.length ? cards.map(cardName).join(", ") : "nothing"}`).join("; ");
+}
+
 function startParts(mode) {
   const move = mode.move, round = startRound(move);
+  const suggested = move.options ? move.options[0] : move;
   const total = mode.picked.reduce((n, p) => n + p.length, 0);
   const rows = round.hands.map((hand, seat) =>
     el("div", { class: "seat-give" },
@@ -268,7 +274,7 @@ function startParts(mode) {
   return [
     el("h2", { id: "panel-title" }, "Play the Start"),
     ...forced,
-    el("p", { class: "suggestion" }, "Suggested: ", el("code", {}, move.options ? move.options[0].notation : move.notation), " ",
+    el("p", { class: "suggestion" }, `Suggested: ${shares(suggested.action)} `, el("code", {}, `(${suggested.notation})`), " ",
       el("button", { type: "button", id: "start-suggested", "data-key": "start-suggested" }, "Use the suggestion")),
     ...rows,
     count(total, round.owed),
