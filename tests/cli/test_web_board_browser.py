@@ -576,7 +576,9 @@ def test_the_fair_hint_at_a_bot_table_names_a_move_and_its_cell(page):
     wait_view(page, "v.kind === 'table' && v.my_turn && !v.start")
     assert page.is_visible("#hint") and page.is_enabled("#hint")
     page.click("#hint")
+    assert page.is_disabled("#hint") and page.inner_text("#hint") == "Thinking…"  # one hint at a time
     page.wait_for_function("() => tranquility.state.game.hints === 1", timeout=60_000)
+    assert page.is_enabled("#hint")
     said = page.inner_text("#news")
     assert said.startswith("Hint: play ") and "worlds dealt to fit what you have seen" in said, said
     mode = page.evaluate("() => tranquility.state.mode")

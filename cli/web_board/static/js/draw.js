@@ -320,8 +320,8 @@ function drawControls() {
   }
   // at a table, the fair hint: on your own turn, when there is more than the Start to play
   const onlyStart = v.moves.length === 1 && v.moves[0].kind === "start";
-  $("#hint").disabled = !canAct() || (v.kind === "table" && onlyStart);
-  $("#hint").textContent = state.mode && state.mode.card !== undefined ? `Hint for ${cardName(state.mode.card)}` : "Hint";
+  $("#hint").disabled = !canAct() || (v.kind === "table" && onlyStart) || state.thinking;
+  $("#hint").textContent = state.thinking ? "Thinking…" : state.mode && state.mode.card !== undefined ? `Hint for ${cardName(state.mode.card)}` : "Hint";
   $("#discard").disabled = !canAct() || !v.moves.some((m) => m.kind === "discard");
   $("#discard").setAttribute("aria-pressed", state.mode && state.mode.kind === "discard" ? "true" : "false");
   $("#numbers").setAttribute("aria-pressed", state.numbers ? "true" : "false");

@@ -277,10 +277,15 @@ export async function check() {
  * does better), else the best move, its card chosen and its cell marked. At a table it is
  * the fair hint, from what your seat has seen. */
 export async function hint() {
+  if (state.thinking) return;
   const key = positionKey();
   const chosen = state.mode && state.mode.card !== undefined ? state.mode.card : null;
+  state.thinking = true; // one hint at a time: the button waits for this one's answer
+  render();
   news([chosen === null ? "Thinking…" : `Thinking about your ${cardName(chosen)}…`], "progress");
   const data = await attempt(() => onServer("hint", chosen === null ? {} : { card: chosen }));
+  state.thinking = false;
+  render();
   if (!data || positionKey() !== key) return news([]);
   state.game.hints += 1;
   keep(false);

@@ -17,6 +17,7 @@ export const state = {
   placed: null, // the cell of the move just made, drawn arriving
   keyboard: false, // the last input was a key: focus follows the play
   ended: false, // the end-of-game screen was shown for this game
+  thinking: false, // a hint is under way
 };
 
 export function cardName(card) {
