@@ -275,6 +275,7 @@ def test_a_free_board_comes_back_from_its_address_on_reload_back_forward_and_a_f
     page.wait_for_selector("body[data-ready]")
     wait_turn(page, 2)
     assert tokens(page) == played
+    assert not page.is_checked("#check")  # turned off before the reload, it stays off
     page.go_back()
     wait_turn(page, 1)
     assert tokens(page) == played[:1]

@@ -297,6 +297,9 @@ export function bind() {
     render();
   };
   state.numbers = Boolean(localStorage.getItem("tranquility.numbers"));
+  // the check after each move, on or off as the player last left it (a reload keeps it)
+  $("#check").checked = localStorage.getItem("tranquility.check") !== "off";
+  $("#check").onchange = () => localStorage.setItem("tranquility.check", $("#check").checked ? "on" : "off");
   $("#result-btn").onclick = () => {
     $("#end").hidden = false;
     $("#end-title").focus();
