@@ -14,6 +14,7 @@ from tranquility.solver.analysis.portfolio import solve
 from tranquility.solver.analysis.results import Progress, Result, Step
 from tranquility.solver.engine.actions import Action, describe
 from tranquility.solver.engine.line import Line
+from tranquility.solver.engine.verify import Replayed, replayed
 from tranquility.solver.search.budget import Budget
 from tranquility.solver.verdicts import DecidedBy, Verdict
 
@@ -96,13 +97,16 @@ class Analysis:
 
 
 def analyze(
-    line: Line,
+    game: Line | Replayed,
     budget: Budget = Budget(seconds=10),
     progress: Progress | None = None,
 ) -> Analysis:
-    """Solve the position before each action (and after the last), ``budget`` each.
-    ``progress`` hears each position (a ``Step``: which, when its budget ends, the last
-    position shown winnable so far)."""
+    """Solve the position before each action (and after the last), ``budget`` each, the
+    line replayed once for them all (a line already replayed, not again). ``progress``
+    hears each position (a ``Step``: which, when its budget ends, the last position shown
+    winnable so far)."""
+    checked = replayed(game)
+    line = checked.line
     positions: list[TurnVerdict] = []
     lost_from: TurnVerdict | None = None
     for index in range(len(line.actions) + 1):
@@ -115,7 +119,7 @@ def analyze(
             why = f"the position before turn {lost_from.index + 1} is already lost"
             positions.append(TurnVerdict(index, Verdict.NO_WIN, DecidedBy.IMPLIED, 0.0, why, None))
             continue
-        result = solve(line.with_actions(line.actions[:index]), budget)
+        result = solve(Replayed(line.with_actions(line.actions[:index]), checked.states[: index + 1]), budget)
         position = TurnVerdict(index, result.verdict, result.method, result.seconds, result.reason, _first_action(result, index))
         positions.append(position)
         if result.interrupted:  # Ctrl-C: stop here, with the positions solved so far

@@ -22,9 +22,9 @@ from tranquility.solver.analysis.results import Best, Result
 from tranquility.solver.engine.actions import Action, Choice, ChoiceKind, DiscardTwo, choice_of, describe, describe_rocks
 from tranquility.solver.engine.cards import Card, card_name
 from tranquility.solver.engine.deal import Deal
-from tranquility.solver.engine.line import Game, Line, as_line
+from tranquility.solver.engine.line import Game, Line
 from tranquility.solver.engine.state import State, Status
-from tranquility.solver.engine.verify import position_after, verify
+from tranquility.solver.engine.verify import Replayed, replayed, verify
 from tranquility.solver.errors import BadInput, InternalError
 from tranquility.solver.formats.codecs import line_to_json
 from tranquility.solver.formats.json_values import write_json
@@ -184,16 +184,14 @@ class Board:
     source: str | None = None  # the file the game was read from, if any
 
     @classmethod
-    def open(cls, game: Game, goal: Goal | None = None, source: str | None = None) -> Board:
-        """A board at the end of ``game`` (a deal: its starting position); an action that
-        breaks a rule is the engine's IllegalAction, naming the turn."""
-        line = as_line(game)
-        # replace keeps whatever else the line starts from; only its actions are replayed here
-        origin = replace(line, actions=())
-        board = cls(origin, states=(position_after(origin),), goal=goal, source=source)
-        for action in line.actions:
-            board = board.play_action(action)
-        return board
+    def open(cls, game: Game | Replayed, goal: Goal | None = None, source: str | None = None) -> Board:
+        """A board at the end of ``game`` (a deal: its starting position), replayed once (a
+        game already replayed is not replayed again): a deal or an action that breaks a rule
+        is BadInput naming it, as ``verify`` names it."""
+        checked = replayed(game)
+        # replace keeps whatever else the line starts from; its actions are the board's
+        origin = replace(checked.line, actions=())
+        return cls(origin, actions=checked.line.actions, states=checked.states, goal=goal, source=source)
 
     # -- the position ---------------------------------------------------------------------
 
@@ -210,6 +208,11 @@ class Board:
     def turn(self) -> int:
         """Actions played so far."""
         return len(self.actions)
+
+    @property
+    def replayed(self) -> Replayed:
+        """The game so far, as the verifier's replay hands it on (to ``solve``)."""
+        return Replayed(self.line, self.states)
 
     @property
     def over(self) -> bool:

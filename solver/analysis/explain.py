@@ -15,10 +15,10 @@ from tranquility.solver.analysis.results import Phase, Progress, Result, Step
 from tranquility.solver.cpsat.binds import Binding, what_binds
 from tranquility.solver.engine.actions import Action, Choice, PlayIsland, PlayStart, choice_of, describe
 from tranquility.solver.engine.cards import Card
-from tranquility.solver.engine.line import Game, Line, as_line
+from tranquility.solver.engine.line import Game, Line
 from tranquility.solver.engine.rules import Order
 from tranquility.solver.engine.state import State, Status
-from tranquility.solver.engine.verify import position_after
+from tranquility.solver.engine.verify import Replayed, replayed
 from tranquility.solver.search.bounds import empty_runs, live_islands, monsters_left, refutation, state_key
 from tranquility.solver.search.budget import Budget, Deadline, SearchStats
 from tranquility.solver.search.complete import exhaustive
@@ -167,7 +167,7 @@ class Reach:
 
 
 def explain(
-    game: Game,
+    game: Game | Replayed,
     objective: Objective = Objective.SPARE,
     budget: Budget = Budget(seconds=60),
     critical_budget: float = 30.0,
@@ -179,8 +179,10 @@ def explain(
     and what binds. With ``total``, those last two share what the solve left of ``total``
     seconds (3/5 and 2/5), so that the whole explanation keeps within about ``total``;
     without, they take 3/4 and 1/2 (at most 30 s) of ``budget.seconds``. ``progress``
-    hears each phase (``Step``); ``Explanation.phases`` times each part that ran."""
+    hears each phase (``Step``); ``Explanation.phases`` times each part that ran. The game
+    is replayed once (a game already replayed, not again), and every part reads that."""
     started = time.monotonic()
+    game = replayed(game)
     result = solve(game, budget, objective=objective, progress=progress)
     out = Explanation(result)
     phases = list(result.phases)
@@ -217,7 +219,7 @@ def explain(
 
 def _unwinnable(
     out: Explanation,
-    game: Game,
+    game: Replayed,
     budget: Budget,
     total: float | None,
     started: float,
@@ -236,8 +238,7 @@ def _unwinnable(
     ran(REACH_PHASE, "greedy, exhaustive", f"{out.reach.cells} of {of} cells{', proven' if out.reach.proven else ''}")
     if progress is not None:
         progress(Step(BINDS_PHASE, time.monotonic() + binds_seconds, f"best reach {out.reach.cells} of {of} cells"))
-    position = position_after(as_line(game))
-    out.reach = replace(out.reach, binding=what_binds(position, binds_seconds))
+    out.reach = replace(out.reach, binding=what_binds(game.state, binds_seconds))
     ran(BINDS_PHASE, DecidedBy.CPSAT, str(out.reach.binding.status if out.reach.binding else "unknown"))
 
 
@@ -419,11 +420,11 @@ def _choice_outcome(
 # -- unwinnable positions ------------------------------------------------------------------
 
 
-def best_reach(game: Game, budget: Budget, reason: str | None) -> Reach:
+def best_reach(game: Game | Replayed, budget: Budget, reason: str | None) -> Reach:
     """The most cells filled before the team is stuck, by greedy playouts (best found) and
     then the complete search (proven when it covers every line in the budget)."""
-    line = as_line(game)
-    state = position_after(line)
+    checked = replayed(game)
+    line, state = checked.line, checked.state
     best_cells, best_line = state.filled, list(line.actions)
     rng = random.Random(0)
     until = time.monotonic() + max(1.0, budget.seconds / 4)

@@ -64,16 +64,48 @@ BESIDE_PLAYOUTS = 50  # per Finish keeper
 T = TypeVar("T")
 
 
-def improve(result: Result, budget: Budget, objective: Objective, progress: Progress | None) -> Result:
+def improve(
+    result: Result, budget: Budget, objective: Objective, progress: Progress | None, position: State | None = None
+) -> Result:
     """Optimise the objective: the baseline's first playouts, the ladder's proofs, the rest
     of the baseline and greedy restarts (for spare on two cores or more, these greedy
     phases beside the ladder instead), the LNS, then CP-SAT over the whole model,
     warm-started from the best line found (docs/model.md, Objectives). Each step takes the best line so far and returns the next;
-    the result is a new one."""
+    the result is a new one. ``position``: the one the win starts from, when the caller has it
+    (else the win's line is replayed to it)."""
     started = time.monotonic()  # before OR-Tools loads: its import is part of the budget
+    # Ctrl-C is caught by each search as it runs; one that comes between them (reading the
+    # bound, a step's import of OR-Tools) keeps the best line so far too, never a traceback.
+    try:
+        run, best = _started(result, budget, objective, progress, started, position)
+    except KeyboardInterrupt:
+        return replace(result, interrupted=True)
+    for step in (_improving_playouts, _ladder, _greedy_baseline, _greedy_restarts, _windows, _whole_model):
+        try:
+            best = step(run, best)
+        except KeyboardInterrupt:
+            best = replace(best, interrupted=True)
+            break
+    return replace(
+        result,
+        line=run.given.with_actions(run.given.actions + best.continuation),
+        best=Best(objective, best.value, best.bound, best.value == best.bound, best.value_by, best.bound_by),
+        seconds=result.seconds + time.monotonic() - started,
+        phases=result.phases + tuple(run.phases),
+        stats={**result.stats, **run.stats},
+        interrupted=best.interrupted,
+        end=best.end,
+    )
+
+
+def _started(
+    result: Result, budget: Budget, objective: Objective, progress: Progress | None, started: float, position: State | None
+) -> tuple[_Improvement, _Best]:
+    """The improvement's run and its first best line, the win ``result`` found."""
     assert result.line is not None  # a win's
     given = result.line.with_actions(result.line.actions[: result.prefix])  # the line to the position
-    _, position = position_of(given)
+    if position is None:
+        _, position = position_of(given)
     run = _Improvement(given, position, objective, budget, progress, started, result.seconds)
     run.greedy_beside = objective == BESIDE and not budget.reproducible and budget.threads >= 2
     continuation = result.line.actions[result.prefix :]
@@ -82,18 +114,7 @@ def improve(result: Result, budget: Budget, objective: Objective, progress: Prog
         continuation, objective_value(position, list(continuation), objective), FoundBy(result.method),
         objective_bound(position, objective), bound_source(position), result.end,
     )
-    for step in (_improving_playouts, _ladder, _greedy_baseline, _greedy_restarts, _windows, _whole_model):
-        best = step(run, best)
-    return replace(
-        result,
-        line=given.with_actions(given.actions + best.continuation),
-        best=Best(objective, best.value, best.bound, best.value == best.bound, best.value_by, best.bound_by),
-        seconds=result.seconds + time.monotonic() - started,
-        phases=result.phases + tuple(run.phases),
-        stats={**result.stats, **run.stats},
-        interrupted=best.interrupted,
-        end=best.end,
-    )
+    return run, best
 
 
 @dataclass(frozen=True)

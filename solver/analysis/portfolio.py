@@ -28,7 +28,7 @@ from tranquility.solver.analysis.results import (
 from tranquility.solver.engine.actions import Action
 from tranquility.solver.engine.line import Game, Line
 from tranquility.solver.engine.state import State, Status
-from tranquility.solver.engine.verify import Replayed
+from tranquility.solver.engine.verify import Replayed, replayed
 from tranquility.solver.errors import BadInput
 from tranquility.solver.search.bounds import refutation
 from tranquility.solver.search.budget import Budget, Deadline, SearchStats
@@ -60,14 +60,15 @@ def solve(
     ``Result.phases`` times each part that ran."""
     if objective not in OBJECTIVES:
         raise BadInput(f"objective must be one of {', '.join(OBJECTIVES)}")
-    result = _decide(game, budget, method, progress)
+    checked = replayed(game)  # once: the decision and the improvement both start from its position
+    result = _decide(checked, budget, method, progress)
     if objective == Objective.ANY or result.verdict != Verdict.WIN:
         return result
     if result.method == DecidedBy.REPLAY:
         return result  # the line given has already won: nothing is left to play or improve
     from tranquility.solver.analysis.improving import improve  # with an objective only (and OR-Tools)
 
-    return improve(result, budget, Objective(objective), progress)
+    return improve(result, budget, Objective(objective), progress, checked.state)
 
 
 def _decide(game: Game | Replayed, budget: Budget, method: Method, progress: Progress | None) -> Result:

@@ -105,7 +105,7 @@ class Ranking:
 
 
 def rank_moves(
-    game: Game,
+    game: Game | Replayed,
     budget: Budget = Budget(seconds=10),
     objective: Objective = Objective.ANY,
     progress: Progress | None = None,
@@ -176,13 +176,10 @@ def _payments(board: Board, move: Move) -> tuple[_Payment, ...]:
     (the only one in the list, as the Start always is) is solved from the position before
     it instead: the solve chooses its payment among all of them (a Start can have tens of
     thousands), and its verdict is the position's."""
-    state, line = board.state, board.line
+    state, here = board.state, board.replayed
     if len(board.choices) == 1:
-        return (_Payment(None, Replayed(line, state)),)
-    return tuple(
-        _Payment(action, Replayed(line.with_actions(line.actions + (action,)), state.apply(action)))
-        for action in choice_actions(state, move.choice, live_islands(state))
-    )
+        return (_Payment(None, here),)
+    return tuple(_Payment(action, here.then(action)) for action in choice_actions(state, move.choice, live_islands(state)))
 
 
 def _value(result: Result | None, objective: Objective) -> tuple[int, ...]:

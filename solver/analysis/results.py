@@ -140,7 +140,7 @@ class Best:
 def position_of(game: Game | Replayed) -> tuple[Line, State]:
     """The line so far (empty for a deal) and the position it reaches (a game already
     replayed is not replayed again)."""
-    checked = game if isinstance(game, Replayed) else replayed(game)
+    checked = replayed(game)
     return checked.line, checked.state
 
 

@@ -33,11 +33,11 @@ from tranquility.solver.engine.actions import (
 )
 from tranquility.solver.engine.cards import FINISH, MONSTER, START, Card, is_island, remove_cards, remove_held, sorted_cards
 from tranquility.solver.engine.deal import deal
-from tranquility.solver.engine.line import Game, Line, as_line
+from tranquility.solver.engine.line import Game, Line
 from tranquility.solver.engine.observation import Observation, observe
 from tranquility.solver.engine.rules import Rules
 from tranquility.solver.engine.state import IslandPlay, IslandPlays, State, Status, geometry_of
-from tranquility.solver.engine.verify import position_after
+from tranquility.solver.engine.verify import Replayed, replayed
 from tranquility.solver.errors import BadInput
 from tranquility.solver.search.compiled import load
 from tranquility.solver.search.memory import SeatMemory, remember
@@ -707,13 +707,13 @@ def playouts(states: Sequence[State], policy: Policy, firsts: Sequence[Action] |
     return found
 
 
-def simulate(game: Game, policy: str | Policy = "tuned", seed: int = 0, compiled: bool = False) -> SimResult:
+def simulate(game: Game | Replayed, policy: str | Policy = "tuned", seed: int = 0, compiled: bool = False) -> SimResult:
     """Play ``game`` (a deal, or a line to continue) to its end with one policy at every
     seat: a silent policy's name (made with ``seed``), or a policy made by the caller; on the
     compiled core when ``compiled`` and it plays the policy (``play_on``)."""
     player = make_policy(policy, seed) if isinstance(policy, str) else policy
-    line = as_line(game)
-    state = position_after(line)
+    checked = replayed(game)  # a game already replayed is not replayed again
+    line, state = checked.line, checked.state
     memories = [remember(line, seat) for seat in range(state.players)] if player.remembers else None
     state, actions = play_on(state, player, memories, compiled)
     return SimResult(

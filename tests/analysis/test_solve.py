@@ -303,3 +303,17 @@ def test_explain_bench_reports_every_deal_with_its_bound():
     assert "| 4 | 2 | 120.00 | 50% | 100% | 90 | 100.0% |" in text
     assert "- 4 players: seed 0: 24 (bound 25), seed 1: 23* (bound 23)" in text
     assert row.to_json()["spare"][0] == {"seed": 0, "value": 24, "bound": 25, "optimal": False}
+
+
+def _ctrl_c(*args, **kwargs):
+    raise KeyboardInterrupt
+
+
+@pytest.mark.parametrize("where", ["objective_bound", "_ladder"])
+def test_ctrl_c_as_the_improvement_starts_keeps_the_win_found(monkeypatch, where):
+    # Right after the greedy's win: while the improvement reads its bound, or while a step
+    # loads OR-Tools, outside any search's own catch: the win stands, interrupted.
+    monkeypatch.setattr(improving, where, _ctrl_c)
+    result = solve(TWO_STEPS, Budget(seconds=10, workers=1), objective=Objective.SPARE)
+    assert result.verdict == "win" and result.interrupted and result.line is not None
+    assert verify(result.line).won
