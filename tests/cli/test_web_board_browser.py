@@ -123,8 +123,8 @@ def open_puzzle(page, puzzle: str = PUZZLE) -> None:
     wait_turn(page, 0)
 
 
-# Whether the element ``selector`` names lies in the window, top and bottom.
-IN_VIEW = "(s) => { const r = document.querySelector(s).getBoundingClientRect(); return r.top >= 0 && r.bottom <= innerHeight; }"
+# Whether the element ``selector`` names lies in the window, top and bottom (to a pixel: a scroll ends on fractions).
+IN_VIEW = "(s) => { const r = document.querySelector(s).getBoundingClientRect(); return r.top > -1 && r.bottom < innerHeight+1; }"
 
 
 def shot(page, name: str) -> None:
@@ -402,6 +402,22 @@ def test_moves_by_taps_and_a_finger_drag_on_a_phone_with_no_sideways_scroll(brow
         page.tap("#how summary")  # the rules in short, for a player who has never played
         assert "ascending order" in page.inner_text("#how") and page.locator("#how p").first.is_visible()
         assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
+        assert not page.outside and not page.errors
+    finally:
+        page.context.close()
+
+
+def test_a_hint_on_a_phone_brings_its_cell_into_view(browser, base):
+    """The Hint button lies below the hand on a phone, the grid above it: the outlined cell
+    is scrolled into view."""
+    page = puzzle_at(browser, base, PUZZLE, 1, **PHONE)
+    try:
+        page.tap('#hand button.card[data-card="74"]')
+        page.locator("#hint").scroll_into_view_if_needed()
+        assert not page.evaluate(IN_VIEW, "#grid")
+        page.tap("#hint")
+        page.wait_for_function("() => tranquility.state.game.hints === 1")
+        assert page.evaluate(IN_VIEW, "#grid .cell.best") and page.evaluate(IN_VIEW, '#hand button.card[data-card="74"]')
         assert not page.outside and not page.errors
     finally:
         page.context.close()

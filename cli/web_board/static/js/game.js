@@ -299,7 +299,10 @@ export async function hint() {
   if (marked !== null) lines.push(`Its cell is outlined on the grid: choose it, or another.`);
   render();
   news(lines, answer.verdict === "no-win" || (about && about.verdict === "no-win") ? "threw" : "");
-  if (marked !== null && state.keyboard) $(`#grid [data-cell="${marked}"]`).focus();
+  if (marked === null) return;
+  const cell = $(`#grid [data-cell="${marked}"]`);
+  if (state.keyboard) cell.focus();
+  else cell.scrollIntoView({ block: "nearest" }); // on a phone the grid is far above the Hint button
 }
 
 /** A hinted move shown: its card chosen and its cell marked (a move with no cell, in its panel). */
