@@ -9,7 +9,7 @@ board and the table a request opens are made here too, from the same forms."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -22,6 +22,7 @@ from .fields import MAX_INT, MAX_SEED, RequestError, field, integer
 if TYPE_CHECKING:
     from tranquility.solver.analysis.board import Board
     from tranquility.solver.analysis.table import Seating
+    from tranquility.solver.engine.verify import Replayed
 
 GAME_KEYS = ("game", "text", "position", "puzzle", "seed")
 SEEDED_KEYS = ("players", "rules", "rule")  # what a seeded deal takes besides its seed
@@ -38,7 +39,7 @@ class Named:
 def rules_of(body: Mapping[str, Any]) -> Rules:
     """``rules`` (a preset's name or a rules object, official by default) with ``rule``'s
     keys on top, as ``--rules`` and ``--rule`` make them; never a file."""
-    from tranquility.solver.engine.rules import PRESETS, parse_rule_value
+    from tranquility.solver.engine.rules import PRESETS
 
     spec = field(body, "rules", (str, dict), "official")
     if isinstance(spec, dict):
@@ -50,7 +51,15 @@ def rules_of(body: Mapping[str, Any]) -> Rules:
     overrides = field(body, "rule", dict, {})
     for key in overrides:
         field(overrides, key, (str, int, bool), name=f"rule.{key}")  # a value as --rule KEY=VALUE takes it
-    return rules.with_options({key: parse_rule_value(key, str(value)) for key, value in overrides.items()})
+    return rules_with(rules, [(key, str(value)) for key, value in overrides.items()])
+
+
+def rules_with(rules: Rules, overrides: Iterable[tuple[str, str]]) -> Rules:
+    """``rules`` with each ``(KEY, VALUE)`` set, the value read as ``--rule KEY=VALUE`` reads
+    it (RulesError naming the key otherwise): the command's ``--rule`` and a request's ``rule``."""
+    from tranquility.solver.engine.rules import parse_rule_value
+
+    return rules.with_options({key: parse_rule_value(key, value) for key, value in overrides})
 
 
 def named_game(body: Mapping[str, Any]) -> Named:
@@ -99,14 +108,12 @@ def _game_from_text(text: str) -> Game:
     return game_from_text(text, "text")
 
 
-def legal_game(body: Mapping[str, Any]) -> Game:
-    """The game the request names, when its deal and every action follow the rules: else
-    BadInput with the message the CLI gives (the turn, the action, the rule)."""
+def replayed_of(body: Mapping[str, Any]) -> Replayed:
+    """The game the request names, replayed once, when its deal and every action follow the
+    rules: else BadInput with the message the CLI gives (the turn, the action, the rule)."""
     from tranquility.solver.engine.verify import replayed
 
-    game = named_game(body).game
-    replayed(game)
-    return game
+    return replayed(named_game(body).game)
 
 
 def board_of(body: Mapping[str, Any]) -> Board:

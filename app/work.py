@@ -14,12 +14,13 @@ import time
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from tranquility.solver.engine.line import Line, as_line
+from tranquility.solver.engine.line import Line
 from tranquility.solver.search.budget import Budget
 from tranquility.solver.verdicts import Objective, Verdict
 
 from .fields import MAX_INT, MAX_SEED, RequestError, field, integer, shown
-from .source import legal_game, named_game, seeded_deal
+from .source import named_game, replayed_of, seeded_deal
+from .tasks import budget_of
 
 SendProgress = Callable[[dict], None]
 
@@ -55,8 +56,8 @@ def request_budget(body: Mapping[str, Any], kind: str) -> Budget:
     if field(body, "reproducible", bool, False):
         if "time_limit" in body:
             raise RequestError("reproducible and time_limit do not mix: fixed budgets replace seconds")
-        return Budget(reproducible=True, workers=1)
-    return Budget(seconds=seconds_of(body, kind), workers=1)
+        return budget_of(None, 1, True)
+    return budget_of(seconds_of(body, kind), 1, False)
 
 
 def objective_of(body: Mapping[str, Any], default: Objective = Objective.ANY) -> Objective:
@@ -80,9 +81,8 @@ def _step_json(step: Any) -> dict:
 def run_solve(body: Mapping[str, Any], progress: SendProgress) -> dict:
     """``solve --json``."""
     from tranquility.solver.analysis.portfolio import solve
-    from tranquility.solver.engine.verify import replayed
 
-    game = replayed(named_game(body).game)  # replayed once, as solve does it: the solve starts from its state
+    game = replayed_of(body)
     return solve(game, request_budget(body, "solve"), objective=objective_of(body), progress=_told(progress)).to_json()
 
 
@@ -90,28 +90,15 @@ def run_moves(body: Mapping[str, Any], progress: SendProgress) -> dict:
     """``moves --json``."""
     from tranquility.solver.analysis.ranking import rank_moves
 
-    return rank_moves(legal_game(body), request_budget(body, "moves"), objective_of(body), _told(progress)).to_json()
-
-
-def explain_split(total: float | None, critical: float | None = None) -> tuple[float | None, float]:
-    """An explanation's seconds: (the line's, the critical-move checks'). The checks get
-    ``critical`` seconds of ``total``, a third of it by default (30 s when there is no total:
-    a reproducible line), the line the rest. The command and the server both split so."""
-    if critical is None:
-        critical = 30.0 if total is None else total / 3
-    return (None if total is None else total - critical), critical
+    return rank_moves(replayed_of(body), request_budget(body, "moves"), objective_of(body), _told(progress)).to_json()
 
 
 def run_explain(body: Mapping[str, Any], progress: SendProgress) -> dict:
     """``explain --json``, its ``time_limit`` split as the command splits ``--time-limit``."""
-    from tranquility.solver.analysis.explain import explain
+    from .tasks import explained
 
     total = seconds_of(body, "explain")
-    line_seconds, critical = explain_split(total)
-    assert line_seconds is not None  # a total leaves the line its share
-    budget = Budget(seconds=line_seconds, workers=1)
-    explained = explain(legal_game(body), objective_of(body, Objective.SPARE), budget, critical, _told(progress), total)
-    return explained.to_json()
+    return explained(replayed_of(body), objective_of(body, Objective.SPARE), total, progress=_told(progress)).to_json()
 
 
 def run_analyze(body: Mapping[str, Any], progress: SendProgress) -> dict:
@@ -119,14 +106,12 @@ def run_analyze(body: Mapping[str, Any], progress: SendProgress) -> dict:
     ``analyze --fair --json``: ``{"perfect", "fair"}`` (``samples``, ``turns``, ``sim_seed``)."""
     from tranquility.solver.analysis.analyze import analyze
 
-    line = as_line(legal_game(body))
-    analysis = analyze(line, request_budget(body, "analyze"), _told(progress))
+    from .tasks import fair_of
+
+    analysis = analyze(replayed_of(body), request_budget(body, "analyze"), _told(progress))
     if not field(body, "fair", bool, False):
         return analysis.to_json()
-    from tranquility.solver.analysis.fair import fair_analysis
-
-    turns, samples, seed = _fair_options(body)
-    return fair_analysis(analysis, turns, samples, seed, _told(progress)).to_json()
+    return fair_of(analysis, *_fair_options(body), _told(progress)).to_json()
 
 
 def _fair_options(body: Mapping[str, Any]) -> tuple[int, int, int]:
@@ -315,7 +300,7 @@ def explained_line(body: Mapping[str, Any]) -> tuple[Line, dict]:
 def analysed_line(body: Mapping[str, Any]) -> tuple[Line, dict, dict | None]:
     """The line (the request's game, legal) with its ``perfect`` and ``fair`` analyses
     (``analyze --json``'s documents), for ``analyze --html``'s page."""
-    line = as_line(legal_game(body))
+    line = replayed_of(body).line
     perfect, fair = field(body, "perfect", dict), field(body, "fair", dict)
     if perfect is None:
         raise RequestError("perfect: the analyze --json document of the line")

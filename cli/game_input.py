@@ -9,13 +9,13 @@ import errno
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 from tranquility.solver.engine.deal import Deal, DealError, deal
 from tranquility.solver.engine.line import Game
 from tranquility.solver.engine.position import Position
-from tranquility.solver.engine.rules import PRESETS, Rules, RulesError, parse_rule_value
+from tranquility.solver.engine.rules import PRESETS, Rules, RulesError
 from tranquility.solver.errors import BadInput
 from tranquility.solver.formats.json_values import FormatError, decode_text, read_json, read_text
 
@@ -74,14 +74,13 @@ def rules_from_spec(spec: str | None) -> Rules:
 
 
 def resolve_rules(spec: str | None, overrides: tuple[str, ...]) -> Rules:
-    """The rule set in force: ``--rules`` (preset or file), then each ``--rule KEY=VALUE``."""
+    """The rule set in force: ``--rules`` (preset or file), then each ``--rule KEY=VALUE``
+    (``source.rules_with``, as a request's ``rule`` is read)."""
+    from tranquility.app.source import rules_with
+
     rules = rules_from_spec(spec)
-    options: dict[str, Any] = {}
     try:
-        for text in overrides:
-            key, value = _rule_pair(text)
-            options[key] = parse_rule_value(key, value)
-        return rules.with_options(options)
+        return rules_with(rules, [_rule_pair(text) for text in overrides])
     except RulesError as exc:
         hint = "'--rule'" if overrides else "'--rules'"
         raise click.BadParameter(str(exc), param_hint=hint) from None
@@ -230,9 +229,3 @@ def checked(game: Game, file: str | None) -> Replayed:
         return replayed(game)
     except BadInput as exc:
         raise InputError(f"{file}: {exc}" if file is not None else str(exc)) from None
-
-
-def legal_game(game: Game, file: str | None) -> Game:
-    """``game``, when its deal and every action follow the rules (``checked``)."""
-    checked(game, file)
-    return game

@@ -22,7 +22,7 @@ import math
 import os
 import tempfile
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -189,17 +189,12 @@ class Limits:
     workers: int
     reproducible: bool
 
-    def budget(self, base: Budget | None = None) -> Budget:
-        """The solver's ``Budget``: ``base`` (default ``Budget()``) with these limits. A
-        reproducible one has node budgets, CP-SAT deterministic time and one thread."""
-        from tranquility.solver.search.budget import Budget
+    def budget(self, base: Budget | None = None, proof: Proof | None = None) -> Budget:
+        """The solver's ``Budget`` (``tasks.budget_of``, as a request's is made): ``base``
+        (default ``Budget()``) with these limits, and ``proof`` (--proof) when given."""
+        from tranquility.app.tasks import budget_of
 
-        base = base if base is not None else Budget()
-        if self.reproducible:
-            return replace(base, reproducible=True, workers=1)
-        if self.seconds is None:
-            return base
-        return replace(base, seconds=self.seconds, workers=self.workers, reproducible=False)
+        return budget_of(self.seconds, self.workers, self.reproducible, base, proof)
 
 
 WORKERS_HELP = "CP-SAT threads of one solve."

@@ -7,10 +7,10 @@ from collections.abc import Callable
 from typing import Any
 
 import click
-from tranquility.solver.engine.line import Game, Line
+from tranquility.solver.engine.verify import Replayed
 from tranquility.solver.errors import BadInput
 
-from ..game_input import INPUT_ERRORS, DealSource, input_error, legal_game
+from ..game_input import INPUT_ERRORS, DealSource, checked, input_error
 from ..progress import activity
 from ..render.console import dump_json, make_console
 
@@ -52,14 +52,9 @@ def run_with_status(
         raise input_error(file, exc) from None
 
 
-def game_of(source: DealSource, file: str | None) -> tuple[Game, str | None]:
-    """The deal or line to work on (seeded or FILE), checked against the rules: a deal or
-    an action that breaks one is exit 2 here (only ``verify`` answers 1 for it). With
+def game_of(source: DealSource, file: str | None) -> tuple[Replayed, str | None]:
+    """The deal or line to work on (seeded or FILE), replayed once and handed on: a deal or
+    an action that breaks a rule is exit 2 here (only ``verify`` answers 1 for it). With
     FILE's name in messages (``DealSource.resolve``)."""
     game, file = source.resolve(file)
-    return legal_game(game, file), file
-
-
-def prefix_of(game: Game) -> int:
-    """The actions the game given had already played (a line's), which a drawing skips."""
-    return len(game.actions) if isinstance(game, Line) else 0
+    return checked(game, file), file

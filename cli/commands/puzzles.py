@@ -8,7 +8,7 @@ import click
 from tranquility.solver.engine.line import Line
 
 from ..exits import InputError, exit_line
-from ..game_input import INPUT_ERRORS, DealSource, input_error, legal_game, usage_error
+from ..game_input import INPUT_ERRORS, DealSource, checked, input_error, usage_error
 from ..options import (
     SEED,
     LazyChoice,
@@ -76,7 +76,7 @@ def grade(source: DealSource, file: str | None, limits: Limits, out: str | None,
     game, file = source.resolve(file)
     if isinstance(game, Line):
         raise InputError(f"{file}: grade takes a deal or puzzle file, not a line file (a puzzle starts from a deal)")
-    legal_game(game, file)
+    checked(game, file)
     proof = limits.budget(PROOF_BUDGET)
     grading = run_with_status("grading", file, lambda progress: run_grade(game, proof=proof), quiet=as_json)
     seeded = game if isinstance(game, Deal) and game.seed is not None else None

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import click
-from tranquility.solver.engine.line import as_line
 from tranquility.solver.errors import BadInput
 
 from ..exits import exit_line
@@ -21,7 +20,7 @@ from ..options import (
 )
 from ..progress import progress_bar
 from ..render.console import dump_json, make_console
-from .common import game_of, prefix_of, write_out
+from .common import game_of, write_out
 
 
 @click.command(
@@ -125,7 +124,7 @@ def simulate(
             render_win_rate(make_console(), stats)
         return
     game, file = game_of(source, file)
-    table = player(as_line(game).deal.players, as_line(game).deal.rules)
+    table = player(game.line.deal.players, game.line.deal.rules)
     try:
         result = run_simulate(game, table, sim_seed)
     except BadInput as exc:
@@ -136,4 +135,4 @@ def simulate(
     if as_json:
         click.echo(dump_json(result.to_json()))
     else:
-        render_simulation(make_console(), result, prefix_of(game))
+        render_simulation(make_console(), result, len(game.line.actions))  # the turns given, which the drawing skips

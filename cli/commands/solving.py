@@ -2,16 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import click
-from tranquility.solver.engine.line import as_line
 from tranquility.solver.verdicts import Method, Objective, Proof
 
 from ..exits import INTERRUPTED, exit_line
-from ..game_input import DealSource, checked, file_or_position, input_error, legal_game, usage_error
+from ..game_input import DealSource, checked, file_or_position, input_error, usage_error
 from ..options import (
     Limits,
     deal_source,
@@ -97,9 +95,8 @@ def solve(
     """
     from tranquility.solver.analysis.portfolio import solve as run_solve
 
-    given, file = source.resolve(file)
-    game = checked(given, file)  # replayed once: the solve starts from its state
-    budget = replace(limits.budget(), proof=proof)
+    game, file = game_of(source, file)  # replayed once: the solve starts from its state
+    budget = limits.budget(proof=proof)
     result = run_with_status(
         "solving",
         file,
@@ -188,27 +185,19 @@ def explain(
     """Explain the best line of a deal or position: turn by turn, the grid when it matters,
     the moves that were the only way to keep the win; for an unwinnable one, how far the
     team gets and what makes the win impossible."""
-    from tranquility.app.work import explain_split
-    from tranquility.solver.analysis.explain import explain as run_explain
+    from tranquility.app.tasks import explained as run_explain
 
     total = None if limits.reproducible else limits.seconds
     if critical_time is not None and total is not None and critical_time >= total:
         raise usage_error(
             f"--critical-time {critical_time:g} leaves no time for the line: give less than --time-limit ({total:g} s)"
         )
-    line_seconds, critical_time = explain_split(total, critical_time)
-    budget = replace(Limits(line_seconds, limits.workers, limits.reproducible).budget(), proof=proof)
     game, file = game_of(source, file)
     explained = run_with_status(
         "explaining",
         file,
         lambda progress: run_explain(
-            game,
-            objective=Objective(objective),
-            budget=budget,
-            critical_budget=critical_time,
-            progress=progress,
-            total=total,
+            game, Objective(objective), total, critical_time, limits.workers, limits.reproducible, proof, progress
         ),
         quiet=as_json,
         total=total,
@@ -330,12 +319,12 @@ def analyze(
 
     if not fair_mode:
         reject(ctx, {"turns": "--turns", "samples": "--samples", "sim_seed": "--sim-seed"}, "taken only with --fair")
-    game, read = file_or_position(file, position_text)
+    given, read = file_or_position(file, position_text)
     file = None if read is None else read.name
-    game = legal_game(game, file)
-    line = as_line(game)
+    game = checked(given, file)  # replayed once: every position of the analysis is read from it
+    line = game.line
     budget = limits.budget()
-    analysis = run_with_status("analysing", file, lambda progress: run_analyze(line, budget, progress=progress), quiet=as_json)
+    analysis = run_with_status("analysing", file, lambda progress: run_analyze(game, budget, progress=progress), quiet=as_json)
     if not fair_mode:
         if html_out is not None:
             from ..html import analysis_html
@@ -343,14 +332,10 @@ def analyze(
             write_html(html_out, analysis_html(line, analysis.to_json()))
         deliver(analysis.to_json(), out, force, as_json, lambda: render_analysis(make_console(), analysis))
         return
-    from tranquility.solver.analysis.fair import DEFAULT_TURNS, FAIR_SAMPLES, fair_analysis
+    from tranquility.app.tasks import fair_of
 
-    others = DEFAULT_TURNS if turns is None else None if turns == "all" else int(turns)
     fair = run_with_status(
-        "fair analysis",
-        file,
-        lambda progress: fair_analysis(analysis, others, samples or FAIR_SAMPLES, sim_seed, progress),
-        quiet=as_json,
+        "fair analysis", file, lambda progress: fair_of(analysis, turns, samples, sim_seed, progress), quiet=as_json
     )
     data = fair.to_json()
     if html_out is not None:

@@ -25,6 +25,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Header, Input, OptionList, Static
 from textual.widgets.input import Selection
 from textual.widgets.option_list import Option
+from tranquility.app.view import View, board_view, table_view
 from tranquility.solver.analysis.analyze import Analysis, analyze
 from tranquility.solver.analysis.board import Board, FileExists, Hint, Move, MoveRefused, Proofs, offering
 from tranquility.solver.analysis.fair import FairAnalysis, fair_analysis
@@ -215,7 +216,7 @@ class PlayApp(SeatAtTable, App):
         else:
             console.print(f"Rules: {rules_line(state.rules)}", style="dim")
         console.print(head)
-        thrown = self.thrown_words()
+        thrown = self.thrown_words(self.view())
         if thrown:
             console.print(Text(thrown, style="bold red"))
         last = last_cell(board.actions[-1]) if board.actions else None
@@ -235,31 +236,35 @@ class PlayApp(SeatAtTable, App):
         if goal:
             console.print(Text("\n".join(goal), style="bold cyan"))
 
-    def thrown_words(self) -> str | None:
+    def view(self) -> View:
+        """What the board shows (``tranquility.app.view``, as the page is sent it): the
+        board with what the check proved (nothing while the check is off), or the seat's table."""
+        if self.table is not None:
+            return table_view(self.table)
+        return board_view(self.board, self.proofs if self.checking else None)
+
+    def thrown_words(self, view: View) -> str | None:
         """What the check proved about a move of this game that threw the win away, if any."""
-        board = self.board
-        turn = self.proofs.thrown_at(board) if self.checking and self.table is None else None
+        turn, back = view.thrown_at, view.last_winnable
         if turn is None:
             return None
-        back = self.proofs.last_winnable(board)
         assert back is not None  # the position before the throw is a proven win
-        token = format_action(board.actions[turn - 1])
+        token = format_action(view.board.actions[turn - 1])
         return (
             f"Turn {turn} ({token}) threw the win away: a proven win before it, a proven loss after it. "
             f"{self.keyed('back')}: back to turn {back + 1}."
         )
 
     def redraw(self) -> None:
-        board, table = self.board, self.table
+        board, table, view = self.board, self.table, self.view()
         self.home.query_one(BoardView).changed()
-        self.list_moves(board.moves if table is None else table.moves, 0)
+        self.list_moves(view.moves, 0)
         moves = self.home.query_one(MoveList)
         moves.border_title = f"Legal moves ({len(self.listed)})"
         if table is not None and not self.listed:
             moves.border_title = "Your moves: " + ("the Start event" if table.my_turn else "the bots' turn")
-        played = list(board.history() if table is None else table.history())
-        wide = max((len(token) for _, token, _ in played), default=0)
-        lines = [f"{turn:>3}. {token:<{wide}}  {words}" for turn, token, words in played]
+        wide = max((len(token) for _, token, _ in view.history), default=0)
+        lines = [f"{turn:>3}. {token:<{wide}}  {words}" for turn, token, words in view.history]
         lines += [f"  (undone: {len(board.undone)}; {self.keyed('redo')} or redo plays them again)"] if board.undone else []
         self.home.query_one("#history", Static).update(Text("\n".join(lines) or "(no turn played yet)"))
         self.history_to_end()
@@ -472,8 +477,9 @@ class PlayApp(SeatAtTable, App):
         self.check_busy = False
         self.checked_board = board
         self.home.query_one(BoardView).changed()
-        if self.checking and thrown is None and self.thrown_words():
-            self.say(self.thrown_words() or "")
+        said = self.thrown_words(self.view()) if self.checking and thrown is None else None
+        if said:
+            self.say(said)
         self.start_check()  # the board may have moved meanwhile
 
     # -- solving in worker threads ----------------------------------------------------------
@@ -517,7 +523,7 @@ class PlayApp(SeatAtTable, App):
             return
         board = self.board
         self.report(f"ranking every move ({self.hint_time:g} s in all)...", moves_title(board))
-        ranking = partial(rank_moves, board.line, self.budget, self.objective or board.objective)
+        ranking = partial(rank_moves, board.replayed, self.budget, self.objective or board.objective)
         self.aside(board, ranking, "no ranking", self.ranked)
 
     def ranked(self, board: Board, found: Ranking | str) -> None:
@@ -561,7 +567,7 @@ class PlayApp(SeatAtTable, App):
         perfect = self.analysis
         try:
             if perfect is None or perfect.line != board.line:
-                perfect = analyze(board.line, self.budget, progress)
+                perfect = analyze(board.replayed, self.budget, progress)
             found: Analysis | FairAnalysis | str = fair_analysis(perfect, progress=progress) if fair else perfect
         except BadInput as exc:
             found = f"no analysis: {exc}"

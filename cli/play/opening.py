@@ -8,12 +8,12 @@ from pathlib import Path
 from tranquility.solver.analysis.board import Board, Goal
 from tranquility.solver.analysis.table import Seating
 from tranquility.solver.engine.deal import Deal
-from tranquility.solver.engine.line import Line, as_line
+from tranquility.solver.engine.line import Line
 from tranquility.solver.errors import BadInput
 from tranquility.solver.formats.reading import read_game_file
 
 from ..exits import InputError
-from ..game_input import INPUT_ERRORS, STDIN, DealSource, GameFile, input_error, legal_game, read_game, usage_error
+from ..game_input import INPUT_ERRORS, STDIN, DealSource, GameFile, checked, input_error, read_game, usage_error
 
 
 def open_board(source: DealSource, file: str | None, puzzle_id: str | None) -> Board:
@@ -24,7 +24,7 @@ def open_board(source: DealSource, file: str | None, puzzle_id: str | None) -> B
             raise usage_error("--puzzle ID opens a catalogue puzzle: give no FILE, --seed, --players or rules")
         return _catalogue_board(puzzle_id)
     if file is None:
-        return Board.open(legal_game(*source.resolve(None)))
+        return Board.open(checked(*source.resolve(None)))
     if source.seeded or source.has_rules:
         source.resolve(file)  # the usage error for FILE with the seed or rules options
     return load_board(file)
@@ -35,10 +35,10 @@ def load_board(path: str) -> Board:
     if path == STDIN:
         raise InputError("play reads its moves from the keyboard, so its game cannot come from - (standard input): give a file")
     read = read_game(path)
-    game, header = read.game, read.puzzle()
+    header = read.puzzle()
+    game = checked(read.game, path)  # replayed once, the board opened from it: a broken rule names the file
     try:
-        legal_game(game, path)
-        start = as_line(game).start
+        start = game.line.start
         goal = None
         if header is not None and isinstance(start, Deal):  # a puzzle, or a game saved from one
             goal = Goal.of(header.id, header.grade, _solution_of(read, header.id, start), start)

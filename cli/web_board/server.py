@@ -21,11 +21,12 @@ from typing import Any
 
 from aiohttp import web
 from tranquility.app import fields, source, work
+from tranquility.app.sessions import BoardSession, TableSession
 from tranquility.solver.errors import BadInput
 
 from .guard import Guard
 from .pool import Busy, JobFailed, Pool, Stopped, Ticket, TooLong, WorkerLost
-from .sessions import BoardSession, Sessions, TableSession
+from .sessions import Kept, Sessions
 
 MAX_BODY = 1 << 20  # bytes: a line file of a long game is about 20 KB
 MAX_JOBS = 100  # long jobs kept for their events at once; the oldest finished go first
@@ -258,14 +259,17 @@ class Server:
 
     # -- the board ---------------------------------------------------------------------------
 
-    def _session(self, request: web.Request, kind: type) -> Any:
+    def _kept(self, request: web.Request, kind: type) -> Kept:
         found = self.sessions.get(request.match_info["id"])
-        if not isinstance(found, kind):
+        if found is None or not isinstance(found.session, kind):
             raise web.HTTPNotFound(reason=f"no game {request.match_info['id']!r} here (the server forgets one unused for hours)")
         return found
 
-    def _view(self, key: str, session: BoardSession | TableSession, **extra: Any) -> web.Response:
-        return web.json_response({"id": key, **session.view(), **extra})
+    def _session(self, request: web.Request, kind: type) -> Any:
+        return self._kept(request, kind).session
+
+    def _view(self, key: str, session: BoardSession | TableSession) -> web.Response:
+        return web.json_response({"id": key, **session.view().to_json()})
 
     async def new_board(self, request: web.Request) -> web.Response:
         """``POST /api/board`` with a game (``source``'s forms): a board at its end."""
@@ -331,11 +335,9 @@ class Server:
 
     async def new_table(self, request: web.Request) -> web.Response:
         """``POST /api/table`` with a game, ``seat`` and ``bots`` (a policy, tuned by default)."""
-        from tranquility.solver.analysis.board import Board
-
         body = await _body(request)
         seating = source.seating_of(body)
-        table = await asyncio.to_thread(seating.sit, Board.open(source.named_game(body).game))
+        table = await asyncio.to_thread(seating.sit, source.board_of(body))
         session = TableSession(table)
         return self._view(self.sessions.add(session), session)
 
@@ -347,11 +349,13 @@ class Server:
         ``rocks`` (``{"row"}``), ``step`` (one bot acts): the view; ``hint`` (``{"card"}``
         optional): the person's fair hint, ``{"id", "turn", "hint"}``."""
         key, op = request.match_info["id"], request.match_info["op"]
-        session: TableSession = self._session(request, TableSession)
+        kept = self._kept(request, TableSession)
+        session = kept.session
+        assert isinstance(session, TableSession)  # _kept checked its kind
         body = await _body(request)
         if op == "hint":
             return await self._fair_hint(key, session, body)
-        async with session.lock:
+        async with kept.lock:
             await self._table_act(session, op, body)
         return self._view(key, session)
 
