@@ -3,6 +3,8 @@ already replayed, not at all): the verifier's replay of it is handed on to every
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from tranquility.solver.analysis.analyze import analyze
 from tranquility.solver.analysis.board import Board
@@ -10,10 +12,11 @@ from tranquility.solver.analysis.explain import explain
 from tranquility.solver.analysis.ranking import rank_moves
 from tranquility.solver.engine import verify as verify_module
 from tranquility.solver.engine.verify import replayed
+from tranquility.solver.formats.codecs import line_to_json
 from tranquility.solver.search.budget import Budget
 from tranquility.solver.search.policies import simulate
 
-from ..helpers import small_deals
+from ..helpers import run, small_deals
 
 PLAYED = simulate(small_deals(3, seed=15)[2], "tuned").line
 LINE = PLAYED.with_actions(PLAYED.actions[:3])
@@ -53,3 +56,16 @@ def test_a_game_already_replayed_is_not_replayed_again(replays, kind):
     replays.clear()
     WORK[kind](checked)
     assert LINE not in replays
+
+
+@pytest.mark.parametrize("kind", ["moves", "explain", "analyze"])
+def test_the_command_and_the_servers_job_replay_a_game_once(replays, tmp_path, kind):
+    from tranquility.app import work
+
+    path = tmp_path / "line.json"
+    path.write_text(json.dumps(line_to_json(LINE)), encoding="utf-8")
+    assert run(kind, path, "--time-limit", 2, "--json").exit_code == 0
+    assert replays.count(LINE) == 1
+    replays.clear()
+    work.JOBS[kind]({"game": line_to_json(LINE), "time_limit": 2}, lambda step: None)
+    assert replays.count(LINE) == 1
