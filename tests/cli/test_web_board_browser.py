@@ -292,6 +292,8 @@ def test_a_free_board_comes_back_from_its_address_on_reload_back_forward_and_a_f
     page.go_back()  # the page as it opened: the pickers again
     page.wait_for_selector("#load", state="visible")
     assert page.locator("#game").is_hidden()
+    shown = page.locator('nav .tab[aria-pressed="true"]')  # the tab of the picker shown, pressed again
+    assert shown.count() == 1 and page.is_visible(f"#tab-{shown.get_attribute('data-tab')}")
 
 
 def test_a_pasted_game_comes_back_from_its_address_as_its_position(page):
@@ -318,6 +320,8 @@ def test_a_bot_table_comes_back_from_its_address_on_reload_and_back(page):
     page.click("#tab-table button[type=submit]")
     wait_view(page, "v.kind === 'table'")
     assert "address holds the deal's seed" in page.inner_text("#goal")
+    pressed = page.locator('nav .tab[aria-pressed="true"]')
+    assert pressed.count() == 0  # the pickers are folded away: no tab shows as the one in use
     for _ in range(2):
         wait_view(page, "v.my_turn && !v.start")
         turn = view(page)["turn"]

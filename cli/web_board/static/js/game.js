@@ -74,6 +74,12 @@ function remember(view) {
 
 // -- the game in the address -------------------------------------------------------------------
 
+/** The pickers folded away: no tab shows as pressed while the game fills the page. */
+function foldPickers() {
+  $("#load").hidden = true;
+  for (const tab of document.querySelectorAll("nav .tab")) tab.setAttribute("aria-pressed", "false");
+}
+
 /** Open a new game (`game`: address.js's form, with no moves) and keep it in the address. */
 export async function openGame(game, push = true) {
   const view = await attempt(() => build(game));
@@ -83,7 +89,7 @@ export async function openGame(game, push = true) {
   state.ended = false;
   state.seen = view.history.length;
   state.cursor = Math.floor(view.rows * view.cols / 2);
-  $("#load").hidden = true; // the grid is the page's main thing: a tab brings the pickers back
+  foldPickers(); // the grid is the page's main thing: a tab brings the pickers back
   document.body.classList.add("playing");
   take(view, false);
   address.write(state.game, push);
@@ -123,6 +129,7 @@ export async function restore(game = address.read()) {
     state.view = state.game = state.mode = null;
     for (const id of ["#end", "#after"]) $(id).hidden = true;
     $("#load").hidden = false;
+    document.querySelector("nav .tab.on").setAttribute("aria-pressed", "true");
     document.body.classList.remove("playing");
     return render();
   }
@@ -143,7 +150,7 @@ export async function restore(game = address.read()) {
     state.base = 0;
     state.ended = over(view) && state.ended && state.view && state.view.id === view.id;
     state.seen = view.history.length;
-    $("#load").hidden = true;
+    foldPickers();
     document.body.classList.add("playing");
     take(view, false);
   })();

@@ -96,7 +96,9 @@ function pickers() {
   $("#load").hidden = false;
   $("#end").hidden = true;
   window.scrollTo(0, 0);
-  document.querySelector("nav .tab.on").focus();
+  const shown = document.querySelector("nav .tab.on"); // the picker last used, pressed again
+  shown.setAttribute("aria-pressed", "true");
+  shown.focus();
 }
 
 function start() {
