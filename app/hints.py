@@ -85,7 +85,7 @@ def card_hint(board: Board, card: Card, hint: Hint, budget: Budget, objective: O
     if top.verdict == Verdict.WIN:
         spare = "" if top.spare is None else f" with {top.spare} card(s) to spare"
         said = _best_words(name, top.action, f"it keeps a win{spare}")
-        if other is not None:
+        if better is not None:
             said += f" The best move the hint found: {_move_words(better)}."
         return {**found, "verdict": Verdict.WIN, "best": _move_json(top.action), "better": other, "words": said}
     if top.verdict == Verdict.NO_WIN:
