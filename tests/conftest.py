@@ -26,5 +26,6 @@ def pytest_configure(config):
     the workers then read numba's cache instead of each compiling it beside the other (about
     a minute of CPU from a fresh clone, then a second or two)."""
     if not hasattr(config, "workerinput"):
+        import tranquility.solver.core.complete
         import tranquility.solver.core.greedy
         import tranquility.solver.core.silent  # noqa: F401

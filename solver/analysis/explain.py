@@ -21,7 +21,7 @@ from tranquility.solver.engine.state import State, Status
 from tranquility.solver.engine.verify import Replayed, replayed
 from tranquility.solver.search.bounds import empty_runs, live_islands, monsters_left, refutation, state_key
 from tranquility.solver.search.budget import Budget, Deadline, SearchStats
-from tranquility.solver.search.complete import exhaustive
+from tranquility.solver.search.complete import LostPositions, exhaustive
 from tranquility.solver.search.greedy import Style, plausible_first, playout
 from tranquility.solver.search.moves import candidate_actions, choice_actions
 from tranquility.solver.verdicts import DecidedBy, Method, Objective, Verdict
@@ -328,7 +328,7 @@ def critical_moves(
     for action in line.actions[:prefix]:
         state = state.apply(action)
     out: list[Criticality] = []
-    lost: set = set()  # lost canonical states, shared by every re-solve of this pass
+    lost = LostPositions()  # lost canonical states, shared by every re-solve of this pass
     continuation = line.actions[prefix:]
     interrupted = False
     for index, action in enumerate(continuation):
@@ -352,7 +352,9 @@ def critical_moves(
     return out, interrupted
 
 
-def _classify(line: Line, done: int, state: State, chosen: Choice, number: int, seconds: float, lost: set) -> Criticality:
+def _classify(
+    line: Line, done: int, state: State, chosen: Choice, number: int, seconds: float, lost: LostPositions
+) -> Criticality:
     until = time.monotonic() + seconds
     live = live_islands(state)
     alternatives = plausible_first(state, [c for c in state.legal_choices() if c != chosen], live)
@@ -383,7 +385,7 @@ def _classify(line: Line, done: int, state: State, chosen: Choice, number: int, 
 
 
 def _choice_outcome(
-    line: Line, done: int, state: State, choice: Choice, live, seconds: float, lost: set
+    line: Line, done: int, state: State, choice: Choice, live, seconds: float, lost: LostPositions
 ) -> tuple[Verdict, Action | None]:
     """win, with the payment (the action) that keeps it, if some payment of the choice
     keeps a win; no-win if every one is proven lost; else unknown."""

@@ -501,6 +501,39 @@ def apply(G, D, R, A):
     G[G_TURN] += 1
 
 
+@njit(I8(A, A, A, A, A, M, A), cache=True)
+def before_rocks(G, D, R, Act, grid, hands, hand_n):
+    """The grid and hands once ``Act`` is played, before the rocks move and anyone draws
+    (engine: ``State.before_rocks``); the Start's flag after it."""
+    players, hmax, cells = R[R_PLAYERS], R[R_HMAX], R[R_CELLS]
+    seat = G[G_SEAT]
+    for c in range(cells):
+        grid[c] = G[G_HEADER + c]
+    kind = Act[A_KIND]
+    if kind == K_START:
+        drawn = np.zeros(players, np.int64)
+        start_rounds(G, D, R, hands, hand_n, drawn)
+        for s in range(players):
+            at = A_PAID + hmax + s * (hmax + 1)
+            for k in range(Act[at]):
+                hand_n[s] = remove_from(hands[s], 0, hand_n[s], Act[at + 1 + k])
+        return 1
+    for s in range(players):
+        hand_n[s] = G[hand_n_at(R) + s]
+        for k in range(hmax):
+            hands[s, k] = G[hands_at(R) + s * hmax + k]
+    hand = hands[seat]
+    if kind == K_ISLAND:
+        hand_n[seat] = remove_from(hand, 0, hand_n[seat], Act[A_CARD])
+        grid[Act[A_CELL]] = Act[A_CARD]
+    elif kind == K_MONSTER:
+        hand_n[seat] = remove_from(hand, 0, hand_n[seat], C_MONSTER)
+        grid[Act[A_CELL]] = 0
+    for k in range(Act[A_PAID_N]):
+        hand_n[seat] = remove_from(hand, 0, hand_n[seat], Act[A_PAID + k])
+    return G[G_START_PLAYED]
+
+
 # -- what one seat sees -----------------------------------------------------------------
 
 

@@ -13,6 +13,10 @@ import sys
 _loading: dict[str, subprocess.Popen] = {}
 _failed: set[str] = set()
 
+# The solver's searches reach for these together (the greedy playouts, then the complete
+# search): one background process loads them all, so that the second is ready with the first.
+SEARCHES = ("tranquility.solver.core.greedy", "tranquility.solver.core.complete")
+
 
 def ready(module: str) -> bool:
     """Whether ``module`` (of solver/core) is loaded: started loading in the background on the
@@ -24,12 +28,15 @@ def ready(module: str) -> bool:
         return False
     loading = _loading.get(module)
     if loading is None:
-        _loading[module] = subprocess.Popen(
-            [sys.executable, "-c", f"import {module}"],
+        group = SEARCHES if module in SEARCHES else (module,)
+        process = subprocess.Popen(
+            [sys.executable, "-c", f"import {', '.join(group)}"],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
         )
+        for name in group:
+            _loading.setdefault(name, process)
         return False
     if loading.poll() is None:
         return False
