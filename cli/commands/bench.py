@@ -76,7 +76,7 @@ each game done is kept in PATH.part: a rerun goes on from it. docs/performance.m
     "fair = the fair analysis over many games: thrifty's lost wins called mistakes or bad luck, and the share of "
     "lookahead's own moves called mistakes; "
     "core = the compiled core and the reference engine side by side: games a CPU second per policy, "
-    "the lookahead's playouts, the same games on both.",
+    "the lookahead's playouts, the greedy solver's playouts and the complete search's nodes, the same games on both.",
 )
 @count_option(
     "--deals",

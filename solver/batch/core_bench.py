@@ -7,8 +7,10 @@ games a CPU second for each, their ratio, and whether the two played the same ga
 same end, deal by deal; the parity tests check them action for action). Then the lookahead's
 playouts: from positions half-way through tuned games, the blueprint played out by the
 reference one at a time and by the core in one batch. Then the greedy solver's playouts (the
-series ``greedy`` plays from each deal, ``GREEDY_PLAYOUTS`` of them) on each side. Ratios, not
-absolute times, are what carry from one machine to another.
+series ``greedy`` plays from each deal, ``GREEDY_PLAYOUTS`` of them) on each side. Then the
+complete search from each deal, ``SEARCH_NODES`` nodes on each side (the row counts nodes, not
+games; both sides search the same nodes). Ratios, not absolute times, are what carry from one
+machine to another.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from tranquility.solver.batch.bench import Suite, machine_description
 from tranquility.solver.engine.deal import deal
 from tranquility.solver.engine.rules import OFFICIAL
 from tranquility.solver.engine.state import State, replay
+from tranquility.solver.search.budget import Deadline, SearchStats
+from tranquility.solver.search.complete import exhaustive
 from tranquility.solver.search.greedy import seeded_playouts
 from tranquility.solver.search.policies import COMPILED, Ending, make_policy, play_on, playouts, simulate
 
@@ -37,15 +41,19 @@ DEALS = 200  # deals per player count and policy (the reference plays REFERENCE_
 REFERENCE_DEALS = 40
 POLICIES = tuple(COMPILED.values())
 PLAYOUT_POLICY = "tuned"
-STEPS = len(POLICIES) + 2  # steps a player count: each policy, the playouts, the greedy playouts
+STEPS = len(POLICIES) + 3  # steps a player count: each policy, the playouts, the greedy playouts, the complete search
 GREEDY_PLAYOUTS = 10  # the greedy solver's playouts per deal (the reference plays them from REFERENCE_DEALS)
+SEARCH_NODES = 2_000  # the complete search's nodes from each deal
+SEARCH_REFERENCE_DEALS = 10
 
 
 @dataclass(frozen=True)
 class CoreRow:
     """One player count and policy (or the playouts): games a CPU second on each side."""
 
-    what: str  # the policy, "playouts" for the lookahead's playouts from mid-game, "greedy playouts" for the greedy solver's
+    # The policy, "playouts" for the lookahead's playouts from mid-game, "greedy playouts" for
+    # the greedy solver's, "complete search nodes" for the complete search (nodes, not games).
+    what: str
     players: int
     reference_games: int
     reference_seconds: float
@@ -133,6 +141,28 @@ def _greedy_row(players: int, states: list[State]) -> CoreRow:
     return CoreRow("greedy playouts", players, len(reference), ref_seconds, len(core), core_seconds, same)
 
 
+def _search_row(players: int, states: list[State]) -> CoreRow:
+    """The complete search from each deal, ``SEARCH_NODES`` nodes: the nodes a CPU second of
+    each side, and whether each search ended with the same verdict, line and counts."""
+
+    def searches(states: list[State], compiled: bool) -> list[tuple]:
+        found = []
+        for state in states:
+            stats = SearchStats()
+            verdict, line = exhaustive(state, Deadline(nodes=SEARCH_NODES), stats, compiled=compiled)
+            found.append((verdict, line, stats.to_json()))
+        return found
+
+    reference, ref_seconds = _timed(lambda: searches(states[:SEARCH_REFERENCE_DEALS], False))
+    core, core_seconds = _timed(lambda: searches(states, True))
+    same = core[: len(reference)] == reference
+
+    def nodes(found: list[tuple]) -> int:
+        return sum(stats["nodes"] for _, _, stats in found)
+
+    return CoreRow("complete search nodes", players, nodes(reference), ref_seconds, nodes(core), core_seconds, same)
+
+
 def midgame_positions(players: int, deals: int) -> list[State]:
     """Positions half-way through tuned games of the seeded deals: where a lookahead searches."""
     positions = []
@@ -146,7 +176,8 @@ def midgame_positions(players: int, deals: int) -> list[State]:
 def run_core_suite(players: tuple[int, ...], deals: int, on_step: Callable[[str], None]) -> CoreReport:
     """Every policy at every player count, then the playouts; ``on_step`` names each step."""
     began = time.perf_counter()
-    import tranquility.solver.core.games  # the load is measured on its own
+    import tranquility.solver.core.complete  # the load is measured on its own
+    import tranquility.solver.core.games
     import tranquility.solver.core.greedy  # noqa: F401
 
     load = time.perf_counter() - began
@@ -160,10 +191,12 @@ def run_core_suite(players: tuple[int, ...], deals: int, on_step: Callable[[str]
         rows.append(_row("playouts", count, midgame_positions(count, deals), PLAYOUT_POLICY))
         on_step(f"greedy {count}p")
         rows.append(_greedy_row(count, states))
+        on_step(f"complete search {count}p")
+        rows.append(_search_row(count, states))
     return CoreReport(tuple(rows), deals, load, machine_description())
 
 
-COLUMNS = ("what", "players", "reference games/CPU s", "core games/CPU s", "core / reference", "same games")
+COLUMNS = ("what", "players", "reference a CPU s", "core a CPU s", "core / reference", "same")
 
 
 def cells(row: CoreRow) -> list[str]:

@@ -15,7 +15,15 @@ def test_the_core_suite_plays_the_same_games_on_both_sides():
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
     rows = report["rows"]
-    assert [row["what"] for row in rows] == ["tuned", "cautious", "thrifty", "greedy", "playouts", "greedy playouts"]
+    assert [row["what"] for row in rows] == [
+        "tuned",
+        "cautious",
+        "thrifty",
+        "greedy",
+        "playouts",
+        "greedy playouts",
+        "complete search nodes",
+    ]
     for row in rows:
         assert row["same_games"] is True, row
         assert row["reference_games"] > 0 and row["core_games"] > 0
