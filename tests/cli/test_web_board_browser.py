@@ -607,7 +607,7 @@ def test_the_fair_hint_at_a_bot_table_names_a_move_and_its_cell(page):
     assert mode["kind"] == "card" and best.count() == 1
     best.click()
     page.click("#panel-go")
-    wait_view(page, "v.turn === 1")
+    wait_view(page, "v.turn >= 1")  # the bots may have moved on since
     assert tokens(page)[0].startswith(f"{mode['card']}@{mode['best']}")
     no_serious_findings(page)
 
