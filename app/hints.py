@@ -67,7 +67,7 @@ def card_hint(board: Board, card: Card, hint: Hint, budget: Budget, objective: O
     found: dict[str, Any] = {"card": card, "verdict": Verdict.UNKNOWN, "best": None, "better": None}
     if not any(_plays(move.action, card) for move in board.choices):
         found["verdict"] = Verdict.NO_WIN
-        return {**found, "words": f"{name} has no legal move now: no cell takes it."}
+        return {**found, "words": _no_move_words(card)}
     if _plays(hint.best, card):
         assert hint.best is not None
         return {
@@ -93,6 +93,11 @@ def card_hint(board: Board, card: Card, hint: Hint, budget: Budget, objective: O
         return {**found, "verdict": Verdict.NO_WIN, "better": other, "words": said}
     said = f"Whether a move with {name} keeps the win is unknown (the solves ran out of time).{instead}"
     return {**found, "better": other, "words": said}
+
+
+def _no_move_words(card: Card) -> str:
+    why = "no cell takes it" if isinstance(card, int) else "its rule does not allow it yet"
+    return f"{card_name(card)} has no legal move now: {why}."
 
 
 def _best_words(name: str, action: Action, what: str) -> str:
@@ -166,7 +171,7 @@ def _fair_card(card: Card, mine: list[MoveEstimate], best: MoveEstimate) -> dict
             "card": card,
             "best": None,
             "better": _estimate_json(best),
-            "words": f"{name} has no legal move now: no cell takes it.",
+            "words": _no_move_words(card),
         }
     top = mine[0]
     said = _best_words(name, top.action, f"{_won(top)} dealt to fit what you have seen")
