@@ -824,8 +824,9 @@ class Search:
     def start(cls, tab: RulesArray, D: np.ndarray, G: np.ndarray, table: LostTable) -> Search:
         R = tab.R
         players, hmax = tab.players, tab.hmax
-        # Every move plays or discards a card, so a line is no longer than the cards dealt.
-        depth = int(D[players] - D[0]) + 2
+        # Every move spends a card from a hand, so a line is no longer than the cards left
+        # in the hands and piles (a position's deal holds only the piles still to draw).
+        depth = int(K.cards_left(G, D, R)) + 2
         Gs = np.zeros((depth + 1, G.shape[0]), np.int64)
         Gs[0] = G
         st = np.zeros(ST_SIZE, np.int64)

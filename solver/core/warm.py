@@ -1,14 +1,17 @@
 """Loading a module of the compiled core without stopping the caller: the first use after
 install compiles it (tens of CPU seconds, holding Python's lock the whole time), so a caller
-that can go on without it (the greedy solver plays the same lines on the reference) has it
-loaded by a process of its own, on the other core, and switches once that process is done:
-numba's cache then holds it, and importing it here takes a second or two. Imports no numba."""
+that can go on without it (every caller: the reference plays the same games) has it loaded
+by a process of its own, on the other core, and switches once that process is done: numba's
+cache then holds it, and importing it here takes a second or two. When numba's cache already
+holds the module's code, it is imported here at once. Imports no numba."""
 
 from __future__ import annotations
 
 import importlib
+import os
 import subprocess
 import sys
+from pathlib import Path
 
 _loading: dict[str, subprocess.Popen] = {}
 _failed: set[str] = set()
@@ -16,6 +19,31 @@ _failed: set[str] = set()
 # The solver's searches reach for these together (the greedy playouts, then the complete
 # search): one background process loads them all, so that the second is ready with the first.
 SEARCHES = ("tranquility.solver.core.greedy", "tranquility.solver.core.complete")
+
+# The compiled files (solver/core's modules with numba functions) each entry point compiles.
+COMPILES = {
+    "tranquility.solver.core.games": ("kernel", "silent"),
+    "tranquility.solver.core.greedy": ("kernel", "silent", "twister", "greedy"),
+    "tranquility.solver.core.complete": ("kernel", "complete"),
+}
+
+
+def cached(module: str) -> bool:
+    """Whether numba's cache (beside the core, or under ``NUMBA_CACHE_DIR``, which numba then
+    uses alone) holds code of every file ``module`` compiles, written after the file was: then
+    importing it reads the cache. A guess on the safe side: where it is wrong, the import
+    compiles, as it would anyway."""
+    files = COMPILES.get(module)
+    if files is None:
+        return False
+    here = Path(__file__).resolve().parent
+    chosen = os.environ.get("NUMBA_CACHE_DIR")
+    place = Path(chosen) / here.relative_to(here.anchor) if chosen else here / "__pycache__"
+    for name in files:
+        written = (here / f"{name}.py").stat().st_mtime
+        if not any(index.stat().st_mtime >= written for index in place.glob(f"{name}.*.nbi")):
+            return False
+    return True
 
 
 def ready(module: str) -> bool:
@@ -27,6 +55,9 @@ def ready(module: str) -> bool:
     if module in _failed:
         return False
     loading = _loading.get(module)
+    if loading is None and cached(module):
+        importlib.import_module(module)
+        return True
     if loading is None:
         group = SEARCHES if module in SEARCHES else (module,)
         process = subprocess.Popen(

@@ -39,7 +39,7 @@ from tranquility.solver.engine.rules import Rules
 from tranquility.solver.engine.state import IslandPlay, IslandPlays, State, Status, geometry_of
 from tranquility.solver.engine.verify import Replayed, replayed
 from tranquility.solver.errors import BadInput
-from tranquility.solver.search.compiled import load
+from tranquility.solver.search.compiled import ready
 from tranquility.solver.search.memory import SeatMemory, remember
 from tranquility.solver.search.weights import WeightBook, Weights, weights_for
 
@@ -631,6 +631,14 @@ def compiled_name(policy: Policy) -> str | None:
     return COMPILED.get(type(policy))
 
 
+def _on_core(policy: Policy) -> str | None:
+    """``compiled_name`` once the process has the core: until then (its first compile after
+    install takes tens of seconds, in a process of its own: core/warm.py) the reference
+    plays the same games."""
+    name = compiled_name(policy)
+    return name if name is not None and ready(COMPILED_GAMES) else None
+
+
 def _weights(policy: Policy, rules: Rules, players: int) -> Weights | None:
     """The weights ``policy`` plays this table with (tuned's; None for the others)."""
     return weights_for(rules, players, policy.book)[0] if isinstance(policy, Tuned) else None
@@ -639,10 +647,9 @@ def _weights(policy: Policy, rules: Rules, players: int) -> Weights | None:
 def act_as(policy: Policy, obs: Observation) -> Action:
     """``policy.act(obs)``, on the compiled core when it plays the policy (the same action,
     tests/core/): for a search that asks the blueprint many times a decision."""
-    name = compiled_name(policy)
+    name = _on_core(policy)
     if name is None:
         return policy.act(obs)
-    load(COMPILED_GAMES)
     from tranquility.solver.core.games import core_act
 
     return core_act(obs, name, _weights(policy, obs.rules, obs.players))
@@ -657,9 +664,8 @@ def play_on(
     is played there, the same game (tests/core/), and its actions are replayed by the engine
     all the same: for callers that play many games, since loading the core costs more than
     one game on the reference."""
-    name = compiled_name(policy) if compiled and memories is None else None
-    if name is not None and not state.won:
-        load(COMPILED_GAMES)
+    name = _on_core(policy) if compiled and memories is None and not state.won else None
+    if name is not None:
         from tranquility.solver.core.games import core_game
 
         played = core_game(state, name, _weights(policy, state.rules, state.players))
@@ -693,9 +699,8 @@ def playouts(states: Sequence[State], policy: Policy, firsts: Sequence[Action] |
     """Each of ``states`` (one rule set and player count), after its move in ``firsts`` if
     given, played to the end with ``policy`` at every seat: on the compiled core in one call
     when it plays the policy (its games are the reference's: tests/core/), else one by one."""
-    name = compiled_name(policy)
-    if name is not None and states:
-        load(COMPILED_GAMES)
+    name = _on_core(policy) if states else None
+    if name is not None:
         from tranquility.solver.core.games import core_outcomes
 
         ends = core_outcomes(states, name, firsts, _weights(policy, states[0].rules, states[0].players))

@@ -15,6 +15,7 @@ from tranquility.solver.core import complete as core
 from tranquility.solver.core import kernel
 from tranquility.solver.core.layout import action_of, pack
 from tranquility.solver.engine.deal import deal
+from tranquility.solver.engine.position import Position
 from tranquility.solver.engine.rules import PRESETS
 from tranquility.solver.engine.state import State
 from tranquility.solver.search.bounds import live_islands, refutation
@@ -139,3 +140,13 @@ def test_a_spent_budget_is_unknown_and_counted_as_the_reference_counts():
     reference, compiled = both(state, nodes=10)
     assert compiled == reference
     assert compiled[0] == Verdict.UNKNOWN and compiled[2]["nodes"] == 11
+
+
+def test_a_position_without_its_history_is_searched_as_the_reference_searches_it():
+    """A position's deal holds only the piles still to draw; the hands hold the rest."""
+    for preset in ("official", "monsters", "rocks-manual"):
+        for players in (1, 2, 4):
+            for turns in (6, 30):
+                state = Position.of(midgame(preset, players, 11, turns)).state()
+                reference, compiled = both(state, nodes=3000)
+                assert compiled == reference, (preset, players, turns)

@@ -3,9 +3,11 @@ the other process has loaded it, and stays on the reference for good if that fai
 
 from __future__ import annotations
 
+import os
 import sys
 import time
 
+from tranquility.solver.core import warm
 from tranquility.solver.core.warm import ready
 
 
@@ -34,3 +36,24 @@ def test_a_failed_load_leaves_the_caller_on_the_reference():
         time.sleep(0.05)
     assert not any(answers)
     assert ready("tranquility.solver.core.no_such_module") is False
+
+
+def test_a_module_whose_code_numba_keeps_is_known_to_be_cached(tmp_path, monkeypatch):
+    """The core's entry points are cached once the suite compiled them (tests/conftest.py); a
+    file changed after its cache was written, a file with no cache and an unknown module
+    are not."""
+    assert all(warm.cached(module) for module in warm.COMPILES)
+    assert not warm.cached("tranquility.solver.core.no_such_module")
+    monkeypatch.delenv("NUMBA_CACHE_DIR", raising=False)
+    monkeypatch.setattr(warm, "__file__", str(tmp_path / "warm.py"))
+    monkeypatch.setattr(warm, "COMPILES", {"m": ("kernel", "silent")})
+    (tmp_path / "__pycache__").mkdir()
+    for name in ("kernel", "silent"):
+        (tmp_path / f"{name}.py").write_text("")
+    index = tmp_path / "__pycache__" / "kernel.apply-10.py311.nbi"
+    index.write_text("")
+    assert not warm.cached("m")  # silent has no cache
+    (tmp_path / "__pycache__" / "silent.play-3.py311.nbi").write_text("")
+    assert warm.cached("m")
+    os.utime(index, (0, 0))  # kernel.py changed after its cache was written
+    assert not warm.cached("m")
