@@ -4,11 +4,15 @@ numba's own import is not safe in two threads at once: the second thread meets a
 initialised ``numba.types`` (or ``core.kernel``) and fails with ImportError ("partially
 initialized module"). A process that plays in threads (the server's bots, a solve's greedy
 thread beside its ladder) can ask for the core in two of them together, so every search
-module loads it through ``load`` or ``ready`` here before it imports a name from it."""
+module loads it through ``load`` or ``ready`` here before it imports a name from it.
+
+``TRANQUILITY_CORE=off`` in the environment keeps every search on the reference (the same
+results, slower): to tell a bug of the core from one of the reference."""
 
 from __future__ import annotations
 
 import importlib
+import os
 import threading
 
 from tranquility.solver.core.warm import ready as warm_ready
@@ -28,7 +32,9 @@ def load(module: str) -> None:
 
 def ready(module: str) -> bool:
     """``core.warm.ready`` (loaded by a process of its own first, then imported here), its
-    import made under the same lock as ``load``'s."""
+    import made under the same lock as ``load``'s; never with ``TRANQUILITY_CORE=off``."""
+    if os.environ.get("TRANQUILITY_CORE") == "off":
+        return False
     if module in _loaded:
         return True
     with _lock:
