@@ -435,9 +435,7 @@ def _bench_core(run: BenchRun) -> None:
         rows = [cells(row) for row in report.rows]
         console.print(stacked_table(console, title, COLUMNS, rows, ((0, 1, 2, 3), (0, 1, 4, 5)), left=0))
 
-    if run.out is not None:
-        write_out(run.out, report.to_json(), run.force)
-    _print_report(report, lambda: core_markdown(report), render, run)
+    _report(report, lambda: core_markdown(report), render, run)
 
 
 def _rows_or_partial(measure: Callable[[], list]) -> tuple[list, bool]:

@@ -103,6 +103,7 @@ class CoreReport:
             "reference_deals": min(self.deals, REFERENCE_DEALS),
             "core_load_seconds": round(self.load_seconds, 2),
             "machine": self.machine,
+            "interrupted": self.interrupted,
             "rows": [row.to_json() for row in self.rows],
         }
 
@@ -181,18 +182,21 @@ def run_core_suite(players: tuple[int, ...], deals: int, on_step: Callable[[str]
     import tranquility.solver.core.greedy  # noqa: F401
 
     load = time.perf_counter() - began
-    rows = []
-    for count in players:
-        states = [State.initial(deal(OFFICIAL, count, seed)) for seed in range(deals)]
-        for policy in POLICIES:
-            on_step(f"{policy} {count}p")
-            rows.append(_row(policy, count, states, policy))
-        on_step(f"playouts {count}p")
-        rows.append(_row("playouts", count, midgame_positions(count, deals), PLAYOUT_POLICY))
-        on_step(f"greedy {count}p")
-        rows.append(_greedy_row(count, states))
-        on_step(f"complete search {count}p")
-        rows.append(_search_row(count, states))
+    rows: list[CoreRow] = []
+    try:
+        for count in players:
+            states = [State.initial(deal(OFFICIAL, count, seed)) for seed in range(deals)]
+            for policy in POLICIES:
+                on_step(f"{policy} {count}p")
+                rows.append(_row(policy, count, states, policy))
+            on_step(f"playouts {count}p")
+            rows.append(_row("playouts", count, midgame_positions(count, deals), PLAYOUT_POLICY))
+            on_step(f"greedy {count}p")
+            rows.append(_greedy_row(count, states))
+            on_step(f"complete search {count}p")
+            rows.append(_search_row(count, states))
+    except KeyboardInterrupt:  # Ctrl-C: the rows measured so far, said to be cut short
+        return CoreReport(tuple(rows), deals, load, machine_description(), interrupted=True)
     return CoreReport(tuple(rows), deals, load, machine_description())
 
 

@@ -32,3 +32,21 @@ def test_the_core_suite_plays_the_same_games_on_both_sides():
 def test_the_core_suite_refuses_a_time_limit():
     result = CliRunner().invoke(main, ["bench", "--suite", "core", "--time-limit", "5"])
     assert result.exit_code == 2 and "--time-limit" in result.output
+
+
+def test_ctrl_c_reports_the_rows_measured_so_far(monkeypatch):
+    from tranquility.solver.batch import core_bench
+
+    measured = core_bench._row
+
+    def then_ctrl_c(what, players, states, policy):
+        if what == "cautious":
+            raise KeyboardInterrupt
+        return measured(what, players, states, policy)
+
+    monkeypatch.setattr(core_bench, "_row", then_ctrl_c)
+    result = CliRunner().invoke(main, ["bench", "--suite", "core", "--players", "1", "--deals", "2", "--json"])
+    assert result.exit_code == 130, result.output
+    report = json.loads(result.stdout)
+    assert report["interrupted"] is True
+    assert [row["what"] for row in report["rows"]] == ["tuned"]
