@@ -13,8 +13,8 @@ from tranquility.solver.analysis.board import Board, BoardError, Proofs
 from tranquility.solver.analysis.table import Seating
 from tranquility.solver.engine.deal import deal
 from tranquility.solver.engine.line import Line
-from tranquility.solver.formats.notation import parse_notation
 from tranquility.solver.engine.rules import OFFICIAL
+from tranquility.solver.formats.notation import parse_notation
 from tranquility.solver.search.budget import Budget
 from tranquility.solver.verdicts import Verdict
 
