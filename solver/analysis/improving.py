@@ -8,6 +8,9 @@ Loaded only when an objective is asked for."""
 
 from __future__ import annotations
 
+import contextlib
+import os
+import sys
 import threading
 import time
 from collections.abc import Callable
@@ -61,6 +64,11 @@ BESIDE = Objective.SPARE  # the objective whose ladder runs with the greedy phas
 # about the same time each (a restart costs half a playout: docs/performance.md).
 BESIDE_RESTARTS = 200
 BESIDE_PLAYOUTS = 50  # per Finish keeper
+# The greedy thread's nice value (Linux keeps one per thread): where the two threads share a
+# core with other work, the ladder's CP-SAT has it first (docs/model.md, The schedule on two
+# cores: measured, the same step took twice its time alone with the thread beside it at the
+# same priority on the loaded machine).
+BESIDE_NICE = 10
 T = TypeVar("T")
 
 
@@ -282,6 +290,7 @@ def _ladder(run: _Improvement, best: _Best) -> _Best:
             run.position, objective, best.value, best.bound, part,
             progress=lambda b: run.say(doing, f"best {objective} {before} so far, bound {b}"),
             known=list(best.continuation),
+            incumbent=None if beside is None else beside.holds,
         )
     finally:
         ended = None if beside is None else beside.end()
@@ -313,6 +322,7 @@ class _GreedyBeside:
         self.restarted: Restarted | None = None
         self.seconds = [0.0, 0.0]  # the baseline's, the restarts'
         self.failed: BaseException | None = None
+        self.value = best.value  # the value of the best line the thread holds (``taken`` takes it)
         self.until = time.monotonic() + seconds
         self._thread = threading.Thread(target=self._play, args=(run, best), name="greedy beside", daemon=True)
         self._thread.start()
@@ -320,20 +330,28 @@ class _GreedyBeside:
     def _deadline(self, nodes: int | None = None) -> Deadline:
         return Deadline(seconds=self.until - time.monotonic(), nodes=nodes, stop=self.stop)
 
+    def holds(self) -> int:
+        """The value of the best line the thread holds now: the ladder is done once its
+        bound meets it (``climb``'s incumbent)."""
+        return self.value
+
     def _play(self, run: _Improvement, best: _Best) -> None:
         position, objective, series = run.position, run.objective, self.series
         try:
+            _yield_the_core()
             self._timed(0, partial(series.play, self._deadline(), IMPROVING_PLAYOUTS))
             line, value = list(best.continuation), best.value
             rounds = restarts_run = taken = 0
             while value != best.bound and not self._deadline().expired():
                 if series.best is not None and better(objective, objective_value(position, series.best, objective), value):
                     line, value = list(series.best), objective_value(position, series.best, objective)
+                    self.value = value
                 seed = run.budget.seed + rounds  # each round's draws its own
                 found = self._timed(1, partial(_restarts, run, line, best.bound, self._deadline(BESIDE_RESTARTS), seed))
                 line, value = found.line, objective_value(position, found.line, objective)
                 restarts_run, taken, rounds = restarts_run + found.restarts, taken + found.taken, rounds + 1
                 self.restarted = Restarted(found.line, found.value, restarts_run, taken)
+                self.value = value  # after the line it is the value of: the restarts keep only lines as good
                 played = series.series.played // len(KEEPERS)
                 self._timed(0, partial(series.play, self._deadline(), played + BESIDE_PLAYOUTS))
         except BaseException as error:  # a bug must not pass for a search that found nothing
@@ -375,6 +393,14 @@ class _GreedyBeside:
             found = f"{_change(objective, before, best.value)}, beside the ladder"
             run.phases.append(Phase(IMPROVE, RESTARTS, self.seconds[1], found))
         return best
+
+
+def _yield_the_core() -> None:
+    """Lower the calling thread's priority to ``BESIDE_NICE``, where each thread has its own
+    (Linux); elsewhere a thread id is no process id, and the priority stays."""
+    if sys.platform == "linux":
+        with contextlib.suppress(OSError):  # a sandbox may refuse it: the thread then plays at the same priority
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), BESIDE_NICE)
 
 
 def _windows(run: _Improvement, best: _Best) -> _Best:

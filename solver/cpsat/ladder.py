@@ -120,13 +120,15 @@ def step(
     limits: CpsatLimits,
     proof: Proof = Proof.WHOLE,
     known: list[Action] | None = None,
+    over: Callable[[], bool] = lambda: False,
 ) -> tuple[str, list[Action] | None, float, int]:
     """One step: is there a win keeping at least ``target`` cards (spare) or taking at
     most ``target`` turns? ("infeasible" | "feasible" | "unknown", the line found, the
     step's deterministic time, its CP-SAT runs). While the Start is to come,
     ``Proof.START_SLOT`` splits the step by the Start's slot and ``Proof.BOTH`` races that
     split against the whole step; ``known`` (a winning continuation short of the target)
-    then hints the model and names the case looked at first."""
+    then hints the model and names the case looked at first. Once ``over()`` holds, the
+    step's CP-SAT runs are stopped (it answers unknown)."""
     built_at = time.monotonic()
     game = step_model(position, objective, target)
     if game is None:
@@ -142,10 +144,10 @@ def step(
             add_hint(game, line_facts(position, known))
             first = next((t for t, a in enumerate(known) if isinstance(a, PlayStart)), None)
         if race:
-            return _whole_and_split(position, game, limits, first)
-        return split_on_the_start_slot(position, game, limits, first)
+            return _whole_and_split(position, game, limits, first, over)
+        return split_on_the_start_slot(position, game, limits, first, partial(interruptible_solve, over=over))
     solver = new_solver(limits)
-    return (*_answer(position, game, solver, interruptible_solve(solver, game.model)), 1)
+    return (*_answer(position, game, solver, interruptible_solve(solver, game.model, over)), 1)
 
 
 def _answer(
@@ -244,11 +246,12 @@ class _Race:
 
 
 def _whole_and_split(
-    position: State, game: GameModel, limits: CpsatLimits, first: int | None
+    position: State, game: GameModel, limits: CpsatLimits, first: int | None, over: Callable[[], bool] = lambda: False
 ) -> tuple[str, list[Action] | None, float, int]:
     """The whole step and its split by the Start's slot side by side, each on one CP-SAT
     worker of ``limits``' time: the first side to prove or find answers the step, and the
-    other is stopped. Returns as ``step`` does (the runs of both sides)."""
+    other is stopped; both are, once ``over()`` holds. Returns as ``step`` does (the runs
+    of both sides)."""
     one = replace(limits, workers=1)
     race = _Race()
     answers: list[tuple[str, list[Action] | None]] = []
@@ -278,7 +281,7 @@ def _whole_and_split(
 
     sides = [partial(side, decide) for decide in (whole, split)]
     # Stopped again while it runs: a run that was starting when the race ended has its solver now.
-    if run_stoppable(sides, race.stop, race.over.is_set, name="cp-sat race"):
+    if run_stoppable(sides, race.stop, lambda: race.over.is_set() or over(), name="cp-sat race"):
         raise KeyboardInterrupt
     if failed:
         raise failed[0]
@@ -297,22 +300,33 @@ def climb(
     budget: Budget,
     progress: Callable[[int], None] | None = None,
     known: list[Action] | None = None,
+    incumbent: Callable[[], int] | None = None,
 ) -> Climbed:
     """Lower the proven ``bound`` towards the best ``value`` found, one step at a time,
     within the budget's seconds on its workers (reproducible: within its CP-SAT
     deterministic time on one worker). Each step gets all the time left: a step is never
     easier than the one before it. ``progress`` hears each bound proven. Ctrl-C ends it
     with what is proven so far. The budget's ``proof`` and ``known`` (the best line found so
-    far, a winning continuation): ``step``."""
+    far, a winning continuation): ``step``. ``incumbent``: the value of the best line a
+    search beside the ladder holds now (the caller takes that line afterwards); once it
+    meets the bound, the ladder is done ("optimal", with no line of its own), and a step
+    under way is stopped once it meets the step's target."""
     started = time.monotonic()
     seconds = None if budget.reproducible else budget.seconds
     deterministic, workers, seed, proof = budget.cpsat_deterministic, budget.workers, budget.seed, budget.proof
     if proof == Proof.BOTH and (seconds is None or workers < 2):
         proof = Proof.WHOLE  # the race needs the clock and a CP-SAT worker for each side (step)
     down = objective == Objective.SPARE  # spare's bound is lowered, turns' raised
+
+    def met(target: int) -> bool:
+        """The best line known keeps ``target`` cards (spare) or takes ``target`` turns."""
+        if incumbent is None:
+            return value == target
+        return (max if down else min)(value, incumbent()) == target
+
     climbed = Climbed(bound, proof=proof)
     try:
-        while climbed.bound != value:
+        while not met(climbed.bound):
             if seconds is None:
                 if deterministic <= 0.05:
                     climbed.status = "out of time"
@@ -324,12 +338,15 @@ def climb(
                     climbed.status = "out of time"
                     break
                 limits = CpsatLimits(workers=workers, seconds=left, seed=seed)
-            status, actions, spent, runs = step(position, objective, climbed.bound, limits, proof, known)
+            target = climbed.bound
+            status, actions, spent, runs = step(position, objective, target, limits, proof, known, partial(met, target))
             deterministic -= spent
             climbed.runs += runs
             if status == "feasible":
                 climbed.actions, climbed.status = actions, "optimal"
                 break
+            if status == "unknown" and met(target):
+                continue  # a line beside the ladder meets the proven bound: done, optimal
             if status == "unknown":
                 climbed.status = "out of time"
                 break

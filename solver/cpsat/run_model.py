@@ -55,12 +55,15 @@ def new_solver(limits: CpsatLimits) -> cp_model.CpSolver:
     return solver
 
 
-def interruptible_solve(solver: cp_model.CpSolver, model: cp_model.CpModel) -> cp_model.CpSolverStatus:
+def interruptible_solve(
+    solver: cp_model.CpSolver, model: cp_model.CpModel, over: Callable[[], bool] = lambda: False
+) -> cp_model.CpSolverStatus:
     """Run CP-SAT in a thread of its own so that Ctrl-C reaches Python: it stops the search,
     waits until CP-SAT has returned, and is passed on as KeyboardInterrupt (the caller
-    reports ``unknown``)."""
+    reports ``unknown``). The search is stopped too once ``over()`` holds (its answer is
+    then unknown)."""
     outcome: dict = {}
-    if run_stoppable([lambda: outcome.update(status=solver.solve(model))], solver.stop_search, name="cp-sat"):
+    if run_stoppable([lambda: outcome.update(status=solver.solve(model))], solver.stop_search, over, name="cp-sat"):
         raise KeyboardInterrupt
     return outcome["status"]
 
