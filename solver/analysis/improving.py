@@ -8,9 +8,6 @@ Loaded only when an objective is asked for."""
 
 from __future__ import annotations
 
-import contextlib
-import os
-import sys
 import threading
 import time
 from collections.abc import Callable
@@ -56,19 +53,16 @@ IMPROVING_SHARE = 0.5
 BASELINE_SHARE = 0.8
 RESTARTS_SHARE = 0.2
 # With the greedy phases beside it, the spare ladder gives them no time of its own: of the
-# time left after the first playouts it takes this share, the LNS and the CP-SAT run the
-# rest (measured against the sequential order: docs/model.md, The schedule on two cores).
+# time left it takes this share at least, and all but AFTER_BESIDE seconds of it when that
+# is more (a long solve's), the LNS and the CP-SAT run the rest (measured against the
+# sequential order and --reproducible: docs/model.md, The schedule on two cores).
 BESIDE_LADDER_SHARE = 0.8
+AFTER_BESIDE = 6.0
 BESIDE = Objective.SPARE  # the objective whose ladder runs with the greedy phases beside it
 # Beside the ladder, after the first playouts: restarts and the baseline's playouts in turn,
 # about the same time each (a restart costs half a playout: docs/performance.md).
 BESIDE_RESTARTS = 200
 BESIDE_PLAYOUTS = 50  # per Finish keeper
-# The greedy thread's nice value (Linux keeps one per thread): where the two threads share a
-# core with other work, the ladder's CP-SAT has it first (docs/model.md, The schedule on two
-# cores: measured, the same step took twice its time alone with the thread beside it at the
-# same priority on the loaded machine).
-BESIDE_NICE = 10
 T = TypeVar("T")
 
 
@@ -277,8 +271,9 @@ def _ladder(run: _Improvement, best: _Best) -> _Best:
     before, proved = best.value, best.bound
     doing = f"improving {objective}: {LADDER}"
     run.say(doing, f"best {objective} {best.value} so far, bound {best.bound}")
-    share = BESIDE_LADDER_SHARE if run.greedy_beside else LADDER_SHARE[objective]
-    part = budget.part(share, run.left())
+    left = run.left()
+    share = beside_share(left) if run.greedy_beside else LADDER_SHARE[objective]
+    part = budget.part(share, left)
     beside = None
     if run.greedy_beside:
         # One thread plays greedy, CP-SAT has the others: one strong run on two cores, the
@@ -304,6 +299,14 @@ def _ladder(run: _Improvement, best: _Best) -> _Best:
     if climbed.steps:  # its proofs, beside the value: "spare 22, no better line; bound 25 -> 24"
         run.phases[-1] = replace(run.phases[-1], found=f"{run.phases[-1].found}; bound {proved} -> {best.bound}")
     return best if beside is None else beside.taken(run, best, interrupted=bool(ended))
+
+
+def beside_share(left: float) -> float:
+    """The spare ladder's share of the ``left`` seconds with the greedy thread beside it: a
+    step that proves needs its CPU whole (a first step feasible after 48 s of one core on 3
+    players seed 0), so a long solve leaves the LNS and the CP-SAT run ``AFTER_BESIDE``
+    seconds, a short one the rest of ``BESIDE_LADDER_SHARE``."""
+    return max(BESIDE_LADDER_SHARE, 1.0 - AFTER_BESIDE / left) if left > 0 else BESIDE_LADDER_SHARE
 
 
 class _GreedyBeside:
@@ -338,7 +341,6 @@ class _GreedyBeside:
     def _play(self, run: _Improvement, best: _Best) -> None:
         position, objective, series = run.position, run.objective, self.series
         try:
-            _yield_the_core()
             self._timed(0, partial(series.play, self._deadline(), IMPROVING_PLAYOUTS))
             line, value = list(best.continuation), best.value
             rounds = restarts_run = taken = 0
@@ -393,14 +395,6 @@ class _GreedyBeside:
             found = f"{_change(objective, before, best.value)}, beside the ladder"
             run.phases.append(Phase(IMPROVE, RESTARTS, self.seconds[1], found))
         return best
-
-
-def _yield_the_core() -> None:
-    """Lower the calling thread's priority to ``BESIDE_NICE``, where each thread has its own
-    (Linux); elsewhere a thread id is no process id, and the priority stays."""
-    if sys.platform == "linux":
-        with contextlib.suppress(OSError):  # a sandbox may refuse it: the thread then plays at the same priority
-            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), BESIDE_NICE)
 
 
 def _windows(run: _Improvement, best: _Best) -> _Best:
