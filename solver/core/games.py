@@ -178,7 +178,21 @@ def core_outcomes(
     Ds = np.zeros((len(deals), max(len(d) for d in deals)), np.int64)
     for i, d in enumerate(deals):
         Ds[i, : len(d)] = d
-    rows = np.zeros((len(states), tab.width), np.int64)
+    return silent.outcomes(Gs, np.ascontiguousarray(Ds[which]), tab.R, W, _first_rows(len(states), firsts, tab), tab.width)
+
+
+def array_outcomes(
+    tab: RulesArray, Gs: np.ndarray, Ds: np.ndarray, policy: str, firsts: Sequence[Action], weights: Any = None
+) -> np.ndarray:
+    """``core_outcomes`` for games already in the core's arrays (rows of ``Gs`` and ``Ds``
+    for the table ``tab``): each after its move in ``firsts``, in one compiled call."""
+    W = weights_vector(policy, weights)
+    return silent.outcomes(Gs, Ds, tab.R, W, _first_rows(len(Gs), firsts, tab), tab.width)
+
+
+def _first_rows(count: int, firsts: Sequence[Action] | None, tab: RulesArray) -> np.ndarray:
+    """The core's rows of ``firsts`` (each distinct action packed once); kind -1 where none."""
+    rows = np.zeros((count, tab.width), np.int64)
     rows[:, A_KIND] = -1
     moves: dict[Action, np.ndarray] = {}
     for i, move in enumerate(firsts or ()):
@@ -186,7 +200,7 @@ def core_outcomes(
         if row is None:
             row = moves[move] = action_row(move, tab)
         rows[i] = row
-    return silent.outcomes(Gs, np.ascontiguousarray(Ds[which]), tab.R, W, rows, tab.width)
+    return rows
 
 
 def core_choices(state: State) -> list[tuple[int, int, int]]:

@@ -19,6 +19,11 @@ not the best of several noisy estimates. The budget is a count of worlds, never 
 and the worlds are dealt from a seed made of the sim seed, the turn and the seat, so the
 same deal and settings give the same line on every machine (docs/simulate.md).
 
+Once the process has the compiled core, the worlds are dealt there and played out there as
+the core's arrays (core/worlds.py: the same worlds from the same draws, the same lines;
+tests/core/test_world_parity.py); until then, with ``TRANQUILITY_CORE=off`` or on a Python
+other than 3.11, the reference deals them (``world``).
+
 The Start event's split, the Sea Monsters, the Finish and the manual rocks are played as
 the blueprint plays them: only the choice between island plays and discarding two is searched.
 """
@@ -43,12 +48,15 @@ from tranquility.solver.search.policies import (
     Policy,
     Reading,
     StartCall,
+    _on_core,
+    _weights,
     act_as,
+    compiled_name,
     make_policy,
     playouts,
 )
 from tranquility.solver.search.weights import CELLS_WEIGHT
-from tranquility.solver.search.worlds import sample_world, undo_turn, unseen_cards
+from tranquility.solver.search.worlds import Dealt, deal_on_core, dealing, sample_world, undo_turn, unseen_cards, worlds_on_core
 from tranquility.solver.stats import Z95_ONE_SIDED, wilson
 
 DEFAULT_SAMPLES = 60  # worlds dealt per round of successive halving (docs/simulate.md measures the cost)
@@ -169,7 +177,7 @@ class Lookahead(Policy):
         alive = list(range(len(moves)))
         while True:
             worlds = deal_round()
-            ends = playouts([world for _ in alive for world in worlds], self.playout, [moves[i] for i in alive for _ in worlds])
+            ends = self.play(worlds, [moves[i] for i in alive])
             for k, i in enumerate(alive):
                 played[i] += ends[k * len(worlds) : (k + 1) * len(worlds)]
             estimates = {i: estimate_of(moves[i], played[i], obs.rules.cells) for i in alive}
@@ -182,16 +190,41 @@ class Lookahead(Policy):
         """Each of ``moves`` played in the same ``samples`` worlds (dealt from the seed
         ``key``), then the blueprint at every seat to the end: how each fared, in ``moves``' order."""
         worlds = self.dealer(obs, memory, key)()
-        ends = playouts([world for _ in moves for world in worlds], self.playout, [move for move in moves for _ in worlds])
+        ends = self.play(worlds, moves)
         n = len(worlds)
         return tuple(estimate_of(move, ends[i * n : (i + 1) * n], obs.rules.cells) for i, move in enumerate(moves))
 
-    def dealer(self, obs: Observation, memory: SeatMemory, key: str) -> Callable[[], list[State]]:
-        """Deals ``samples`` worlds for the seat's belief at each call, from the seed ``key``."""
+    def dealer(self, obs: Observation, memory: SeatMemory, key: str) -> Callable[[], list[State] | Dealt]:
+        """Deals ``samples`` worlds for the seat's belief at each call, from the seed ``key``:
+        on the compiled core once the process has it (the same worlds, tests/core/), as the
+        core's arrays, else one by one on the reference, as ``State``s."""
         rng = random.Random(key)
         weights = self.giving_weights(obs, memory)
         window = last_round(memory) if self.belief == "filtered" else ()
+        name = _on_core(self.playout)
+        if name is not None and worlds_on_core():
+            from tranquility.solver.core.twister import state_of
+
+            plan, state = dealing(memory, obs, weights, window), state_of(rng)
+            blueprint = _weights(self.playout, obs.rules, obs.players)
+            return lambda: deal_on_core(plan, state, self.samples, TRIES, name, blueprint)
         return lambda: [self.world(memory, obs, rng, weights, window) for _ in range(self.samples)]
+
+    def play(self, worlds: list[State] | Dealt, moves: Sequence[Action]) -> list[Ending]:
+        """Each of ``moves`` played in every one of ``worlds``, then the blueprint at every seat
+        to the end: how each game ended, move by move and world by world."""
+        if not isinstance(worlds, Dealt):
+            return playouts([world for _ in moves for world in worlds], self.playout, [move for move in moves for _ in worlds])
+        import numpy as np
+        from tranquility.solver.core.games import array_outcomes
+
+        name = compiled_name(self.playout)
+        assert name is not None, "worlds dealt on the core for a blueprint it does not play"
+        rules, players, n = worlds.tab.rules, worlds.tab.players, len(worlds)
+        Gs, Ds = np.tile(worlds.Gs, (len(moves), 1)), np.tile(worlds.Ds, (len(moves), 1))
+        firsts = [move for move in moves for _ in range(n)]
+        ends = array_outcomes(worlds.tab, Gs, Ds, name, firsts, _weights(self.playout, rules, players))
+        return [Ending(bool(won), int(filled), int(left)) for won, filled, left in ends]
 
     def every_move(self, obs: Observation) -> list[Action]:
         """One action per legal choice of the seat to move, paid as the blueprint pays: each

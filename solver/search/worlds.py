@@ -8,14 +8,20 @@ every count the seat knows: each hand and pile size, how many cards each seat ha
 face down. Each seat's Start card stays its own: it is still in that seat's hand or pile,
 or (once a Start was played) among that seat's discards. The result is a full ``State``
 the engine plays on, equal to the real one in everything the seat sees.
+
+``dealing`` works out what stays the same from world to world of one decision as arrays, and
+``deal_on_core`` deals the very same worlds from them on the compiled core (core/worlds.py),
+as the core's arrays: the lookahead's worlds once the process has the core.
 """
 
 from __future__ import annotations
 
 import random
+import sys
 from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
+from typing import TYPE_CHECKING, Any
 
 from tranquility.solver.engine.actions import ChoiceKind
 from tranquility.solver.engine.cards import FINISH, MONSTER, START, Card, is_island, remove_held, sorted_cards
@@ -23,7 +29,12 @@ from tranquility.solver.engine.deal import Deal
 from tranquility.solver.engine.observation import Observation
 from tranquility.solver.engine.rules import Rocks
 from tranquility.solver.engine.state import State
+from tranquility.solver.search.compiled import ready
 from tranquility.solver.search.memory import SeatMemory, TurnRecord
+
+if TYPE_CHECKING:  # numpy and the core load only when the core deals: the quick commands never import them
+    import numpy as np
+    from tranquility.solver.core.layout import RulesArray
 
 
 @dataclass(frozen=True)
@@ -212,3 +223,118 @@ def undo_turn(world: State, record: TurnRecord, own_discards: Counter[Card], rng
         turn=world.turn - 1,
         discarded=sorted_cards(remove_held(world.discarded, paid)),
     )
+
+
+# -- the same worlds, dealt on the compiled core (core/worlds.py) --------------------------------
+
+CORE_WORLDS = "tranquility.solver.core.worlds"
+
+
+@dataclass(frozen=True)
+class Dealt:
+    """Worlds as the core's arrays, one row each: positions ``Gs`` and deals ``Ds`` (0 after
+    the deal) for the table ``tab``, and each world's face-down cards counted by card
+    (core/worlds.py's ``face``)."""
+
+    tab: RulesArray
+    Gs: np.ndarray
+    Ds: np.ndarray
+    faces: np.ndarray
+
+    def __len__(self) -> int:
+        return len(self.Gs)
+
+
+@dataclass(frozen=True)
+class Dealing:
+    """What stays the same from world to world of one decision, as the core reads it
+    (core/worlds.py's ``deal_worlds``)."""
+
+    tab: RulesArray
+    G0: np.ndarray  # the public position, the seat's own hand, the other hands empty
+    pool: np.ndarray  # the unseen cards, but the Starts placed first, in sorted_cards' order
+    mass: np.ndarray  # each card's face-down weight, by face (empty: no weights)
+    places: np.ndarray  # each place's size and the other counts (core/worlds.py's P_*)
+    starts: np.ndarray  # the seats whose Start goes into one of their own places
+    own: np.ndarray  # the seat's own face-down cards, by face
+    window: np.ndarray  # the turns to agree with, oldest first, one T_* row each
+    room: int  # a deal's row: the piles as the window's turns are taken back, and the rolls
+
+
+def dealing(
+    memory: SeatMemory, obs: Observation, weights: Mapping[Card, float] | None, window: tuple[TurnRecord, ...]
+) -> Dealing:
+    """``sample_world``'s (and ``undo_turn``'s) counts for ``memory`` and ``obs``, worked out once."""
+    import numpy as np
+    from tranquility.solver.core.layout import code, position_array, table
+
+    rules, players, seat = obs.rules, obs.players, obs.seat
+    unseen = unseen_cards(memory, obs)
+    slots = places(memory, obs, sum(unseen.values()))
+    starts = _unplaced_starts(memory, obs)
+    for owner in starts:
+        if not slots.hands[owner] + slots.piles[owner] + (slots.discards[owner] if obs.start_played else 0):
+            raise ValueError(f"seat {owner}'s Start card has nowhere to be")
+    unseen[START] -= len(starts)
+    grows = Counter[int]()  # a hand taken back through the window's turns holds their cards again
+    for record in window:
+        grows[record.seat] += record.discards[record.seat] + 1
+    hmax = max(rules.hand, *(n + grows[s] for s, n in enumerate(obs.hand_sizes)))
+    tab = table(rules, players, hmax)
+    faces = rules.islands + 4
+
+    def face(card: Card) -> int:
+        number = code(card)
+        return number if number > 0 else rules.islands - number
+
+    mass = np.ones(faces if weights is not None else 0, np.float64)
+    for card, weight in (weights or {}).items():
+        mass[face(card)] = weight
+    own = np.zeros(faces, np.int64)
+    for card in memory.own_discards:
+        own[face(card)] += 1
+    rolls = 0
+    if rules.rocks == Rocks.AUTO and obs.rocks_row is not None:
+        rolls = sum(obs.hand_sizes) + sum(obs.pile_sizes) + players
+    counts = [*slots.hands, *slots.piles, *slots.discards, slots.earlier, slots.out, int(obs.start_played), rolls]
+    turns = [
+        (r.seat, 0 if r.card is None else code(r.card), -1 if r.cell is None else r.cell, r.discards[r.seat], r.piles[r.seat])
+        for r in window
+    ]
+    public = replace(obs.view, hands=tuple(obs.hand if s == seat else () for s in range(players)), seat=obs.to_move)
+    return Dealing(
+        tab=tab,
+        G0=position_array(tab, public),
+        pool=np.array([code(c) for c in sorted_cards(unseen.elements())], np.int64),
+        mass=mass,
+        places=np.array(counts, np.int64),
+        starts=np.array(starts, np.int64),
+        own=own,
+        window=np.array(turns, np.int64).reshape(len(turns), 5),
+        room=players + 1 + sum(obs.pile_sizes) + len(window) * hmax + rolls,
+    )
+
+
+def deal_on_core(plan: Dealing, state: np.ndarray, count: int, tries: int, policy: str, blueprint: Any = None) -> Dealt:
+    """``count`` worlds of ``plan``, dealt from the generator ``state`` (twister.py's array,
+    advanced in place) as ``count`` calls of the lookahead's ``world`` deal them from a
+    ``random.Random`` in that state; ``policy`` (the core's name, with tuned's ``blueprint``
+    weights) is replayed at the other seats of the window."""
+    import numpy as np
+    from tranquility.solver.core.games import weights_vector
+    from tranquility.solver.core.worlds import deal_worlds
+
+    tab = plan.tab
+    Gs = np.zeros((count, len(plan.G0)), np.int64)
+    Ds = np.zeros((count, plan.room), np.int64)
+    faces = np.zeros((count, len(plan.own)), np.int64)
+    W, p = weights_vector(policy, blueprint), plan
+    deal_worlds(tab.R, W, p.G0, p.pool, p.mass, p.places, p.starts, p.own, p.window, tries, tab.width, state, Gs, Ds, faces)
+    return Dealt(tab, Gs, Ds, faces)
+
+
+def worlds_on_core() -> bool:
+    """Whether the core deals the worlds: on CPython 3.11, whose ``random`` and ``sum`` it
+    follows draw for draw (3.12 adds floats another way), once the process has it loaded
+    (search/compiled.py: never with TRANQUILITY_CORE=off)."""
+    return sys.version_info[:2] == (3, 11) and ready(CORE_WORLDS)
