@@ -32,7 +32,11 @@ def timeless(value):
 
 
 def answer(command: str) -> dict:
-    result = CliRunner().invoke(main, command.split())
+    """The command's JSON answer, run in a folder of its own (``odds`` keeps its verdicts in
+    a database there, and would not solve what an earlier run stored)."""
+    runner = CliRunner()
+    with runner.isolated_filesystem():
+        result = runner.invoke(main, command.split())
     assert result.exit_code in (0, 1), result.output
     return timeless(json.loads(result.stdout))
 
