@@ -25,7 +25,7 @@ CORPUS = (
 def timeless(value):
     """``value`` without the figures that time the run (seconds, rates)."""
     if isinstance(value, dict):
-        return {k: timeless(v) for k, v in value.items() if "second" not in k and not k.endswith("_per_s")}
+        return {k: timeless(v) for k, v in value.items() if "second" not in k and not k.endswith(("_s", "_per_s"))}
     if isinstance(value, list):
         return [timeless(v) for v in value]
     return value
