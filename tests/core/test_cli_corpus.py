@@ -5,6 +5,7 @@ the compiled core, but for its timings."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -31,20 +32,20 @@ def timeless(value):
     return value
 
 
-def answer(command: str) -> dict:
-    """The command's JSON answer, run in a folder of its own (``odds`` keeps its verdicts in
-    a database there, and would not solve what an earlier run stored)."""
-    runner = CliRunner()
-    with runner.isolated_filesystem():
-        result = runner.invoke(main, command.split())
+def answer(command: str, folder: Path, monkeypatch) -> dict:
+    """The command's JSON answer, run in ``folder`` (``odds`` keeps its verdicts in a database
+    there, and would not solve what an earlier run stored)."""
+    folder.mkdir()
+    monkeypatch.chdir(folder)
+    result = CliRunner().invoke(main, command.split())
     assert result.exit_code in (0, 1), result.output
     return timeless(json.loads(result.stdout))
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("command", CORPUS)
-def test_the_core_changes_no_answer(command, monkeypatch):
+def test_the_core_changes_no_answer(command, monkeypatch, tmp_path):
     monkeypatch.setenv("TRANQUILITY_CORE", "off")
-    reference = answer(command)
+    reference = answer(command, tmp_path / "reference", monkeypatch)
     monkeypatch.delenv("TRANQUILITY_CORE")
-    assert answer(command) == reference
+    assert answer(command, tmp_path / "core", monkeypatch) == reference
