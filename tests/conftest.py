@@ -28,4 +28,5 @@ def pytest_configure(config):
     if not hasattr(config, "workerinput"):
         import tranquility.solver.core.complete
         import tranquility.solver.core.greedy
-        import tranquility.solver.core.silent  # noqa: F401
+        import tranquility.solver.core.silent
+        import tranquility.solver.core.worlds  # noqa: F401

@@ -25,6 +25,7 @@ COMPILES = {
     "tranquility.solver.core.games": ("kernel", "silent"),
     "tranquility.solver.core.greedy": ("kernel", "silent", "twister", "greedy"),
     "tranquility.solver.core.complete": ("kernel", "complete"),
+    "tranquility.solver.core.worlds": ("kernel", "silent", "twister", "worlds"),
 }
 
 

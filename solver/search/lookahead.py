@@ -48,10 +48,10 @@ from tranquility.solver.search.policies import (
     Policy,
     Reading,
     StartCall,
-    _on_core,
-    _weights,
     act_as,
+    blueprint_weights,
     compiled_name,
+    core_name,
     make_policy,
     playouts,
 )
@@ -201,12 +201,12 @@ class Lookahead(Policy):
         rng = random.Random(key)
         weights = self.giving_weights(obs, memory)
         window = last_round(memory) if self.belief == "filtered" else ()
-        name = _on_core(self.playout)
+        name = core_name(self.playout)
         if name is not None and worlds_on_core():
             from tranquility.solver.core.twister import state_of
 
             plan, state = dealing(memory, obs, weights, window), state_of(rng)
-            blueprint = _weights(self.playout, obs.rules, obs.players)
+            blueprint = blueprint_weights(self.playout, obs.rules, obs.players)
             return lambda: deal_on_core(plan, state, self.samples, TRIES, name, blueprint)
         return lambda: [self.world(memory, obs, rng, weights, window) for _ in range(self.samples)]
 
@@ -223,7 +223,7 @@ class Lookahead(Policy):
         rules, players, n = worlds.tab.rules, worlds.tab.players, len(worlds)
         Gs, Ds = np.tile(worlds.Gs, (len(moves), 1)), np.tile(worlds.Ds, (len(moves), 1))
         firsts = [move for move in moves for _ in range(n)]
-        ends = array_outcomes(worlds.tab, Gs, Ds, name, firsts, _weights(self.playout, rules, players))
+        ends = array_outcomes(worlds.tab, Gs, Ds, name, firsts, blueprint_weights(self.playout, rules, players))
         return [Ending(bool(won), int(filled), int(left)) for won, filled, left in ends]
 
     def every_move(self, obs: Observation) -> list[Action]:

@@ -631,7 +631,7 @@ def compiled_name(policy: Policy) -> str | None:
     return COMPILED.get(type(policy))
 
 
-def _on_core(policy: Policy) -> str | None:
+def core_name(policy: Policy) -> str | None:
     """``compiled_name`` once the process has the core: until then (its first compile after
     install takes tens of seconds, in a process of its own: core/warm.py) the reference
     plays the same games."""
@@ -639,7 +639,7 @@ def _on_core(policy: Policy) -> str | None:
     return name if name is not None and ready(COMPILED_GAMES) else None
 
 
-def _weights(policy: Policy, rules: Rules, players: int) -> Weights | None:
+def blueprint_weights(policy: Policy, rules: Rules, players: int) -> Weights | None:
     """The weights ``policy`` plays this table with (tuned's; None for the others)."""
     return weights_for(rules, players, policy.book)[0] if isinstance(policy, Tuned) else None
 
@@ -647,12 +647,12 @@ def _weights(policy: Policy, rules: Rules, players: int) -> Weights | None:
 def act_as(policy: Policy, obs: Observation) -> Action:
     """``policy.act(obs)``, on the compiled core when it plays the policy (the same action,
     tests/core/): for a search that asks the blueprint many times a decision."""
-    name = _on_core(policy)
+    name = core_name(policy)
     if name is None:
         return policy.act(obs)
     from tranquility.solver.core.games import core_act
 
-    return core_act(obs, name, _weights(policy, obs.rules, obs.players))
+    return core_act(obs, name, blueprint_weights(policy, obs.rules, obs.players))
 
 
 def play_on(
@@ -664,11 +664,11 @@ def play_on(
     is played there, the same game (tests/core/), and its actions are replayed by the engine
     all the same: for callers that play many games, since loading the core costs more than
     one game on the reference."""
-    name = _on_core(policy) if compiled and memories is None and not state.won else None
+    name = core_name(policy) if compiled and memories is None and not state.won else None
     if name is not None:
         from tranquility.solver.core.games import core_game
 
-        played = core_game(state, name, _weights(policy, state.rules, state.players))
+        played = core_game(state, name, blueprint_weights(policy, state.rules, state.players))
         for move in played:
             state = state.apply(move)  # the engine checks every action
         return state, played
@@ -699,11 +699,11 @@ def playouts(states: Sequence[State], policy: Policy, firsts: Sequence[Action] |
     """Each of ``states`` (one rule set and player count), after its move in ``firsts`` if
     given, played to the end with ``policy`` at every seat: on the compiled core in one call
     when it plays the policy (its games are the reference's: tests/core/), else one by one."""
-    name = _on_core(policy) if states else None
+    name = core_name(policy) if states else None
     if name is not None:
         from tranquility.solver.core.games import core_outcomes
 
-        ends = core_outcomes(states, name, firsts, _weights(policy, states[0].rules, states[0].players))
+        ends = core_outcomes(states, name, firsts, blueprint_weights(policy, states[0].rules, states[0].players))
         return [Ending(bool(won), int(filled), int(left)) for won, filled, left in ends]
     found = []
     for i, state in enumerate(states):

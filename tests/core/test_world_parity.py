@@ -22,7 +22,7 @@ from tranquility.solver.engine.state import Status
 from tranquility.solver.search import lookahead
 from tranquility.solver.search.lookahead import TRIES, Lookahead, last_round
 from tranquility.solver.search.memory import remember
-from tranquility.solver.search.policies import _weights, simulate
+from tranquility.solver.search.policies import blueprint_weights, simulate
 from tranquility.solver.search.worlds import deal_on_core, dealing, sample_world, worlds_on_core
 
 from .test_parity import PRESET_NAMES, midgame
@@ -70,7 +70,7 @@ def test_the_core_deals_the_references_worlds(preset, players):
                 generator = random.Random(key)
                 state = twister.state_of(generator)
                 plan = dealing(memory, obs, weights, turns)
-                blueprint = _weights(policy.playout, obs.rules, obs.players)
+                blueprint = blueprint_weights(policy.playout, obs.rules, obs.players)
                 dealt = deal_on_core(plan, state, WORLDS, TRIES, "tuned", blueprint)
                 twister.hand_back(generator, state)
                 assert generator.getstate() == reference.getstate(), key
