@@ -65,7 +65,7 @@ def doc_imports() -> list[tuple[str, str, str | None]]:
     for doc in DOCS:
         text = doc.read_text(encoding="utf-8")
         for module, names in re.findall(r"from (tranquility\.[\w.]+) import ([\w, ]+)", text):
-            found += [(doc.name, module, n.strip()) for n in names.split(",") if n.strip()]
+            found += [(doc.name, module, n.split(" as ")[0].strip()) for n in names.split(",") if n.strip()]
         for dotted in re.findall(r"`(tranquility\.(?:solver|puzzles|cli)(?:\.\w+)*)", text):
             found.append((doc.name, dotted, None))
     return found

@@ -7,6 +7,7 @@ holds the module's code, it is imported here at once. Imports no numba."""
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import os
 import subprocess
@@ -37,9 +38,12 @@ def cached(module: str) -> bool:
     files = COMPILES.get(module)
     if files is None:
         return False
-    here = Path(__file__).resolve().parent
+    here = Path(os.path.abspath(__file__)).parent
     chosen = os.environ.get("NUMBA_CACHE_DIR")
-    place = Path(chosen) / here.relative_to(here.anchor) if chosen else here / "__pycache__"
+    # Under NUMBA_CACHE_DIR numba names a module's folder after its own folder and a SHA-1 of
+    # the folder's path.
+    mirror = f"{here.name}_{hashlib.sha1(str(here).encode()).hexdigest()}"
+    place = Path(chosen) / mirror if chosen else here / "__pycache__"
     for name in files:
         written = (here / f"{name}.py").stat().st_mtime
         if not any(index.stat().st_mtime >= written for index in place.glob(f"{name}.*.nbi")):
