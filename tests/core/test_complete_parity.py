@@ -26,6 +26,8 @@ from tranquility.solver.verdicts import Verdict
 
 from .test_parity import PRESET_NAMES, midgame
 
+pytestmark = pytest.mark.slow  # whole searches and games on both sides: seconds each
+
 MOVES = 400  # of a Start's splits, which can number hundreds of thousands
 
 

@@ -27,6 +27,8 @@ from tranquility.solver.search.worlds import deal_on_core, dealing, sample_world
 
 from .test_parity import PRESET_NAMES, midgame
 
+pytestmark = pytest.mark.slow  # whole searches and games on both sides: seconds each
+
 WORLDS = 5  # dealt a position, one after another from one generator
 
 
