@@ -135,7 +135,12 @@ def test_on_two_cores_the_spare_ladder_is_one_whole_run_with_the_greedy_phases_b
     # greedy thread beside it holds a line at the bound first (the ladder is then done).
     alone = solve(TWO_STEPS, REPRO, objective=Objective.SPARE).stats["ladder"]
     assert alone == {**ladder, "runs": 3}, (alone, ladder)
-    assert (ladder["runs"], best.value_by) in ((3, "ladder"), (2, "greedy"), (2, "restarts")), (ladder, best)
+    # The line at the bound may come from the thread even when the ladder's last step ran too
+    # (it found an equal line first).
+    assert (ladder["runs"], best.value_by) in ((3, "ladder"), (3, "greedy"), (3, "restarts"), (2, "greedy"), (2, "restarts")), (
+        ladder,
+        best,
+    )
     beside = {p.method: p.found for p in result.phases if "beside the ladder" in p.found}
     # The restarts run once the first playouts are done, if the ladder is still at work then.
     assert BASELINE in beside and set(beside) <= {BASELINE, RESTARTS}, result.phases
@@ -144,9 +149,7 @@ def test_on_two_cores_the_spare_ladder_is_one_whole_run_with_the_greedy_phases_b
     position = State.initial(TWO_STEPS)
     baseline = greedy_baseline(position, Objective.SPARE, 200)
     assert baseline.value is not None and baseline.line is not None and best.value >= baseline.value
-    found = restarts(
-        position, list(baseline.line), scorer(position, Objective.SPARE), Deadline(nodes=2000), 0, KEEPERS
-    )
+    found = restarts(position, list(baseline.line), scorer(position, Objective.SPARE), Deadline(nodes=2000), 0, KEEPERS)
     assert best.value >= objective_value(position, found.line, Objective.SPARE)
 
 
@@ -227,7 +230,6 @@ def test_a_deadline_stops_once_its_event_is_set():
 
 
 # -- the command ---------------------------------------------------------------------------
-
 
 
 def test_solve_json_shape_and_line_verifies(tmp_path):
