@@ -195,10 +195,11 @@ def with_rocks(G, D, R, base, live, stack, top, hmax):
     return top
 
 
-@njit(I8(A, I8, I8), cache=True)
-def rank(row, kind, paid):
+@njit(I8(A), cache=True)
+def rank(row):
     """complete.py's order: the Finish, then island plays by cards paid, then the rest; a
     paid stay of the rocks counts as two more cards."""
+    kind, paid = row[L.A_KIND], row[L.A_PAID_N]
     stay = 2 if row[L.A_ROCKS] == L.ROCKS_STAY else 0
     if kind == L.K_FINISH:
         return 0
@@ -218,8 +219,7 @@ def sort_moves(stack, begin, end):
         return
     ranks = np.empty(n, np.int64)
     for i in range(n):
-        row = stack[begin + i]
-        ranks[i] = rank(row, row[L.A_KIND], row[L.A_PAID_N])
+        ranks[i] = rank(stack[begin + i])
     order = np.argsort(ranks, kind="mergesort")
     rows = stack[begin:end].copy()
     for i in range(n):

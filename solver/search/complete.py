@@ -84,12 +84,11 @@ def _on_core(state: State, deadline: Deadline, stats: SearchStats, lost: LostPos
             if status == core.NO_WIN:
                 verdict = Verdict.NO_WIN
                 break
-            # The next node's tick, as the reference counts it: the core counts the node
-            # itself when it goes on.
-            stats.nodes += 1
+            # The next node's tick, as the reference counts it: a node refused by the budget
+            # is counted; one let through is counted by the core when it goes on.
             if not deadline.tick():
+                stats.nodes += 1
                 break
-            stats.nodes -= 1
             if deadline.nodes_left is not None:
                 deadline.nodes_left += 1
     finally:
