@@ -16,25 +16,24 @@ budget is a count of worlds; the perfect analysis's is ``budget`` (seconds by de
 both analyses and the solver's threads). The games run in this process or side by side in
 ``workers`` processes; Ctrl-C as in the table suite (``table_bench.play_each``).
 
-A run takes hours, so it can keep a journal (``FairJournal``): a header with the settings, then
-one line per finished game, each flushed as it is written. A rerun with the same settings
+A run takes hours, so it can keep a journal (``FairJournal``, journal.py): a header with the
+settings, then one line per finished game, each flushed as it is written. A rerun with the same settings
 reads it and plays only the games it lacks; a journal of other settings is refused."""
 
 from __future__ import annotations
 
 import functools
-import json
-import os
 import statistics
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 from tranquility.solver.analysis.analyze import analyze
 from tranquility.solver.analysis.fair import DEFAULT_TURNS, FAIR_SAMPLES, Judgement, fair_analysis
 from tranquility.solver.batch.bench import FAIR_SUITE, CtrlC, Suite, machine_description
+from tranquility.solver.batch.journal import Journal
 from tranquility.solver.batch.odds_summary import _round, shown_percent
 from tranquility.solver.batch.table_bench import play_each
 from tranquility.solver.engine.deal import deal
@@ -46,7 +45,6 @@ from tranquility.solver.search.budget import Budget
 from tranquility.solver.search.lookahead import DEFAULT_SAMPLES, Lookahead
 from tranquility.solver.search.policies import simulate
 from tranquility.solver.stats import p90, wilson
-from tranquility.solver.stop_signals import held
 
 LOST, OWN = "lost", "own"  # the sections
 PLAYERS = (4,)
@@ -225,59 +223,27 @@ def cut_short(case: FairCase) -> FairGame:
 
 
 class FairJournal:
-    """The games a run has finished, kept in ``path`` (JSON lines: a header with the
-    settings, then a game a line, each flushed as it is written). Opening it reads the
-    games a run with the same settings left (a last line cut short by a kill is dropped);
-    a journal of other settings, or one that is not a journal, is ``BadInput`` naming it."""
+    """The games a run has finished, kept in ``path`` (a ``Journal``: a header with the
+    settings, then a game a line). Opening it reads the games a run with the same settings
+    left (a last line cut short by a kill is dropped); a journal of other settings, or one
+    that is not a journal, is ``BadInput`` naming it."""
 
     def __init__(self, path: str | Path, settings: FairSettings) -> None:
-        self.path = Path(path)
-        header = {"suite": FAIR_SUITE, "settings": settings.journal_header()}
-        data = self.path.read_bytes() if self.path.exists() else b""
-        whole = data[: data.rfind(b"\n") + 1]
-        lines = whole.decode("utf-8", errors="replace").splitlines()
-        self.games = self._read(lines, header) if lines else {}
-        with held():
-            if lines:
-                os.truncate(self.path, len(whole))  # a line cut short, if any, goes
-            self.file: IO[str] = self.path.open("a" if lines else "w", encoding="utf-8")
-            if not lines:
-                self._write(header)
-
-    def _read(self, lines: list[str], header: dict) -> dict[FairCase, FairGame]:
-        try:
-            found = json.loads(lines[0])
-        except json.JSONDecodeError:
-            found = None
-        if not isinstance(found, dict) or found.get("suite") != FAIR_SUITE:
-            raise BadInput(f"{self.path}: not a journal of the fair suite (remove it, or give another --out)")
-        if found != header:
-            theirs, ours = found.get("settings") or {}, header["settings"]
-            said = ", ".join(f"{k} {theirs.get(k)!r} there, {v!r} now" for k, v in ours.items() if theirs.get(k) != v)
-            raise BadInput(
-                f"{self.path}: a journal of a run with other settings ({said}): "
-                "rerun with its settings to finish it, or remove it to start afresh"
-            )
-        games: dict[FairCase, FairGame] = {}
-        for number, text in enumerate(lines[1:], start=2):
+        self.journal = Journal(path, {"suite": FAIR_SUITE, "settings": settings.journal_header()}, "the fair suite")
+        self.games: dict[FairCase, FairGame] = {}
+        for number, data in self.journal.records:
             try:
-                game = FairGame.from_json(json.loads(text))
+                game = FairGame.from_json(data)
             except (ValueError, KeyError, TypeError, IndexError):
-                raise BadInput(f"{self.path}, line {number}: not a game of the fair suite") from None
-            games[game.case] = game  # a game written twice counts once
-        return games
-
-    def _write(self, data: dict) -> None:
-        with held():  # a line whole or not at all, even on Ctrl-C
-            self.file.write(json.dumps(data, separators=(",", ":")) + "\n")
-            self.file.flush()
-            os.fsync(self.file.fileno())
+                self.journal.close()
+                raise BadInput(f"{self.journal.path}, line {number}: not a game of the fair suite") from None
+            self.games[game.case] = game  # a game written twice counts once
 
     def write(self, game: FairGame) -> None:
-        self._write(game.to_json())
+        self.journal.write(game.to_json())
 
     def close(self) -> None:
-        self.file.close()
+        self.journal.close()
 
 
 def journal_path(out: str | Path) -> Path:
