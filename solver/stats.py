@@ -1,5 +1,6 @@
 """The statistics every layer shares: the normal quantiles of a 95% interval or bound, the
-Wilson interval of a share, and the nearest-rank 90th percentile.
+Wilson interval of a share, the interval of a paired difference of two win rates, and the
+nearest-rank 90th percentile.
 
 One place for each, so that a figure means the same in every table: the odds, the bench
 suites, the fair analysis and the lookahead's own estimates.
@@ -31,6 +32,21 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     low = max(0.0, (centre - spread) / scale) if k > 0 else 0.0
     high = min(1.0, (centre + spread) / scale) if k < n else 1.0
     return low, high
+
+
+def paired_interval(only_first: int, only_second: int, n: int, z: float = Z95) -> tuple[float, float]:
+    """The 95% interval (at the default ``z``) of the first player's win rate less the
+    second's, in percentage points, over ``n`` deals both played, of which ``only_first``
+    only the first won and ``only_second`` only the second: the deals both won or both lost
+    cancel. Agresti and Min's interval (2005): the paired Wald interval with half a deal
+    added to each cell of the 2x2 table, which keeps its width honest when few deals (or
+    none) were won by one player alone."""
+    if min(only_first, only_second) < 0 or only_first + only_second > n:
+        raise ValueError(f"paired_interval needs 0 <= only_first + only_second <= n, got {only_first}, {only_second}, {n}")
+    b, c, m = only_first + 0.5, only_second + 0.5, n + 2.0
+    mean = (b - c) / m
+    spread = z * math.sqrt(max(0.0, (b + c) / m - mean * mean) / m)
+    return max(-100.0, 100 * (mean - spread)), min(100.0, 100 * (mean + spread))
 
 
 def p90(values: Sequence[float]) -> float:

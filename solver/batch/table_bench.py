@@ -26,7 +26,6 @@ report covers the games done, ``interrupted``."""
 from __future__ import annotations
 
 import concurrent.futures as cf
-import math
 import statistics
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -42,7 +41,7 @@ from tranquility.solver.engine.state import replay
 from tranquility.solver.engine.verify import verify
 from tranquility.solver.search.lookahead import BELIEFS, BLUEPRINTS, DEFAULT_SAMPLES
 from tranquility.solver.search.policies import Policy, make_policy, play_on, simulate
-from tranquility.solver.stats import Z95, p90
+from tranquility.solver.stats import p90, paired_interval
 from tranquility.solver.stop_signals import held
 
 RATE_PLAYERS = (1, 2, 3, 4, 5)  # the rates section's player counts
@@ -201,17 +200,12 @@ class ArmResult:
 
     @property
     def difference_interval(self) -> tuple[float, float] | None:
-        """The 95% interval of ``difference_points``, paired deal by deal: only the deals
-        one of the two won count, the rest cancel. Agresti and Min's interval (2005): the
-        paired Wald interval with half a deal added to each cell of the 2x2 table, which
-        keeps its width honest when few deals (or none) were won by one arm alone."""
+        """The 95% interval of ``difference_points``, paired deal by deal (Agresti and
+        Min's, ``stats.paired_interval``)."""
         n = self.rate.deals
         if self.baseline_won is None or not n:
             return None
-        b, c, m = self.only_this + 0.5, self.only_baseline + 0.5, n + 2.0
-        mean = (b - c) / m
-        spread = Z95 * math.sqrt(max(0.0, (b + c) / m - mean * mean) / m)
-        return max(-100.0, 100 * (mean - spread)), min(100.0, 100 * (mean + spread))
+        return paired_interval(self.only_this, self.only_baseline, n)
 
     def to_json(self) -> dict:
         data = {**self.arm.to_json(), **self.rate.to_json()}
