@@ -289,16 +289,24 @@ def sim_seed_option(help: str, metavar: str | None = None) -> Callable[[Callable
 
 
 def simulate_policies() -> tuple[str, ...]:
-    """The policies a silent table's seat can play (``simulate``, ``play --bots``, ``odds
-    --policy``): the silent ones and lookahead."""
+    """The policies a silent table's seat can play (``play --bots``): the silent ones and lookahead."""
     from tranquility.solver.search.lookahead import SIMULATE_POLICIES
 
     return SIMULATE_POLICIES
 
 
-def policy_option(flag: str, help: str) -> Callable[[Callable], Callable]:
-    """``FLAG NAME``: one of ``simulate_policies``, tuned by default."""
-    return click.option(flag, type=LazyChoice(simulate_policies), default="tuned", show_default=True, help=help)
+def measured_policies() -> tuple[str, ...]:
+    """What ``simulate --policy`` and ``odds --policy`` play: a seat's policies and the
+    ceilings that are no seat (open-hands)."""
+    from tranquility.solver.search.lookahead import MEASURED_POLICIES
+
+    return MEASURED_POLICIES
+
+
+def policy_option(flag: str, help: str, names: Callable[[], tuple[str, ...]] | None = None) -> Callable[[Callable], Callable]:
+    """``FLAG NAME``: one of ``names`` (by default a seat's policies, ``SeatPolicy``), tuned by default."""
+    kind = SeatPolicy() if names is None else LazyChoice(names)
+    return click.option(flag, type=kind, default="tuned", show_default=True, help=help)
 
 
 def players_option(
@@ -404,6 +412,21 @@ class LazyChoice(click.Choice):
     @choices.setter
     def choices(self, value: Iterable[Any]) -> None:
         self._choices = tuple(str(name) for name in value)
+
+
+class SeatPolicy(LazyChoice):
+    """A seat's policy (``simulate_policies``): a ceiling that is no seat (open-hands) is
+    refused with the reason, not only as a name missing from the list."""
+
+    def __init__(self) -> None:
+        super().__init__(simulate_policies)
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from tranquility.solver.search.lookahead import CEILING_REASON, CEILINGS
+
+        if value in CEILINGS:
+            self.fail(f"{value} {CEILING_REASON}; a seat sees its own hand only (seats: {', '.join(self.choices)})", param, ctx)
+        return super().convert(value, param, ctx)
 
 
 # -- rules ------------------------------------------------------------------------------

@@ -12,6 +12,7 @@ from ..options import (
     deal_source,
     game_file_argument,
     json_option,
+    measured_policies,
     output_options,
     policy_option,
     samples_option,
@@ -34,26 +35,33 @@ Examples:
   tranquility simulate --players 2 --deals 20 --rules hungarian --json
   tranquility simulate --seed 1 --players 4 --policy lookahead --samples 4
   tranquility simulate --seed 1 --players 4 --policy lookahead --lookahead-seat 0
+  tranquility simulate --seed 1 --players 4 --policy open-hands --samples 4
 \b
 Policies (docs/simulate.md): tuned, cautious, thrifty, greedy, wavering, random. Each seat
 sees only its own hand, the grid and public counts; the Start event's discards are
 split by a fixed public rule, each seat choosing its own cards. lookahead also
-remembers what its seat saw and tries thrifty's best moves in worlds dealt to fit it.
+remembers what its seat saw and tries tuned's best moves in worlds dealt to fit it.
+open-hands is no seat: one mind that sees every hand (not the piles) searches as
+lookahead does; it measures what silence costs and cannot sit at a table.
 
 {exit_line("it ran (won or lost)")}"""
 )
 @deal_source
 @game_file_argument
-@policy_option("--policy", "How every seat plays (docs/simulate.md): tuned, the strongest cheap one, by default.")
-@count_option(
-    "--deals", "Play the seeded deals 0..K-1 (with --players, --rules/--rule) and print the win rate.", metavar="K"
+@policy_option(
+    "--policy",
+    "How every seat plays (docs/simulate.md): tuned, the strongest cheap one, by default; open-hands is the ceiling "
+    "that sees every hand (no seat: docs/simulate.md, the ceiling ladder).",
+    measured_policies,
 )
+@count_option("--deals", "Play the seeded deals 0..K-1 (with --players, --rules/--rule) and print the win rate.", metavar="K")
 @output_options("Write the played line here (tranquility-line/1), won or lost.")
 @sim_seed_option(
     "Seed of the policy's own random choices (wavering, random, and lookahead's worlds; the others do not randomise)."
 )
 @samples_option(
-    "lookahead: worlds dealt per round of successive halving, the moves still in played out once in each [default: 60]."
+    "lookahead and open-hands: worlds dealt per round of successive halving, the moves still in played out once in "
+    "each [default: 60]."
 )
 @seat_option(
     "--lookahead-seat", "lookahead: only seat K looks ahead; the other seats play thrifty [default: every seat looks ahead]."
@@ -80,7 +88,7 @@ def simulate(
     from tranquility.solver.engine.deal import DealError, check_players
     from tranquility.solver.engine.rules import Rules
     from tranquility.solver.formats.codecs import line_to_json
-    from tranquility.solver.search.lookahead import DEFAULT_SAMPLES, Lookahead
+    from tranquility.solver.search.lookahead import DEFAULT_SAMPLES, Lookahead, OpenHands
     from tranquility.solver.search.policies import Policy, Tuned, win_rate
     from tranquility.solver.search.policies import simulate as run_simulate
     from tranquility.solver.search.weights import weights_for
@@ -88,16 +96,20 @@ def simulate(
     from ..render.verdicts import render_simulation, render_win_rate
 
     def player(players: int, rules: Rules) -> str | Policy:
-        """The policy by name, or the lookahead policy made with its options."""
+        """The policy by name, or a searching one made with its options."""
         if policy == Tuned.name and (note := weights_for(rules, players)[1]) is not None:
             click.echo(note, err=True)
+        if policy == OpenHands.name:
+            return OpenHands(sim_seed, samples or DEFAULT_SAMPLES)
         if policy != Lookahead.name:
             return policy
         if lookahead_seat is not None and lookahead_seat >= players:
             raise usage_error(f"--lookahead-seat {lookahead_seat}: the game has seats 0..{players - 1}")
         return Lookahead(sim_seed, samples or DEFAULT_SAMPLES, lookahead_seat)
 
-    if policy != Lookahead.name:
+    if policy == OpenHands.name and lookahead_seat is not None:
+        raise usage_error(f"--lookahead-seat goes with --policy lookahead; {policy} is one mind at every seat")
+    if policy not in (Lookahead.name, OpenHands.name):
         for flag, value in (("--samples", samples), ("--lookahead-seat", lookahead_seat)):
             if value is not None:
                 raise usage_error(f"{flag} goes with --policy lookahead; {policy} does not sample")

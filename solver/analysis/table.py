@@ -36,7 +36,14 @@ from tranquility.solver.engine.cards import Card, card_name, remove_cards, sorte
 from tranquility.solver.engine.observation import Observation, observe
 from tranquility.solver.errors import BadInput
 from tranquility.solver.formats.notation import Token, format_action, parse_cards, tokens
-from tranquility.solver.search.lookahead import DEFAULT_SAMPLES, SIMULATE_POLICIES, Lookahead, MoveEstimate
+from tranquility.solver.search.lookahead import (
+    CEILING_REASON,
+    CEILINGS,
+    DEFAULT_SAMPLES,
+    SIMULATE_POLICIES,
+    Lookahead,
+    MoveEstimate,
+)
 from tranquility.solver.search.memory import SeatMemory, remember
 from tranquility.solver.search.policies import Policy, StartCall, Tuned, make_policy, start_action
 
@@ -57,6 +64,8 @@ class Seating:
     hint_samples: int = HINT_SAMPLES
 
     def __post_init__(self) -> None:
+        if self.bots in CEILINGS:
+            raise BadInput(f"{self.bots} {CEILING_REASON}; a bot sees its own hand only (bots: {', '.join(SIMULATE_POLICIES)})")
         if self.bots not in SIMULATE_POLICIES:
             raise BadInput(f"unknown policy {self.bots!r} (known: {', '.join(SIMULATE_POLICIES)})")
 

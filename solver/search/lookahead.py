@@ -56,7 +56,16 @@ from tranquility.solver.search.policies import (
     playouts,
 )
 from tranquility.solver.search.weights import CELLS_WEIGHT
-from tranquility.solver.search.worlds import Dealt, deal_on_core, dealing, sample_world, undo_turn, unseen_cards, worlds_on_core
+from tranquility.solver.search.worlds import (
+    Dealt,
+    deal_on_core,
+    dealing,
+    open_world,
+    sample_world,
+    undo_turn,
+    unseen_cards,
+    worlds_on_core,
+)
 from tranquility.solver.stats import Z95_ONE_SIDED, wilson
 
 DEFAULT_SAMPLES = 60  # worlds dealt per round of successive halving (docs/simulate.md measures the cost)
@@ -157,10 +166,16 @@ class Lookahead(Policy):
         own = self.act(obs)  # the blueprint's move, from the observation alone
         if memory is None or (self.seat is not None and obs.seat != self.seat):
             return own
+        return self.searched(obs, own, lambda key: self.dealer(obs, memory, key))
+
+    def searched(self, obs: Observation, own: Action, dealer: Callable[[str], Callable[[], list[State] | Dealt]]) -> Action:
+        """The move the search settles on at ``obs``: the blueprint's ``own``, or the last
+        alternative standing after ``halve`` in the worlds ``dealer`` deals (from the seed it
+        is given), if its advantage is at least ``EFFECT`` and its lower bound above zero."""
         moves = self.candidates(obs, own)
         if len(moves) == 1:
             return own
-        found = self.halving(obs, memory, moves, f"lookahead/{self.seed}/{obs.turn}/{obs.seat}")
+        found = self.halve(dealer(f"{self.name}/{self.seed}/{obs.turn}/{obs.seat}"), moves, obs.rules.cells)
         last = found[-1]
         if last is found[0]:
             return own
@@ -168,11 +183,14 @@ class Lookahead(Policy):
         return last.action if mean >= EFFECT and low > 0.0 else own
 
     def halving(self, obs: Observation, memory: SeatMemory, moves: Sequence[Action], key: str) -> list[MoveEstimate]:
+        """``halve`` in the worlds of the seat's belief, dealt from the seed ``key``."""
+        return self.halve(self.dealer(obs, memory, key), moves, obs.rules.cells)
+
+    def halve(self, deal_round: Callable[[], list[State] | Dealt], moves: Sequence[Action], cells: int) -> list[MoveEstimate]:
         """Successive halving over ``moves`` (the blueprint's own first): each round deals
-        ``samples`` new worlds and plays every move still in; then the better half of the
+        new worlds (``deal_round``) and plays every move still in; then the better half of the
         alternatives, by mean advantage over the blueprint's move, stays. The estimates of
         the blueprint's move and of the last alternatives standing, the best last."""
-        deal_round = self.dealer(obs, memory, key)
         played: dict[int, list[Ending]] = {i: [] for i in range(len(moves))}
         alive = list(range(len(moves)))
         while True:
@@ -180,7 +198,7 @@ class Lookahead(Policy):
             ends = self.play(worlds, [moves[i] for i in alive])
             for k, i in enumerate(alive):
                 played[i] += ends[k * len(worlds) : (k + 1) * len(worlds)]
-            estimates = {i: estimate_of(moves[i], played[i], obs.rules.cells) for i in alive}
+            estimates = {i: estimate_of(moves[i], played[i], cells) for i in alive}
             others = sorted(alive[1:], key=lambda i: (-estimates[i].advantage(estimates[0])[0], i))
             if len(others) <= 1:
                 return [estimates[0], *(estimates[i] for i in others)]
@@ -308,6 +326,39 @@ class Lookahead(Policy):
         return list(dict.fromkeys(moves))
 
 
+class OpenHands(Lookahead):
+    """A ceiling to measure silent play against, not a seat: one mind that plays every seat
+    and sees every seat's hand, but not the order of the piles. It searches as ``Lookahead``
+    does (the same candidates, halving, playouts and threshold), in worlds that keep every
+    hand as it is and deal only the undrawn cards again (``open_world``): what is left to
+    chance is the piles alone. It decides from the whole table (``decide_at``), so it can
+    never sit where a seat must see its own hand only (a bot at a table, the fair analysis)."""
+
+    name = "open-hands"
+    remembers = False  # it sees the table itself; there is nothing hidden to remember
+
+    def __init__(self, seed: int = 0, samples: int = DEFAULT_SAMPLES, blueprint: str = BLUEPRINTS[0]):
+        super().__init__(seed, samples, None, BELIEFS[1], blueprint)
+
+    def decide(self, obs: Observation, memory: SeatMemory | None) -> Action:
+        raise BadInput(f"{self.name} {CEILING_REASON}; it decides from the whole table, never from one seat's observation")
+
+    def decide_at(self, state: State, memory: SeatMemory | None) -> Action:
+        obs = observe(state, state.seat)
+        return self.searched(obs, self.act(obs), lambda key: self.open_dealer(state, key))
+
+    def open_dealer(self, state: State, key: str) -> Callable[[], list[State]]:
+        """Deals ``samples`` worlds of ``open_world`` at each call, from the seed ``key``, in
+        Python (the core's dealer deals a seat's belief; these worlds are a shuffle of the
+        piles, cheap beside their playouts, which run on the core)."""
+        rng = random.Random(key)
+        return lambda: [open_world(state, rng) for _ in range(self.samples)]
+
+
+# Why a ceiling player is refused where a seat must play fair (its message names the player first).
+CEILING_REASON = "sees every seat's hand: it is a ceiling to measure silent play against, not a seat"
+
+
 def estimate_of(move: Action, ends: Sequence[Ending], cells: int) -> MoveEstimate:
     """A move's estimate from how its playouts ended, world by world (on a grid of ``cells``)."""
     rest = sum(end.filled + end.cards_left / 100.0 for end in ends)
@@ -332,6 +383,10 @@ def same_public_move(move: Action, record: TurnRecord) -> bool:
     return choice_of(move).kind == record.kind and record.card is None
 
 
-# The policies ``tranquility simulate`` plays: the silent ones, then the searching one
-# (``odds`` plays the silent ones only).
+# The policies a seat can play (``play --bots``, the web's tables): the silent ones, then the
+# searching one (``odds --policies`` plays the silent ones only).
 SIMULATE_POLICIES: tuple[str, ...] = (*POLICIES, Lookahead.name)
+# The players that are no seat: they see more than a seat may (docs/simulate.md, the ceiling ladder).
+CEILINGS: tuple[str, ...] = (OpenHands.name,)
+# What ``simulate --policy`` and ``odds --policy`` play: every seat's policy and the ceilings.
+MEASURED_POLICIES: tuple[str, ...] = (*SIMULATE_POLICIES, *CEILINGS)

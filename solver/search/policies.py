@@ -246,6 +246,12 @@ class Policy:
         ``remembers``, its memory of the game (silent policies use the observation alone)."""
         return self.act(obs)
 
+    def decide_at(self, state: State, memory: SeatMemory | None) -> Action:
+        """The move ``play_on`` plays at ``state``: ``decide`` on what the seat to move sees of
+        it. A seat never sees more; only a ceiling player that is no seat (lookahead.py's
+        ``OpenHands``, which sees every hand) reads the state itself."""
+        return self.decide(observe(state, state.seat), memory)
+
     # -- valuation: how much a seat wants to keep each card of its own hand --------------
 
     def keep_values(self, reading: Reading, cards: tuple[Card, ...], start_played: bool) -> list[float]:
@@ -678,7 +684,7 @@ def play_on(
         if state.must_play_start():
             action = start_action(state, policy)
         else:
-            action = policy.decide(observe(state, state.seat), None if memories is None else memories[state.seat])
+            action = policy.decide_at(state, None if memories is None else memories[state.seat])
         after = state.apply(action)  # the engine checks every action
         if memories is not None:
             memories = [memory.witness(state, action, after) for memory in memories]

@@ -140,6 +140,43 @@ def sample_world(memory: SeatMemory, obs: Observation, rng: random.Random, weigh
     )
 
 
+def open_world(state: State, rng: random.Random) -> State:
+    """One world the open-hands mind (lookahead.py's ``OpenHands``) cannot tell apart from
+    ``state``: it sees every hand, the grid, the cards gone and the face-down ones (each left
+    a hand it saw), so those stay as they are; the undrawn cards and the islands out of the
+    game (the Islands module) are dealt again by ``rng``, every pile keeping its size. A
+    seat's undrawn Start stays in its own pile (where it must be, since the mind sees it
+    nowhere else), and the automatic Jagged Rocks' future rolls are drawn again. The piles'
+    order never reaches the world: the cards are gathered in one sorted order first."""
+    players = state.players
+    piles: list[list[Card | None]] = [[None] * len(state.pile(s)) for s in range(players)]
+    hidden: Counter[Card] = Counter(state.deal.removed_islands)
+    for seat in range(players):
+        hidden.update(state.pile(seat))
+    for seat in range(players):
+        if START in state.pile(seat):  # a Start is dealt into its owner's pile only
+            hidden[START] -= 1
+            piles[seat][rng.randrange(len(piles[seat]))] = START
+    pool = list(sorted_cards(hidden.elements()))  # one order before shuffling, whatever the piles' order
+    islands = [c for c in pool if is_island(c)]
+    out: list[int] = rng.sample(islands, len(state.deal.removed_islands))
+    for card in out:
+        pool.remove(card)
+    rng.shuffle(pool)
+    _fill(piles, pool)
+    rolls: tuple[int, ...] = ()
+    if state.rules.rocks == Rocks.AUTO and state.rocks_row is not None:
+        rolls = tuple(rng.getrandbits(32) for _ in range(state.cards_left + players))  # one per action that can still come
+    world_deal = Deal(
+        rules=state.rules,
+        piles=tuple(tuple(_filled(p)) for p in piles),
+        removed_islands=tuple(sorted(out)),
+        rocks_row=state.rocks_row,
+        rocks_rolls=rolls,
+    )
+    return replace(state, deal=world_deal, drawn=(0,) * players, rolls_used=0)
+
+
 def _unplaced_starts(memory: SeatMemory, obs: Observation) -> list[int]:
     """The seats whose Start card the seat has not seen: its own if not in its hand, not
     played and not among its discards; every other seat's unless that seat played it."""
