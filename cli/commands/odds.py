@@ -14,11 +14,11 @@ from ..options import (
     deal_source,
     json_option,
     markdown_option,
+    measured_policies,
     player_counts_option,
     reject,
     samples_option,
     seconds_option,
-    simulate_policies,
     solver_options,
 )
 from ..render.console import dump_json, make_console
@@ -64,6 +64,7 @@ Examples:
   tranquility odds --players 2-4 --deals 500 --scheduler tcp://10.0.0.5:8786
   tranquility odds --db odds.sqlite --report --plot odds.png
   tranquility odds --db odds.sqlite --report --markdown
+  tranquility odds --db odds.sqlite --report --ladder --markdown
 \b
 Every result is stored in --db (SQLite) as it comes: a run that is stopped, even
 killed, finishes the rest when it is started again with the same options. The
@@ -99,12 +100,15 @@ docs/odds.md.
     "--policy",
     "policy_names",
     multiple=True,
-    type=LazyChoice(simulate_policies),
+    type=LazyChoice(measured_policies),
     metavar="NAME",
-    help="Also play each deal once with this policy of tranquility simulate (repeatable); lookahead is stored "
-    "as lookahead:N, N its --samples, and its decisions are timed.",
+    help="Also play each deal once with this policy of tranquility simulate (repeatable); lookahead and open-hands "
+    "(the ceiling that sees every hand) are stored as lookahead:N and open-hands:N, N their --samples, and their "
+    "decisions are timed.",
 )
-@samples_option("With --policy lookahead: worlds per round [default: 60]; plays of each N are stored and shown apart.")
+@samples_option(
+    "With --policy lookahead or open-hands: worlds per round [default: 60]; plays of each N are stored and shown apart."
+)
 @click.option(
     "--db",
     type=click.Path(dir_okay=False),
@@ -131,6 +135,12 @@ docs/odds.md.
     help="Solve the stored unknowns again (with a longer --time-limit, say); a decided verdict replaces them.",
 )
 @click.option("--report", is_flag=True, help="Print the summary of everything --db holds, solving nothing.")
+@click.option(
+    "--ladder",
+    is_flag=True,
+    help="Print the ceiling ladder instead of the summary: perfect play, open-hands:N, lookahead:N, tuned and thrifty, "
+    "each rung's rate and its gap to the rung above on the same deals, paired (docs/simulate.md).",
+)
 @json_option
 @markdown_option("Print the summary as Markdown tables (docs/odds.md).")
 @click.option(
@@ -160,6 +170,7 @@ def odds(
     batch: int | None,
     retry_unknown: bool,
     report: bool,
+    ladder: bool,
     as_json: bool,
     markdown: bool,
     plot: str | None,
@@ -177,6 +188,7 @@ def odds(
     "unknown", "winnability", "ci95", "median_s", "p90_s", "policies"}],
     "deals_per_s"}.
     """
+    from tranquility.solver.batch.odds_ladder import ladder as ladder_of
     from tranquility.solver.batch.odds_plot import check_plot_path
     from tranquility.solver.batch.odds_runner import check_odds, run_odds
     from tranquility.solver.batch.odds_store import OddsStore
@@ -196,7 +208,8 @@ def odds(
         reject(ctx, ODDS_SOLVING, "not taken with --report: it summarises what --db holds, without solving")
         with OddsStore(db, create=False) as store:
             summary = summarise(store)
-        _odds_output(summary, None, as_json, markdown, plot)
+            found = ladder_of(store) if ladder else None
+        _odds_output(summary, None, as_json, markdown, plot, found)
         return
     if players is None or deals is None:
         missing = "--players" if players is None else "--deals"
@@ -241,9 +254,10 @@ def odds(
                 on_batch=on_batch,
             )
             summary = summarise(store, run.scope, run.deals_per_s)
+            found = ladder_of(store, run.scope) if ladder else None
     finally:
         close()
-    _odds_output(summary, run, as_json, markdown, plot)
+    _odds_output(summary, run, as_json, markdown, plot, found)
     if run.interrupted:
         click.echo("Interrupted: what was stored is kept; the same command again finishes the rest.", err=True)
         ctx.exit(130)
@@ -251,14 +265,14 @@ def odds(
 
 def _odds_policies(policies: bool, names: tuple[str, ...], samples: int | None) -> tuple[str, ...]:
     """The stored names of the policies to play: the silent ones (``--policies``), then each
-    ``--policy``, lookahead with its budget (``lookahead:N``)."""
-    from tranquility.solver.batch.plays import SEARCHING, stored_name
+    ``--policy``, a searching one with its budget (``lookahead:N``, ``open-hands:N``)."""
+    from tranquility.solver.batch.plays import SEARCHERS, stored_name
     from tranquility.solver.search.lookahead import DEFAULT_SAMPLES
 
-    if samples is not None and SEARCHING not in names:
-        raise usage_error(f"--samples goes with --policy {SEARCHING}; no other policy samples worlds")
+    if samples is not None and not set(SEARCHERS) & set(names):
+        raise usage_error(f"--samples goes with --policy {' or '.join(SEARCHERS)}; no other policy samples worlds")
     wanted = [*(_policies() if policies else ()), *names]
-    return tuple(dict.fromkeys(stored_name(n, (samples or DEFAULT_SAMPLES) if n == SEARCHING else None) for n in wanted))
+    return tuple(dict.fromkeys(stored_name(n, (samples or DEFAULT_SAMPLES) if n in SEARCHERS else None) for n in wanted))
 
 
 def _odds_executor(scheduler: str | None, timeout: float, jobs: int | None):
@@ -299,11 +313,13 @@ def _odds_executor(scheduler: str | None, timeout: float, jobs: int | None):
     return executor, slots, f"dask {address}", close
 
 
-def _odds_output(summary, run, as_json: bool, markdown: bool, plot: str | None) -> None:
+def _odds_output(summary, run, as_json: bool, markdown: bool, plot: str | None, found=None) -> None:
+    """The summary (or, ``found``, the ladder) as JSON, Markdown or tables, and the plot."""
+    from tranquility.solver.batch.odds_ladder import ladder_markdown
     from tranquility.solver.batch.odds_plot import plot as draw
     from tranquility.solver.batch.odds_summary import odds_markdown
 
-    from ..render.odds import render_odds
+    from ..render.odds import render_ladder, render_odds
 
     if plot is not None:
         try:
@@ -311,7 +327,14 @@ def _odds_output(summary, run, as_json: bool, markdown: bool, plot: str | None) 
         except OSError as exc:
             raise input_error(plot, exc) from None
         click.echo(f"wrote {plot}", err=True)
-    if as_json:
+    if found is not None:
+        if as_json:
+            click.echo(dump_json(found.to_json()))
+        elif markdown:
+            click.echo(ladder_markdown(found))
+        else:
+            render_ladder(make_console(), found)
+    elif as_json:
         click.echo(dump_json(summary.to_json()))
     elif markdown:
         click.echo(odds_markdown(summary))

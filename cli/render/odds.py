@@ -16,6 +16,7 @@ from rich.progress import (
 )
 from rich.table import Table
 from rich.text import Text
+from tranquility.solver.batch.odds_ladder import LADDER_COLUMNS, SILENCE_COLUMNS, ladder_rows, silence_rows
 from tranquility.solver.batch.odds_summary import DECISION_COLUMNS, decision_cells, shown_bracket, shown_percent
 from tranquility.solver.batch.plays import is_searching
 from tranquility.solver.formats.rules_text import rules_name
@@ -162,6 +163,41 @@ def _decisions(summary) -> tuple[RenderableType, RenderableType]:
         wide.add_row(*cells)
         narrow.add_row(*cells)
     return wide, Group(Text(_DECISIONS), narrow)
+
+
+_LADDER = (
+    "The ceiling ladder: each rung's deals won (95% Wilson interval), and how far it falls below the rung above "
+    "on the deals both played (points, paired 95% interval; deals only the one above won / only this one won)"
+)
+
+
+_SILENCE = "The price of silence: open hands less each rung below it, on the deals both played (paired 95% interval)"
+
+
+def render_ladder(console: Console, found) -> None:
+    """The ladder (``odds_ladder.ladder_rows``): a bordered table, stacked without borders on
+    a console too narrow for it."""
+    wide = Table(title=_LADDER)
+    narrow = _narrow_table(LADDER_COLUMNS, left=3)
+    for i, name in enumerate(LADDER_COLUMNS):
+        wide.add_column(name, justify="left" if i in (0, 2) else "right", no_wrap=i == 0)
+    for row in ladder_rows(found):
+        wide.add_row(*row)
+        narrow.add_row(*row)
+    if not found.groups:
+        console.print("Nothing stored for these deals yet.")
+        return
+    console.print(fitting(console, wide, Group(Text(_LADDER), narrow)))
+    rows = silence_rows(found)
+    if rows:
+        wide = Table(title=_SILENCE)
+        narrow = _narrow_table(SILENCE_COLUMNS, left=4)
+        for i, name in enumerate(SILENCE_COLUMNS):
+            wide.add_column(name, justify="left" if i in (0, 2, 3) else "right", no_wrap=i == 0)
+        for row in rows:
+            wide.add_row(*row)
+            narrow.add_row(*row)
+        console.print(fitting(console, wide, Group(Text(_SILENCE), narrow)))
 
 
 def render_odds(console: Console, summary, report=None) -> None:
