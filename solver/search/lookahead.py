@@ -26,6 +26,9 @@ other than 3.11, the reference deals them (``world``).
 
 The Start event's split, the Sea Monsters, the Finish and the manual rocks are played as
 the blueprint plays them: only the choice between island plays and discarding two is searched.
+
+``OpenHands`` is the same search for one mind that sees every hand (not the piles): a ceiling
+to measure silent play against, never a seat (docs/simulate.md, the ceiling ladder).
 """
 
 from __future__ import annotations
@@ -338,7 +341,7 @@ class OpenHands(Lookahead):
     remembers = False  # it sees the table itself; there is nothing hidden to remember
 
     def __init__(self, seed: int = 0, samples: int = DEFAULT_SAMPLES, blueprint: str = BLUEPRINTS[0]):
-        super().__init__(seed, samples, None, BELIEFS[1], blueprint)
+        super().__init__(seed, samples, None, BELIEFS[1], blueprint)  # its worlds are open_world's: no belief
 
     def decide(self, obs: Observation, memory: SeatMemory | None) -> Action:
         raise BadInput(f"{self.name} {CEILING_REASON}; it decides from the whole table, never from one seat's observation")

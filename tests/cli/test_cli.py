@@ -693,7 +693,7 @@ def test_every_command_with_output_takes_json():
 
 def test_choice_lists_come_from_the_library():
     from tranquility.solver.batch.suites import SUITES
-    from tranquility.solver.search.lookahead import SIMULATE_POLICIES
+    from tranquility.solver.search.lookahead import MEASURED_POLICIES, SIMULATE_POLICIES
     from tranquility.solver.verdicts import Method, Objective
 
     def choices(command, name):
@@ -703,7 +703,8 @@ def test_choice_lists_come_from_the_library():
 
     assert choices("solve", "method") == tuple(m.value for m in Method)
     assert choices("solve", "objective") == choices("explain", "objective") == tuple(o.value for o in Objective)
-    assert choices("simulate", "policy") == SIMULATE_POLICIES
+    assert choices("simulate", "policy") == choices("odds", "policy_names") == MEASURED_POLICIES
+    assert choices("play", "bots") == SIMULATE_POLICIES  # a bot is a seat: never open-hands
     assert choices("bench", "suite") == tuple(SUITES)
 
 

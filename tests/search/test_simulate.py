@@ -26,7 +26,7 @@ from tranquility.solver.engine.state import State, replay
 from tranquility.solver.engine.verify import verify
 from tranquility.solver.formats.codecs import line_to_json
 from tranquility.solver.formats.reading import read_game_file
-from tranquility.solver.search.lookahead import SIMULATE_POLICIES
+from tranquility.solver.search.lookahead import MEASURED_POLICIES, SIMULATE_POLICIES
 from tranquility.solver.search.policies import (
     POLICIES,
     Policy,
@@ -317,7 +317,8 @@ def test_unknown_policy_names_the_known_ones():
 def test_cli_policy_names_match_the_library():
     policy = next(p for p in simulate_command.params if p.name == "policy")
     assert isinstance(policy.type, click.Choice)
-    assert tuple(policy.type.choices) == SIMULATE_POLICIES  # imported from the library, not copied
+    assert tuple(policy.type.choices) == MEASURED_POLICIES  # imported from the library, not copied
+    assert (*SIMULATE_POLICIES, "open-hands") == MEASURED_POLICIES  # a seat's policies, then the ceiling
 
 
 def test_simulate_continues_a_line():
