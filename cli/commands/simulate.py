@@ -110,9 +110,10 @@ def simulate(
     if policy == OpenHands.name and lookahead_seat is not None:
         raise usage_error(f"--lookahead-seat goes with --policy lookahead; {policy} is one mind at every seat")
     if policy not in (Lookahead.name, OpenHands.name):
+        takers = {"--samples": "lookahead or open-hands", "--lookahead-seat": "lookahead"}
         for flag, value in (("--samples", samples), ("--lookahead-seat", lookahead_seat)):
             if value is not None:
-                raise usage_error(f"{flag} goes with --policy lookahead; {policy} does not sample")
+                raise usage_error(f"{flag} goes with --policy {takers[flag]}; {policy} does not sample")
     if deals is not None:
         if file is not None or source.seed is not None:
             raise usage_error("--deals plays the seeded deals 0..K-1: give --players P, not --seed or FILE")
