@@ -394,7 +394,10 @@ def test_cli_plays_lookahead(tmp_path):
 @pytest.mark.parametrize(
     "args, message",
     [
-        (["--policy", "thrifty", "--samples", 3], "Error: --samples goes with --policy lookahead or open-hands; thrifty does not sample"),
+        (
+            ["--policy", "thrifty", "--samples", 3],
+            "Error: --samples goes with --policy lookahead or open-hands; thrifty does not sample",
+        ),
         (["--policy", "greedy", "--lookahead-seat", 0], "Error: --lookahead-seat goes with --policy lookahead"),
         (["--policy", "lookahead", "--lookahead-seat", 2], "Error: --lookahead-seat 2: the game has seats 0..1"),
         (["--policy", "lookahead", "--samples", 0], "Error: Invalid value for '--samples'"),
