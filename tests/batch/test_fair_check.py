@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from itertools import count
+from types import SimpleNamespace
 
 import pytest
 from tranquility.solver.analysis.analyze import analyze
@@ -134,3 +135,21 @@ def test_ctrl_c_prints_the_turns_done_and_exits_130(tmp_path, every_third_seed_l
     kept = journal(out)[1:]
     assert [t["seed"] for t in kept] == [0]
     assert capsys.readouterr().out.splitlines()[-1].startswith(f"interrupted: {int(kept[0]['agree'])} of 1 verdicts agree (")
+
+
+def test_ctrl_c_in_the_perfect_analysis_stops_the_run_too(tmp_path, monkeypatch, capsys):
+    """The perfect analysis turns Ctrl-C into an analysis cut short; the run stops there
+    rather than go on to the next seed."""
+    analysed = []
+
+    def cut_short(line: Line, budget: Budget) -> SimpleNamespace:
+        analysed.append(line)
+        return SimpleNamespace(interrupted=True)
+
+    monkeypatch.setattr(fair_check, "analyze", cut_short)
+    out = tmp_path / "fair.jsonl"
+    assert fair_check.main(["--turns", "1", *FEW, "--out", str(out)]) == 130
+    assert len(analysed) == 1 and not analysed[0].end_state().won
+    assert journal(out)[1:] == []
+    none = "0 mistakes and 0 bad luck"
+    assert capsys.readouterr().out == f"interrupted: 0 of 0 verdicts agree ({none} at 2 worlds; {none} at 6)\n"
