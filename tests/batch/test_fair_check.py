@@ -4,9 +4,10 @@ worlds; its journal (``--out``) resumes a killed run from the seed after its las
 seed once; Ctrl-C prints the summary of the turns done and exits 130; a bad ``--out`` is
 a clear error.
 
-The real run plays thrifty's official 4-player games from seed 0 (the first two lost
-games whose loss is placed on one turn are seeds 20 and 30); the resume and Ctrl-C tests
-stand seed 20's lost line in for every lost game, judged for real at a few worlds."""
+The real run plays thrifty's official 3-player games from seed 0 (the first two lost
+games whose loss is placed on one turn are seeds 0 and 3); the resume and Ctrl-C tests
+stand the 4-player seed 20's lost line in for every lost game, judged for real at a few
+worlds."""
 
 from __future__ import annotations
 
@@ -35,15 +36,15 @@ def journal(path) -> list[dict]:
 @pytest.mark.slow
 def test_a_real_run_checks_the_turn_each_lost_game_lost_its_win(tmp_path, capsys):
     out = tmp_path / "fair.jsonl"
-    assert fair_check.main(["--turns", "2", "--samples", "4", "--out", str(out)]) == 0
+    assert fair_check.main(["--turns", "2", "--players", "3", "--samples", "4", "--out", str(out)]) == 0
     header, *turns = journal(out)
     assert header == {
         "tool": "fair_check",
-        "settings": {"players": 4, "policy": "thrifty", "samples": 4, "factor": 10, "time_limit": 10.0},
+        "settings": {"players": 3, "policy": "thrifty", "samples": 4, "factor": 10, "time_limit": 10.0},
     }
-    assert [(t["seed"], t["turn"]) for t in turns] == [(20, 17), (30, 25)]
+    assert [(t["seed"], t["turn"]) for t in turns] == [(0, 42), (3, 38)]
     for t in turns:
-        line = simulate(deal(OFFICIAL, 4, t["seed"]), "thrifty", t["seed"]).line
+        line = simulate(deal(OFFICIAL, 3, t["seed"]), "thrifty", t["seed"]).line
         assert not line.end_state().won
         assert analyze(line, Budget(seconds=10.0)).lost_at == t["turn"]
         assert t["small"]["worlds"] == 4 and t["large"]["worlds"] == 40
@@ -54,7 +55,7 @@ def test_a_real_run_checks_the_turn_each_lost_game_lost_its_win(tmp_path, capsys
     assert [json.loads(text) for text in printed.out.splitlines()[:2]] == turns
     agree = sum(t["agree"] for t in turns)
     assert printed.out.splitlines()[2].startswith(f"{agree} of 2 verdicts agree (")
-    assert "1 of 2: seed 20 turn 17, " in printed.err and "2 of 2: seed 30 turn 25, " in printed.err
+    assert "1 of 2: seed 0 turn 42, " in printed.err and "2 of 2: seed 3 turn 38, " in printed.err
 
 
 @pytest.fixture(scope="module")
