@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-if TYPE_CHECKING:
-    pass
 from .board import grid_table, last_cell, render_position, rules_line, status_text
 from .console import fitted
 
@@ -53,8 +51,6 @@ def counted_from(first: int, last: int) -> str:
 def render_solve(console: Console, result, prefix_turns: int, verbose: bool = False, reproducible: bool = False) -> None:
     """The verdict, how each phase went, and for a win the continuation turn by turn; the
     solver's counters with ``verbose`` only."""
-    from tranquility.solver.engine.actions import describe
-
     console.print(fitted(verdict_head(result.verdict, result.method, result.seconds, result.phases), console.width))
     if result.reason:
         console.print(f"Proof: {result.reason}")
@@ -74,13 +70,20 @@ def render_solve(console: Console, result, prefix_turns: int, verbose: bool = Fa
             console.print(f"Winning continuation from turn {prefix_turns + 1}:", style="bold")
         else:
             console.print("Winning line:", style="bold")
-        for turn, action in enumerate(actions[prefix_turns:], start=prefix_turns + 1):
-            console.print(f"  {turn:>3}. {describe(action)}")
+        console.print(numbered_turns(actions, prefix_turns + 1))
         console.print(Text("Final grid:", style="bold"))
         console.print(grid_table(result.end, last_cell(actions[-1] if actions else None)))
     counts = ", ".join(f"{k} {v}" for k, v in _flat_stats(result.stats).items())
     if counts and verbose:
         console.print(f"Stats: {counts}", style="dim")
+
+
+def numbered_turns(actions, first: int) -> Text:
+    """The turns from ``first`` on, one a line, as one text (one print, not one a turn:
+    the console's work per print costs more than the line itself)."""
+    from tranquility.solver.engine.actions import describe
+
+    return Text("\n".join(f"  {turn:>3}. {describe(action)}" for turn, action in enumerate(actions[first - 1 :], start=first)))
 
 
 def _flat_stats(stats: dict) -> dict[str, Any]:
@@ -94,8 +97,6 @@ def _flat_stats(stats: dict) -> dict[str, Any]:
 
 def render_simulation(console: Console, result, prefix_turns: int = 0) -> None:
     """The outcome of one simulated game, the line turn by turn and the final position."""
-    from tranquility.solver.engine.actions import describe
-
     deal = result.line.deal
     seed = "none" if deal.seed is None else str(deal.seed)
     console.print(
@@ -107,8 +108,7 @@ def render_simulation(console: Console, result, prefix_turns: int = 0) -> None:
     console.print(head)
     if prefix_turns:
         console.print(f"Turns 1-{prefix_turns} come from the line file; the policy played from turn {prefix_turns + 1}.")
-    for turn, action in enumerate(result.line.actions, start=1):
-        console.print(f"  {turn:>3}. {describe(action)}")
+    console.print(numbered_turns(result.line.actions, 1))
     console.print(Text("Final position:", style="bold"))
     actions = result.line.actions
     render_position(console, result.line.end_state(), last=last_cell(actions[-1] if actions else None))

@@ -22,6 +22,7 @@ from tranquility.solver.core.layout import (
     G_WON,
     RulesArray,
     action_of,
+    actions_of,
     code,
     deal_array,
     observation_array,
@@ -106,7 +107,7 @@ def core_game(state: State, policy: str, weights: Any = None) -> list[Action]:
     n = silent.play(G, D, tab.R, W, rows)
     if n < 0:
         raise RuntimeError("the core's game outran its room for actions (a bug)")
-    return [action_of(rows[k], tab.players, tab.hmax) for k in range(n)]
+    return actions_of(rows[:n], tab.players, tab.hmax)
 
 
 def core_act(obs: Observation, policy: str, weights: Any = None) -> Action:

@@ -82,7 +82,7 @@ from tranquility.solver.core.layout import (
     R_ROWS,
     ROCKS_MOVE,
     ROCKS_STAY,
-    action_of,
+    actions_of,
     card_of,
     deal_array,
     g_offsets,
@@ -636,7 +636,7 @@ class Series:
         return self.D
 
     def actions(self, n: int) -> list[Action]:
-        return [action_of(self.rows[k], self.tab.players, self.tab.hmax) for k in range(n)]
+        return actions_of(self.rows[:n], self.tab.players, self.tab.hmax)
 
     def end(self) -> State:
         """The engine's position where the last playout ended, read off the arrays (a replay

@@ -258,7 +258,15 @@ def _rocks(row: list[int]) -> RocksMove | None:
 
 def action_of(array: np.ndarray, players: int, hmax: int) -> Action:
     """The engine's action for one of the core's action rows."""
-    row = array.tolist()  # Python ints: numpy's scalars cost more than the rest of this
+    return _action(array.tolist(), players, hmax)  # Python ints: numpy's scalars cost more than the rest
+
+
+def actions_of(rows: np.ndarray, players: int, hmax: int) -> list[Action]:
+    """The engine's actions for the core's action rows ``rows`` (one conversion for them all)."""
+    return [_action(row, players, hmax) for row in rows.tolist()]
+
+
+def _action(row: list[int], players: int, hmax: int) -> Action:
     kind, seat = row[A_KIND], row[A_SEAT]
     rocks = _rocks(row)
     paid = _cards(row, A_PAID, row[A_PAID_N])

@@ -7,7 +7,6 @@ that two hands holding the same cards compare equal (a hand is a multiset).
 
 from __future__ import annotations
 
-from collections import Counter
 from collections.abc import Iterable
 from typing import TypeGuard
 
@@ -32,7 +31,18 @@ def card_key(card: Card) -> tuple[int, int]:
 
 
 def sorted_cards(cards: Iterable[Card]) -> tuple[Card, ...]:
-    return tuple(sorted(cards, key=card_key))
+    """``cards`` in card_key's order: islands by number, then Finish, Monster, Start."""
+    cards = list(cards)
+    if str in map(type, cards):  # special cards among them (most hands hold one)
+        islands: list[Card] = []
+        specials: list[Card] = []
+        for card in cards:
+            (specials if isinstance(card, str) else islands).append(card)
+        islands.sort()
+        specials.sort()  # as letters, F < M < S: card_key's order
+        return (*islands, *specials)
+    cards.sort()  # islands alone sort as numbers, no key to call per card
+    return tuple(cards)
 
 
 def card_name(card: Card) -> str:
@@ -50,12 +60,20 @@ def card_label(card: Card) -> str:
 
 def remove_cards(hand: tuple[Card, ...], cards: Iterable[Card]) -> tuple[Card, ...] | None:
     """The hand without ``cards`` (a multiset difference), or None if the hand lacks one."""
-    left = Counter(hand)
+    rest = without(hand, cards)
+    return None if rest is None else sorted_cards(rest)
+
+
+def without(hand: tuple[Card, ...], cards: Iterable[Card]) -> tuple[Card, ...] | None:
+    """``remove_cards`` for a hand already sorted (a position's hands are): the cards left
+    keep their order, so there is nothing to sort."""
+    left = list(hand)
     for card in cards:
-        if left[card] == 0:
+        try:
+            left.remove(card)
+        except ValueError:
             return None
-        left[card] -= 1
-    return sorted_cards(left.elements())
+    return tuple(left)
 
 
 def remove_held(hand: tuple[Card, ...], cards: Iterable[Card]) -> tuple[Card, ...]:

@@ -53,9 +53,7 @@ class Deal:
             twice = sorted(c for c, n in removed.items() if n > 1)
             raise DealError(f"removed_islands lists island {twice[0]} twice")
         if len(removed) != rules.removed:
-            raise DealError(
-                f"removed_islands lists {len(removed)} islands but rule 'removed' is {rules.removed}"
-            )
+            raise DealError(f"removed_islands lists {len(removed)} islands but rule 'removed' is {rules.removed}")
         for island in removed:
             if not (is_island(island) and 1 <= island <= rules.islands):
                 raise DealError(f"removed island {island!r} is not an island of 1..{rules.islands}")
@@ -70,9 +68,7 @@ class Deal:
                 if not (is_island(card) or card in (START, FINISH, MONSTER)):
                     raise DealError(f"seat {seat} pile position {pos}: unknown card {card!r}")
                 if is_island(card) and not 1 <= card <= rules.islands:
-                    raise DealError(
-                        f"seat {seat} pile position {pos}: island {card} is outside 1..{rules.islands}"
-                    )
+                    raise DealError(f"seat {seat} pile position {pos}: island {card} is outside 1..{rules.islands}")
                 if card == START and pos < rules.hand:
                     raise DealError(f"seat {seat}: the Start card is in the opening hand (position {pos})")
                 if card == FINISH and pos < rules.hand and rules.finish_setup == FinishSetup.AFTER_HANDS:
@@ -85,16 +81,15 @@ class Deal:
                 raise DealError(f"seat {seat}: pile holds {pile.count(START)} Start cards, must hold 1")
             if len(pile) < rules.hand + 1:
                 raise DealError(
-                    f"seat {seat}: pile of {len(pile)} cards is too short for an opening hand "
-                    f"of {rules.hand} and a Start card"
+                    f"seat {seat}: pile of {len(pile)} cards is too short for an opening hand of {rules.hand} and a Start card"
                 )
-        for card in sorted(set(expected) | set(dealt), key=str):
-            what = card_label(card)
+        # The first card off its count names the error (sorted, so the same one each time).
+        for card in sorted(set(expected) | set(dealt), key=str) if dealt != expected else ():
             if dealt[card] > expected[card]:
                 where = " (it is listed as removed)" if card in removed else ""
-                raise DealError(f"{what} is dealt {dealt[card]} times, expected {expected[card]}{where}")
+                raise DealError(f"{card_label(card)} is dealt {dealt[card]} times, expected {expected[card]}{where}")
             if dealt[card] < expected[card]:
-                raise DealError(f"{what} is missing from the piles")
+                raise DealError(f"{card_label(card)} is missing from the piles")
         if rules.rocks == Rocks.OFF:
             if self.rocks_row is not None:
                 raise DealError("rocks_row is set but rule 'rocks' is off")

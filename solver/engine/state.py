@@ -10,7 +10,7 @@ from __future__ import annotations
 from bisect import bisect_left, bisect_right
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
 from enum import StrEnum
 from functools import cache
 from itertools import combinations
@@ -28,7 +28,17 @@ from tranquility.solver.engine.actions import (
     RocksMove,
     island_choice,
 )
-from tranquility.solver.engine.cards import FINISH, MONSTER, START, Card, card_label, is_island, remove_cards, sorted_cards
+from tranquility.solver.engine.cards import (
+    FINISH,
+    MONSTER,
+    START,
+    Card,
+    card_label,
+    is_island,
+    remove_cards,
+    sorted_cards,
+    without,
+)
 from tranquility.solver.engine.deal import Deal, DealError
 from tranquility.solver.engine.rules import Adjacency, OneCard, Order, Rocks, Rules
 from tranquility.solver.engine.text_form import position_text
@@ -308,13 +318,7 @@ class State:
         spare = len(hand) - 1
         # A hand is sorted, islands first, and holds each island once (one card per number).
         return tuple(
-            [
-                (card, cell, cost)
-                for card in hand
-                if is_island(card)
-                for cell, cost in self.placements(card)
-                if cost <= spare
-            ]
+            [(card, cell, cost) for card in hand if is_island(card) for cell, cost in self.placements(card) if cost <= spare]
         )
 
     def legal_actions(self) -> Iterator[Action]:
@@ -534,6 +538,17 @@ class State:
 
     # -- transitions ---------------------------------------------------------------------
 
+    def _with(self, **changes: Any) -> State:
+        """This state with ``changes`` to its fields (``dataclasses.replace`` without its
+        per-field work, which cost more than the rest of a replayed turn). The fields alone
+        are copied, never the tables kept in the instance: ``_pass_tables`` hands those on."""
+        child = object.__new__(State)
+        mine, values = self.__dict__, child.__dict__
+        for name in _FIELDS:
+            values[name] = mine[name]
+        values.update(changes)
+        return child
+
     def apply(self, action: Action) -> State:
         """The state after ``action``; raises IllegalAction naming the broken rule."""
         if self.won:
@@ -557,8 +572,7 @@ class State:
         else:
             hands, drawn = list(after.hands), list(after.drawn)
             hands[self.seat], drawn[self.seat] = self._draw_up(hands[self.seat], self.seat, drawn[self.seat])
-        child = replace(
-            after,
+        child = after._with(
             hands=tuple(hands),
             drawn=tuple(drawn),
             seat=(self.seat + 1) % self.players,
@@ -664,17 +678,22 @@ class State:
                 assert_never(action)
 
     def _pay(self, hand: tuple[Card, ...], cards: tuple[Card, ...], what: str) -> tuple[Card, ...]:
-        rest = remove_cards(hand, cards)
+        rest = without(hand, cards)
         if rest is None:
             missing = Counter(cards) - Counter(hand)
             card = next(iter(missing))
             raise IllegalAction(f"{what}: {card_label(card)} is not in seat {self.seat}'s hand")
         return rest
 
+    def _discarding(self, cards: Iterable[Card]) -> tuple[Card, ...]:
+        """The discard pile with ``cards`` added (most plays add none: no sort then)."""
+        cards = tuple(cards)
+        return sorted_cards(self.discarded + cards) if cards else self.discarded
+
     def _with_hand(self, hand: tuple[Card, ...], **changes) -> State:
         hands = list(self.hands)
         hands[self.seat] = hand
-        return replace(self, hands=tuple(hands), **changes)
+        return self._with(hands=tuple(hands), **changes)
 
     def _play_island(self, action: PlayIsland) -> State:
         card, cell = action.card, action.cell
@@ -696,7 +715,7 @@ class State:
             raise IllegalAction(f"{card} at cell {cell} costs {cost}; the action discards {len(action.discard)} card(s)")
         hand = self._pay(hand, action.discard, "cost")
         grid = self.grid[:cell] + (card,) + self.grid[cell + 1 :]
-        return self._with_hand(hand, grid=grid, discarded=sorted_cards(self.discarded + action.discard))
+        return self._with_hand(hand, grid=grid, discarded=self._discarding(action.discard))
 
     def _play_start(self, action: PlayStart) -> State:
         if self.start_played:
@@ -723,8 +742,7 @@ class State:
                 raise IllegalAction(f"team_discard: {card_label(missing)} is not in seat {seat}'s hand")
             new_hands.append(rest)
         paid_all = [c for d in split for c in d]
-        return replace(
-            self,
+        return self._with(
             hands=tuple(new_hands),
             drawn=drawn,
             start_played=True,
@@ -774,7 +792,7 @@ class State:
         if after.complete_rows >= self.rules.rocks_leave_rows:
             if action.rocks is not None:
                 raise IllegalAction("the Jagged Rocks leave the game on this action; it carries no rocks move")
-            return replace(after, rocks_row=None)
+            return after._with(rocks_row=None)
         eligible = after.eligible_rock_rows()
         if self.rules.rocks == Rocks.AUTO:
             if action.rocks is not None:
@@ -783,7 +801,7 @@ class State:
             if after.rolls_used >= len(rolls):
                 raise DealError(f"the deal ran out of rocks_rolls after {len(rolls)} moves")
             row = eligible[rolls[after.rolls_used] % len(eligible)]
-            return replace(after, rocks_row=row, rolls_used=after.rolls_used + 1)
+            return after._with(rocks_row=row, rolls_used=after.rolls_used + 1)
         move = action.rocks
         if move is None:
             raise IllegalAction('rocks=manual: the action must move the rocks or keep them ("stay")')
@@ -792,7 +810,7 @@ class State:
                 raise IllegalAction('moving the rocks costs nothing; rocks_discard is only for "stay"')
             if move.row not in eligible:
                 raise IllegalAction(f"the rocks may move to row {', '.join(map(str, eligible))}, not to row {move.row}")
-            return replace(after, rocks_row=move.row)
+            return after._with(rocks_row=move.row)
         if len(move.discard) != 2:
             raise IllegalAction("keeping the rocks in place costs exactly 2 more cards (rocks_discard)")
         hands = list(after.hands)
@@ -801,7 +819,7 @@ class State:
             missing = next(iter(Counter(move.discard) - Counter(hands[self.seat])))
             raise IllegalAction(f"rocks_discard: {card_label(missing)} is not in seat {self.seat}'s hand")
         hands[self.seat] = rest
-        return replace(after, hands=tuple(hands), discarded=sorted_cards(after.discarded + move.discard))
+        return after._with(hands=tuple(hands), discarded=sorted_cards(after.discarded + move.discard))
 
     # -- descriptions --------------------------------------------------------------------
 
@@ -814,6 +832,8 @@ class State:
         return None
 
 
+_FIELDS = tuple(field.name for field in fields(State))
+
 _FINISH, _DISCARD = Choice(ChoiceKind.FINISH, FINISH), Choice(ChoiceKind.DISCARD)  # one value each: choices are frozen
 
 # The tables of a position that its grid alone decides, and those its rocks' row decides too
@@ -825,8 +845,14 @@ _ROCKS_TABLES = ("_open_cells", "_open_groups", "_group_ends")
 def _cell_bounds(grid: tuple[int | None, ...], rules: Rules, cell: int) -> tuple[int, int]:
     """``island_bounds`` of one cell of ``grid``: from the other cells alone."""
     geo = geometry_of(rules)
-    low = max((v for c in geo.before[cell] if (v := grid[c]) is not None), default=0)
-    high = min((v for c in geo.after[cell] if (v := grid[c]) is not None), default=rules.islands + 1)
+    # Loops, not max() and min() of generators: a replay asks this once a turn.
+    low, high = 0, rules.islands + 1
+    for c in geo.before[cell]:
+        if (v := grid[c]) is not None and v > low:
+            low = v
+    for c in geo.after[cell]:
+        if (v := grid[c]) is not None and v < high:
+            high = v
     return low, high
 
 
