@@ -122,7 +122,7 @@ def test_an_out_path_that_cannot_be_written_is_a_clear_error(tmp_path, where, ca
 
 
 def test_ctrl_c_prints_the_turns_done_and_exits_130(tmp_path, every_third_seed_lost, monkeypatch, capsys):
-    real, judged = fair_check.check, []
+    real, judged = fair_check.check, list[tuple]()
 
     def ctrl_c_on_the_second(*args, **kwargs):
         if judged:
