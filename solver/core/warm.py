@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 _loading: dict[str, subprocess.Popen] = {}
+NICER = 10  # the background load's niceness, above the caller's
 _failed: set[str] = set()
 
 # The solver's searches reach for these together (the greedy playouts, then the complete
@@ -65,8 +66,11 @@ def ready(module: str) -> bool:
         return True
     if loading is None:
         group = SEARCHES if module in SEARCHES else (module,)
+        # At a lower priority: where the cores are busy (a solve's CP-SAT workers and its
+        # greedy thread), the caller's own search goes first; on a free core it costs nothing.
+        loads = f"import os\nif hasattr(os, 'nice'):\n    os.nice({NICER})\nimport {', '.join(group)}"
         process = subprocess.Popen(
-            [sys.executable, "-c", f"import {', '.join(group)}"],
+            [sys.executable, "-c", loads],
             stdin=subprocess.DEVNULL,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

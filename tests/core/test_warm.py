@@ -57,3 +57,16 @@ def test_a_module_whose_code_numba_keeps_is_known_to_be_cached(tmp_path, monkeyp
     assert warm.cached("m")
     os.utime(index, (0, 0))  # kernel.py changed after its cache was written
     assert not warm.cached("m")
+
+
+def test_the_background_load_yields_the_cores_to_the_caller(tmp_path, monkeypatch):
+    """Where the cores are busy, a solve's own search goes before the first-use compile."""
+    (tmp_path / "niceness_probe.py").write_text(
+        f"import os\nopen({str(tmp_path / 'nice.txt')!r}, 'a').write(f'{{os.nice(0)}}\\n')\n"
+    )
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(tmp_path), os.environ.get("PYTHONPATH", "")]))
+    sys.modules.pop("niceness_probe", None)
+    monkeypatch.syspath_prepend(str(tmp_path))
+    assert wait_for("niceness_probe")[-1] is True
+    loaded_there, loaded_here = (int(n) for n in (tmp_path / "nice.txt").read_text().split())
+    assert (loaded_there, loaded_here) == (min(19, os.nice(0) + warm.NICER), os.nice(0))
