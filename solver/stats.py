@@ -1,6 +1,6 @@
 """The statistics every layer shares: the normal quantiles of a 95% interval or bound, the
-Wilson interval of a share, the interval of a paired difference of two win rates, and the
-nearest-rank 90th percentile.
+Wilson interval of a share, the intervals of a difference of two shares (from their Wilson
+intervals, and paired over the deals both played), and the nearest-rank 90th percentile.
 
 One place for each, so that a figure means the same in every table: the odds, the bench
 suites, the fair analysis and the lookahead's own estimates.
@@ -32,6 +32,20 @@ def wilson(k: int, n: int, z: float = Z95) -> tuple[float, float]:
     low = max(0.0, (centre - spread) / scale) if k > 0 else 0.0
     high = min(1.0, (centre + spread) / scale) if k < n else 1.0
     return low, high
+
+
+def difference_interval(k1: int, n1: int, k2: int, n2: int, z: float = Z95) -> tuple[float, float]:
+    """The 95% interval (at the default ``z``) of the share ``k1`` of ``n1`` less ``k2`` of
+    ``n2``, in percentage points, from the two shares' Wilson intervals: Newcombe's hybrid
+    score interval (1998, his method 10), honest at 0 and at every trial won. It takes the
+    two shares as independent; when they come from the same trials and tend to go together
+    (two moves played out in the same worlds), it is wider than it need be, never narrower."""
+    p1, p2 = k1 / n1, k2 / n2
+    low1, high1 = wilson(k1, n1, z)
+    low2, high2 = wilson(k2, n2, z)
+    below = math.sqrt((p1 - low1) ** 2 + (high2 - p2) ** 2)
+    above = math.sqrt((high1 - p1) ** 2 + (p2 - low2) ** 2)
+    return 100 * (p1 - p2 - below), 100 * (p1 - p2 + above)
 
 
 def paired_interval(only_first: int, only_second: int, n: int, z: float = Z95) -> tuple[float, float]:

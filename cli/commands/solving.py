@@ -250,8 +250,9 @@ lost, later ones are marked no-win by "implied" without another solve.
 \b
 --fair judges the turns the perfect analysis flags, and --turns N others spread
 over the line, by what each mover could know: every legal move is played out in
---samples worlds dealt to fit the mover's memory; a mistake is a move whose
-best alternative's 95% interval lies wholly above its own. A lost win is a
+--samples worlds dealt to fit the mover's memory; a mistake is a move that
+surely cost at least 8 points of win chance (the 95% interval of the best
+move's lead over it lies wholly at or above 8 points). A lost win is a
 mistake if an examined turn up to it is one, else bad luck (docs/explain.md,
 "Fair analysis"). Ctrl-C during it prints what was decided, then exits 130.
 

@@ -227,32 +227,42 @@ def percent(share: float, digits: int) -> str:
 
 
 def bound_digits(turn: dict) -> int:
-    """The decimals a turn's intervals are printed with: the fewest that show what the
-    mistake rule found on the exact bounds (the best's lower end above the played move's
-    upper end, or not). Whole percents hide a gap as small as 69.00 against 68.57."""
-    low, high = turn["best"]["interval"][0], turn["played"]["interval"][1]
-    return next((d for d in range(16) if (float(percent(low, d)) > float(percent(high, d))) == turn["mistake"]), 16)
+    """The decimals a turn's lead interval is printed with: the fewest that show what the
+    mistake rule found on the exact low end (at or above the margin, or not; above 0, or
+    not). Whole points hide a low end of 7.996 against a margin of 8."""
+    low = turn["lead"][0]
+
+    def shows(digits: int) -> bool:
+        shown = float(f"{low:.{digits}f}")
+        return (shown >= turn["margin"]) == turn["mistake"] and (shown > 0) == (low > 0)
+
+    return next((d for d in range(16) if shows(d)), 16)
 
 
-def chance_text(move: dict, digits: int = 0) -> str:
+def chance_text(move: dict) -> str:
     """A move's win chance in its worlds and its 95% interval, in percent: ``42% [25-61]``."""
     low, high = move["interval"]
-    return f"{round(100 * move['rate'])}% [{percent(low, digits)}-{percent(high, digits)}]"
+    return f"{round(100 * move['rate'])}% [{percent(low, 0)}-{percent(high, 0)}]"
 
 
 def chances(turn: dict) -> tuple[str, str]:
-    """The played move's and the best's ``chance_text``, with the digits the turn needs."""
-    digits = bound_digits(turn)
-    return chance_text(turn["played"], digits), chance_text(turn["best"], digits)
+    """The played move's and the best's ``chance_text``."""
+    return chance_text(turn["played"]), chance_text(turn["best"])
 
 
 def rule_text(turn: dict) -> str:
-    """The mistake rule applied to a turn, with the bounds it compares, as printed."""
+    """The mistake rule applied to a turn: the best move's lead over the played one, its 95%
+    interval as the rule compares it, and the margin a mistake costs at least."""
     digits = bound_digits(turn)
-    low, high = percent(turn["best"]["interval"][0], digits), percent(turn["played"]["interval"][1], digits)
+    low, high = turn["lead"]
+    margin = f"{turn['margin']:g}"
+    ahead = f"{turn['cost']:.0f}"
+    lead = f"the best is {ahead} point{'' if ahead == '1' else 's'} ahead, 95% interval {low:.{digits}f} to {high:.{digits}f}"
     if turn["mistake"]:
-        return f"the best's interval lies wholly above the played move's ({low} > {high})"
-    return f"the intervals overlap ({low} is not above {high}), so no move was clearly better"
+        return f"it costs at least {margin} points of win chance ({lead}, wholly at or above the {margin}-point margin)"
+    if low > 0:
+        return f"within the margin ({lead}: surely ahead, but not surely by the {margin} points a mistake costs)"
+    return f"no move was clearly better ({lead})"
 
 
 def judged_text(turn: dict) -> str:
@@ -308,11 +318,11 @@ def render_fair(console: Console, fair) -> None:
         console.print(fitting(console, table, Group(*stacked)))
         console.print(
             "won in = the share of the mover's worlds the move won [95% interval], in percent; cost = best less "
-            "played, in percentage points; mistake = the best's interval lies wholly above the played move's "
-            "(bounds printed with the decimals it takes to show it)."
+            f"played, in percentage points; mistake = the 95% interval of the best's lead over the move played "
+            f"lies wholly at or above {data['margin']:g} points: the move surely cost that much."
             + (
                 " * = the perfect analysis places the loss of the win here: a mistake, or bad luck when no move was "
-                "clearly better."
+                "surely better by the margin."
                 if any(t["flagged"] for t in turns)
                 else ""
             )

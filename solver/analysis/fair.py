@@ -7,8 +7,9 @@ memory (``remember``: the public history, its own hands and discards) and view
 (``observe``) are all there is: every legal move (``Lookahead.every_move``, and the move
 played if its payment is not one of those) is played in the same sampled worlds that fit
 what the mover saw, then the tuned blueprint at every seat to the end (``Lookahead.estimate``). A move
-played where a clearly better one was there to see (``FairTurn.mistake``) is a mistake;
-a win lost with no such move before it was bad luck. Each turn the perfect analysis flags
+that surely cost at least ``MISTAKE_MARGIN`` points of win chance against the best move there
+was to see (``FairTurn.mistake``) is a mistake; a win lost with no such move before it was
+bad luck. Each turn the perfect analysis flags
 is called one or the other, with what the win needed and where it went (needed.py): the
 reason a player can check.
 
@@ -31,12 +32,18 @@ from tranquility.solver.engine.observation import observe
 from tranquility.solver.formats.notation import format_action
 from tranquility.solver.search.lookahead import Lookahead, MoveEstimate
 from tranquility.solver.search.memory import remember
+from tranquility.solver.stats import difference_interval
 from tranquility.solver.verdicts import Verdict
 
 # Worlds per move, each played out by the tuned blueprint (lookahead's) on the compiled core:
-# a Wilson interval at 50% is then about +-5.5 points, so a mistake can be called on a gap of
-# about 11 points; the cost grows in step (docs/explain.md measures it).
+# a Wilson interval at 50% is then about +-5.5 points; the cost grows in step (docs/explain.md
+# measures it).
 FAIR_SAMPLES = 320
+# A mistake costs at least this many points of win chance: the 95% interval of the best move's
+# lead lies wholly at or above it. Without it, ten times the worlds call mistakes on ever smaller
+# gaps (a fifth of a point at 3,200), and the verdict would turn on the budget. The figure was
+# chosen on 200 turns fair_check had checked, then checked on fresh ones (docs/explain.md).
+MISTAKE_MARGIN = 8.0
 DEFAULT_TURNS = 6  # turns examined besides the ones the perfect analysis flags
 
 
@@ -88,15 +95,22 @@ class FairTurn:
         """The best move's win chance less the played move's, in percentage points."""
         return 100.0 * (self.best.rate - self.played.rate)
 
+    def lead(self) -> tuple[float, float]:
+        """The 95% interval of the best move's win chance less the played move's, in
+        percentage points (``stats.difference_interval``)."""
+        return difference_interval(self.best.wins, self.best.worlds, self.played.wins, self.played.worlds)
+
     @property
     def mistake(self) -> bool:
-        """The best move's 95% interval lies wholly above the played move's."""
-        return self.best.interval()[0] > self.played.interval()[1]
+        """The played move cost at least ``MISTAKE_MARGIN`` points: the best move's lead
+        lies wholly at or above it."""
+        return self.lead()[0] >= MISTAKE_MARGIN
 
     @property
     def judged(self) -> str | None:
-        """A flagged turn in a word: a mistake, or bad luck (no move was clearly better by
-        what the mover could see); None for a turn the perfect analysis does not flag."""
+        """A flagged turn in a word: a mistake, or bad luck (no move was surely better by
+        the margin, by what the mover could see); None for a turn the perfect analysis does
+        not flag."""
         if not self.flagged:
             return None
         return str(Judgement.MISTAKE if self.mistake else Judgement.BAD_LUCK)
@@ -109,6 +123,8 @@ class FairTurn:
             "played": move_json(self.played),
             "best": move_json(self.best),
             "cost": round(self.cost, 1),
+            "lead": list(self.lead()),  # unrounded: the mistake rule compares its low end with the margin
+            "margin": MISTAKE_MARGIN,
             "mistake": self.mistake,
             "judged": self.judged,
             "why": None if self.needed is None else self.needed.to_json(self.seat),
@@ -232,6 +248,7 @@ class FairAnalysis:
             "lost_between": None if self.perfect.lost_between is None else list(self.perfect.lost_between),
             "loss_turns": None if span is None else list(span),
             "samples": self.samples,
+            "margin": MISTAKE_MARGIN,
             "sim_seed": self.seed,
             "turns_asked": "all" if self.others is None else self.others,
             "planned": list(self.planned),

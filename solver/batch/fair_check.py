@@ -1,13 +1,13 @@
 """How far the fair analysis's verdicts hold: each turn where a lost game lost its win
 (the perfect analysis places it), judged as ``analyze --fair`` judges it (a mistake, or
-bad luck) and again with ``factor`` times the worlds. The larger judge weighs the moves
+bad luck, by the rule's margin) and again with ``factor`` times the worlds. The larger judge weighs the moves
 that could matter: the played one and the smaller judge's ``TOP`` best (every legal move
 at ten times the worlds would cost minutes a turn).
 
     python -m tranquility.solver.batch.fair_check --turns 100 --players 4 --out fair.jsonl
 
 prints each turn's two verdicts as a JSON line and how many agree (docs/explain.md). The
-lost games are the seeded official deals from seed 0 up, played by ``--policy``; each lost
+lost games are the seeded official deals from seed 0 (``--first-seed``) up, played by ``--policy``; each lost
 game gives one turn, the one it lost its win in (a game whose loss the perfect analysis
 leaves between two positions, an unknown, is skipped, and so is one lost at the Start
 event). ``--out`` keeps the turns in a journal (journal.py), one line each as it is
@@ -26,7 +26,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 
 from tranquility.solver.analysis.analyze import analyze
-from tranquility.solver.analysis.fair import FAIR_SAMPLES, FairTurn, examine, loss_span
+from tranquility.solver.analysis.fair import FAIR_SAMPLES, MISTAKE_MARGIN, FairTurn, examine, loss_span
 from tranquility.solver.batch.journal import Journal
 from tranquility.solver.engine.actions import PlayStart
 from tranquility.solver.engine.deal import deal
@@ -58,9 +58,11 @@ class Checked:
         def said(judged: FairTurn) -> dict:
             low, high = judged.best.interval()
             played_low, played_high = judged.played.interval()
+            lead_low, lead_high = judged.lead()
             return {
                 "verdict": MISTAKE if judged.mistake else BAD_LUCK,
                 "worlds": judged.played.worlds,
+                "lead": [round(lead_low, 2), round(lead_high, 2)],
                 "played": [format_action(judged.played.action), judged.played.wins, round(played_low, 4), round(played_high, 4)],
                 "best": [format_action(judged.best.action), judged.best.wins, round(low, 4), round(high, 4)],
             }
@@ -113,7 +115,7 @@ def summary(turns: Sequence[dict], samples: int, factor: int) -> str:
 
     over = [t for t in turns if t["small"]["verdict"] != t["large"]["verdict"]]
     said = (
-        f"{len(turns) - len(over)} of {len(turns)} verdicts agree "
+        f"{len(turns) - len(over)} of {len(turns)} verdicts agree, a mistake costing at least {MISTAKE_MARGIN:g} points "
         f"({split('small')} at {samples} worlds; {split('large')} at {samples * factor})"
     )
     return said + "".join(f"\nturned over: seed {t['seed']} turn {t['turn']}, {t['small']['verdict']} at first" for t in over)
@@ -133,11 +135,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--factor", type=int, default=FACTOR, help=f"the larger judge's multiple (default {FACTOR})")
     parser.add_argument("--time-limit", type=float, default=10.0, help="the perfect analysis's seconds a position")
     parser.add_argument("--out", help="a journal of the checked turns (JSON lines); a rerun goes on from it")
+    parser.add_argument("--first-seed", type=int, default=0, help="the first deal's seed (default 0): fresh games")
     options = parser.parse_args(argv)
     for name in ("turns", "players", "samples", "factor", "time_limit"):
         if getattr(options, name) <= 0:
             parser.error(f"--{name.replace('_', '-')} must be above 0")
+    if options.first_seed < 0:
+        parser.error("--first-seed must be 0 or above")
     settings = {k: getattr(options, k) for k in ("players", "policy", "samples", "factor", "time_limit")}
+    settings["margin"] = MISTAKE_MARGIN  # a journal's verdicts hold for the mistake rule they were made by
     try:
         make_policy(options.policy)
         header = {"tool": "fair_check", "settings": settings}
@@ -150,7 +156,7 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: cannot use --out {options.out}: {error.strerror or error}", file=sys.stderr)
         return 2
     previous = signal.signal(signal.SIGTERM, _terminated)
-    start = max((t["seed"] for t in found), default=-1) + 1
+    start = max(options.first_seed, max((t["seed"] for t in found), default=-1) + 1)
     if found:
         print(f"{len(found)} turn(s) from {options.out}; going on from seed {start}", file=sys.stderr)
     interrupted = False

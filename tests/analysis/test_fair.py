@@ -20,6 +20,7 @@ from tranquility.solver.analysis.analyze import analyze
 from tranquility.solver.analysis.fair import (
     DEFAULT_TURNS,
     FAIR_SAMPLES,
+    MISTAKE_MARGIN,
     FairAnalysis,
     FairTurn,
     Judgement,
@@ -40,6 +41,7 @@ from tranquility.solver.formats.codecs import line_to_json
 from tranquility.solver.search.budget import Budget
 from tranquility.solver.search.lookahead import Lookahead, MoveEstimate
 from tranquility.solver.search.policies import simulate
+from tranquility.solver.stats import difference_interval
 
 from ..browser import needs_browser
 from ..cli.test_html import browse, embedded, parse
@@ -115,20 +117,68 @@ def test_a_loss_no_examined_turn_explains_is_bad_luck(lost):
     assert "no examined turn up to it was a mistake" in fair_verdict_text(fair.to_json()["fair"])
 
 
-def test_the_printed_bounds_show_the_gap_whole_percents_hide():
-    """Seed 20, turn 4: the best won 21 of 24 worlds, the move played 12. The exact Wilson
-    bounds are 68.996% and 68.573%: a mistake, though both read 69 in whole percents, so
-    that turn is printed with one decimal; a turn that is no mistake stays in whole percents."""
-    best = MoveEstimate(PlayIsland(seat=3, card=31, cell=10), (True,) * 21 + (False,) * 3, 0.0)
-    played = MoveEstimate(PlayIsland(seat=3, card=17, cell=7), (True,) * 12 + (False,) * 12, 0.0)
-    assert best.interval()[0] == pytest.approx(0.689961, abs=1e-6)
-    assert played.interval()[1] == pytest.approx(0.685726, abs=1e-6)
-    turn = FairTurn(4, 3, (best, played), played).to_json()
-    assert turn["mistake"] and turn["best"]["interval"][0] == best.interval()[0]  # the JSON keeps them exact
-    assert bound_digits(turn) == 1 and chances(turn) == ("50% [31.4-68.6]", "88% [69.0-95.7]")
-    assert rule_text(turn) == "the best's interval lies wholly above the played move's (69.0 > 68.6)"
-    near = FairTurn(4, 3, (best, best), best).to_json()
-    assert not near["mistake"] and bound_digits(near) == 0 and "(69 is not above 96)" in rule_text(near)
+def estimate(card: int, wins: int, worlds: int) -> MoveEstimate:
+    return MoveEstimate(PlayIsland(seat=0, card=card, cell=card // 3), (True,) * wins + (False,) * (worlds - wins), 0.0)
+
+
+def judged(best: tuple[int, int], played: tuple[int, int]) -> FairTurn:
+    """A flagged turn whose best move won ``best[0]`` of ``best[1]`` worlds and the move played ``played[0]``."""
+    top, mine = estimate(30, *best), estimate(60, *played)
+    return FairTurn(17, 0, (top, mine), mine, flagged=True)
+
+
+def test_the_lead_interval_is_newcombes():
+    """Newcombe (1998), the hybrid score interval on his examples (a), (b) and (d)."""
+    assert difference_interval(56, 70, 48, 80) == pytest.approx((5.24, 33.39), abs=0.01)
+    assert difference_interval(9, 10, 3, 10) == pytest.approx((17.05, 80.90), abs=0.01)
+    assert difference_interval(5, 56, 0, 29) == pytest.approx((-3.81, 19.26), abs=0.01)
+
+
+def test_a_mistake_costs_the_margin_surely_and_a_smaller_sure_gap_is_bad_luck():
+    """Turns fair_check judged (docs/explain.md). Seed 49's turn 37 (4 seats, 320 worlds): the
+    best won 305, the move played 109, a mistake. Seed 20's turn 17 at 3,200 worlds: 2,958
+    against 2,684, surely ahead (8.6 points, 95% interval 7.0 to 10.1) but not surely by the
+    margin; seed 277's turn 36, 3,200 against 3,192: a fifth of a point. Both were mistakes
+    when the intervals had only to part, and are bad luck now."""
+    assert MISTAKE_MARGIN == 8.0
+    big = judged((305, 320), (109, 320))
+    assert big.mistake and big.judged == "mistake" and big.lead() == pytest.approx((55.16, 66.55), abs=0.01)
+    data = big.to_json()
+    assert data["lead"] == list(big.lead()) and data["margin"] == 8.0 and data["mistake"]
+    assert rule_text(data) == (
+        "it costs at least 8 points of win chance (the best is 61 points ahead, 95% interval 55 to 67, wholly at or "
+        "above the 8-point margin)"
+    )
+    for best, played, said in (
+        ((2958, 3200), (2684, 3200), "the best is 9 points ahead, 95% interval 7 to 10"),
+        ((3200, 3200), (3192, 3200), "the best is 0 points ahead, 95% interval 0.1 to 0.5"),
+    ):
+        small = judged(best, played)
+        assert small.best.interval()[0] > small.played.interval()[1]  # the intervals part
+        assert 0 < small.lead()[0] < MISTAKE_MARGIN and not small.mistake and small.judged == "bad luck"
+        assert rule_text(small.to_json()) == (
+            f"within the margin ({said}: surely ahead, but not surely by the 8 points a mistake costs)"
+        )
+    close = judged((226, 320), (222, 320))  # seed 92's turn 28
+    assert close.lead()[0] < 0 and not close.mistake
+    assert rule_text(close.to_json()) == "no move was clearly better (the best is 1 point ahead, 95% interval -6 to 8)"
+
+
+def test_the_help_gives_the_margin():
+    result = run("analyze", "--help")
+    assert result.exit_code == 0
+    assert f"surely cost at least {MISTAKE_MARGIN:g} points of win chance" in " ".join(result.output.split())
+
+
+def test_the_printed_low_end_shows_what_the_rule_found():
+    """69 against 26 of 320 worlds: the lead's low end is 7.996, which reads 8 in whole points
+    (and 8.0, 8.00): printed to three decimals; 47 against 8 is 8.003, a mistake in whole points."""
+    under, over = judged((69, 320), (26, 320)).to_json(), judged((47, 320), (8, 320)).to_json()
+    assert under["lead"][0] == pytest.approx(7.9964, abs=1e-4) and not under["mistake"] and bound_digits(under) == 3
+    assert "95% interval 7.996 to 18.885" in rule_text(under)
+    assert over["lead"][0] == pytest.approx(8.0029, abs=1e-4) and over["mistake"] and bound_digits(over) == 0
+    assert "95% interval 8 to 17" in rule_text(over)
+    assert chances(under) == ("8% [6-12]", "22% [17-26]")
 
 
 def test_the_turn_that_lost_the_win_is_bad_luck_with_the_card_it_needed(seed20):
@@ -281,7 +331,9 @@ def test_cli_fair_json_has_both_analyses(lost, tmp_path):
             low, high = move["interval"]
             assert move["worlds"] == 4 and low <= move["rate"] <= high and move["rate"] == move["wins"] / 4
             assert set(move) == {"notation", "text", "action", "wins", "worlds", "rate", "interval"}
-        assert turn["mistake"] == (turn["best"]["interval"][0] > turn["played"]["interval"][1])
+        low, high = difference_interval(turn["best"]["wins"], 4, turn["played"]["wins"], 4)
+        assert turn["lead"] == [low, high] and turn["margin"] == fair["margin"] == MISTAKE_MARGIN
+        assert turn["mistake"] == (low >= MISTAKE_MARGIN)
         if turn["flagged"]:
             assert turn["judged"] == ("mistake" if turn["mistake"] else "bad luck") and turn["why"]["after"] == turn["turn"]
         else:
@@ -329,7 +381,7 @@ def test_cli_says_where_memory_starts_for_a_position(lost, tmp_path):
 
 BAD_LUCK_17 = (
     "Turn 17: Bad luck. By what seat 0 could see, 71@30 (played) won in 88% [72-95] of its worlds, the best, "
-    "32@14-43, in 97% [84-99]: the intervals overlap (84 is not above 95), so no move was clearly better. "
+    "32@14-43, in 97% [84-99]: no move was clearly better (the best is 9 points ahead, 95% interval -5 to 25). "
     "With every card face up, after turn 17, 1 empty cell needs an island between 71 and 73; none is left: "
     "72 went face down in the Start event at turn 10 (seat 3's share), which seat 0 could not see."
 )
@@ -342,6 +394,7 @@ def test_cli_calls_the_lost_win_bad_luck_and_says_where_the_card_went(seed20, tm
     text = " ".join(result.stdout.split())
     assert "17* 0 71@30 88% [72-95] 32@14-43 97% [84-99] +9 bad luck" in text
     assert BAD_LUCK_17 in text and "cost = best less played, in percentage points" in text
+    assert "mistake = the 95% interval of the best's lead over the move played lies wholly at or above 8 points" in text
     assert "Verdict: BAD LUCK. The win was lost at turn 17" in text
     (marks,) = [s["action"]["marks"] for s in embedded(page.read_text(encoding="utf-8"))["steps"][1:] if s["action"]["marks"]]
     assert [m["kind"] for m in marks] == ["lost", "bad-luck"] and marks[1]["text"] == BAD_LUCK_17.replace("Turn 17: ", "")
@@ -360,12 +413,12 @@ def test_cli_seed_20_is_bad_luck_at_every_turn_by_the_tuned_judge(seed20, tmp_pa
     assert (
         "Verdict: BAD LUCK. The win was lost at turn 17 (perfect information), but no examined turn up to it was a "
         "mistake by what its mover could see (turns examined: 4, 13, 17, 21, 28, 36, 43). The nearest to one, turn 4: "
-        "17@5 won in 91% [76-97] of seat 3's worlds, 17@7 (played) in 81% [65-91]: the intervals overlap (76 is not "
-        "above 91), so no move was clearly better."
+        "17@5 won in 91% [76-97] of seat 3's worlds, 17@7 (played) in 81% [65-91]: no move was clearly better (the "
+        "best is 9 points ahead, 95% interval -8 to 27)."
     ) in text
 
 
-def test_cli_says_the_intervals_overlap_where_no_mistake_is_called(lost, tmp_path):
+def test_cli_says_no_move_was_clearly_better_where_no_mistake_is_called(lost, tmp_path):
     result = run("analyze", line_file(tmp_path, lost), "--fair", "--turns", "all", "--samples", 12, "--time-limit", 2)
     assert result.exit_code == 0, result.output
     text = " ".join(result.stdout.split())
@@ -374,7 +427,7 @@ def test_cli_says_the_intervals_overlap_where_no_mistake_is_called(lost, tmp_pat
     assert "Verdict: BAD LUCK." in text and "no examined turn up to it was a mistake" in text
     assert (
         "The nearest to one, turn 3: 10@5 won in 50% [25-75] of seat 0's worlds, 7@4 (played) in 42% [19-68]: "
-        "the intervals overlap (25 is not above 68), so no move was clearly better."
+        "no move was clearly better (the best is 8 points ahead, 95% interval -28 to 42)."
     ) in text
     assert (
         "Turn 6: Bad luck. By what seat 1 could see, the move played, 6@3-11, was the best, won in 58% [32-81] of its "

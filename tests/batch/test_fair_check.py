@@ -18,6 +18,7 @@ from types import SimpleNamespace
 
 import pytest
 from tranquility.solver.analysis.analyze import analyze
+from tranquility.solver.analysis.fair import MISTAKE_MARGIN
 from tranquility.solver.batch import fair_check
 from tranquility.solver.engine.deal import deal
 from tranquility.solver.engine.line import Line
@@ -40,7 +41,7 @@ def test_a_real_run_checks_the_turn_each_lost_game_lost_its_win(tmp_path, capsys
     header, *turns = journal(out)
     assert header == {
         "tool": "fair_check",
-        "settings": {"players": 3, "policy": "thrifty", "samples": 4, "factor": 10, "time_limit": 10.0},
+        "settings": {"players": 3, "policy": "thrifty", "samples": 4, "factor": 10, "time_limit": 10.0, "margin": 8.0},
     }
     assert [(t["seed"], t["turn"]) for t in turns] == [(0, 42), (3, 38)]
     for t in turns:
@@ -51,10 +52,12 @@ def test_a_real_run_checks_the_turn_each_lost_game_lost_its_win(tmp_path, capsys
         played = format_action(line.actions[t["turn"] - 1])
         assert t["small"]["played"][0] == played and t["large"]["played"][0] == played
         assert t["agree"] == (t["small"]["verdict"] == t["large"]["verdict"])
+        for said in (t["small"], t["large"]):
+            assert said["verdict"] == ("mistake" if said["lead"][0] >= MISTAKE_MARGIN else "bad luck")
     printed = capsys.readouterr()
     assert [json.loads(text) for text in printed.out.splitlines()[:2]] == turns
     agree = sum(t["agree"] for t in turns)
-    assert printed.out.splitlines()[2].startswith(f"{agree} of 2 verdicts agree (")
+    assert printed.out.splitlines()[2].startswith(f"{agree} of 2 verdicts agree, a mistake costing at least 8 points (")
     assert "1 of 2: seed 0 turn 42, " in printed.err and "2 of 2: seed 3 turn 38, " in printed.err
 
 
@@ -112,6 +115,26 @@ def test_a_journal_of_other_settings_is_refused(tmp_path, every_third_seed_lost,
     assert out.read_text() == kept
 
 
+def test_first_seed_starts_on_fresh_deals_and_a_rerun_goes_on_past_it(tmp_path, every_third_seed_lost, capsys):
+    out = tmp_path / "fair.jsonl"
+    assert fair_check.main(["--turns", "1", *FEW, "--first-seed", "628", "--out", str(out)]) == 0
+    assert [t["seed"] for t in journal(out)[1:]] == [630]
+    assert fair_check.main(["--turns", "2", *FEW, "--first-seed", "628", "--out", str(out)]) == 0
+    assert every_third_seed_lost == [628, 631] and [t["seed"] for t in journal(out)[1:]] == [630, 633]
+    with pytest.raises(SystemExit) as stopped:
+        fair_check.main(["--first-seed", "-1"])
+    assert stopped.value.code == 2 and "--first-seed must be 0 or above" in capsys.readouterr().err
+
+
+def test_a_journal_of_the_rule_before_the_margin_is_refused(tmp_path, capsys):
+    """Its verdicts were made by another rule: they cannot count toward this run's."""
+    out = tmp_path / "fair.jsonl"
+    settings = {"players": 4, "policy": "thrifty", "samples": 2, "factor": 3, "time_limit": 10.0}
+    out.write_text(json.dumps({"tool": "fair_check", "settings": settings}) + "\n")
+    assert fair_check.main(["--turns", "1", *FEW, "--out", str(out)]) == 2
+    assert "other settings (margin None there, 8.0 now)" in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("where", ["missing/fair.jsonl", "."])
 def test_an_out_path_that_cannot_be_written_is_a_clear_error(tmp_path, where, capsys):
     out = tmp_path / where
@@ -135,7 +158,7 @@ def test_ctrl_c_prints_the_turns_done_and_exits_130(tmp_path, every_third_seed_l
     assert fair_check.main(["--turns", "3", *FEW, "--out", str(out)]) == 130
     kept = journal(out)[1:]
     assert [t["seed"] for t in kept] == [0]
-    assert capsys.readouterr().out.splitlines()[-1].startswith(f"interrupted: {int(kept[0]['agree'])} of 1 verdicts agree (")
+    assert capsys.readouterr().out.splitlines()[-1].startswith(f"interrupted: {int(kept[0]['agree'])} of 1 verdicts agree, ")
 
 
 def test_ctrl_c_in_the_perfect_analysis_stops_the_run_too(tmp_path, monkeypatch, capsys):
@@ -153,4 +176,5 @@ def test_ctrl_c_in_the_perfect_analysis_stops_the_run_too(tmp_path, monkeypatch,
     assert len(analysed) == 1 and not analysed[0].end_state().won
     assert journal(out)[1:] == []
     none = "0 mistakes and 0 bad luck"
-    assert capsys.readouterr().out == f"interrupted: 0 of 0 verdicts agree ({none} at 2 worlds; {none} at 6)\n"
+    said = f"interrupted: 0 of 0 verdicts agree, a mistake costing at least 8 points ({none} at 2 worlds; {none} at 6)\n"
+    assert capsys.readouterr().out == said
