@@ -124,7 +124,7 @@ def _book(rules: Rules, players: int, weights: Weights) -> WeightBook:
 
 
 @dataclass
-class Journal:
+class TuningJournal:
     """The run's evaluations, one JSON line each, after a header line with the settings."""
 
     path: Path
@@ -132,7 +132,7 @@ class Journal:
     done: dict[tuple[int, int], dict] = field(default_factory=dict)  # (generation, index) -> entry
 
     @classmethod
-    def open(cls, path: Path, settings: TuneSettings) -> Journal:
+    def open(cls, path: Path, settings: TuneSettings) -> TuningJournal:
         journal = cls(path, settings)
         text = path.read_bytes() if path.exists() else b""
         if not text.endswith(b"\n"):
@@ -257,7 +257,7 @@ def tune(
     import cma  # loaded only to tune
 
     settings.check()
-    journal = Journal.open(journal_path, settings)
+    journal = TuningJournal.open(journal_path, settings)
     dims = len(Weights.names())
     # pycma seeds numpy's global generator; 0 would mean "from the clock".
     es = cma.CMAEvolutionStrategy(

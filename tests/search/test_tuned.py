@@ -8,7 +8,7 @@ import random
 from dataclasses import replace
 
 import pytest
-from tranquility.solver.batch.tuning import STEPS, Journal, TuneSettings, play_deals, tune, weights_at
+from tranquility.solver.batch.tuning import STEPS, TuneSettings, TuningJournal, play_deals, tune, weights_at
 from tranquility.solver.engine.deal import deal
 from tranquility.solver.engine.observation import observe
 from tranquility.solver.engine.rules import OFFICIAL, PRESETS
@@ -101,12 +101,12 @@ def test_the_fit_is_deterministic_and_resumes_without_loss_or_double_counting(tm
 
 def test_a_journal_of_other_settings_is_refused(tmp_path):
     path = tmp_path / "j.jsonl"
-    Journal.open(path, SMALL)
+    TuningJournal.open(path, SMALL)
     with pytest.raises(BadInput, match="other settings \\(deals differ\\)"):
-        Journal.open(path, replace(SMALL, deals=7))
-    Journal.open(path, replace(SMALL, generations=9, validation=3))  # a run may be cut short or carried on
+        TuningJournal.open(path, replace(SMALL, deals=7))
+    TuningJournal.open(path, replace(SMALL, generations=9, validation=3))  # a run may be cut short or carried on
     with pytest.raises(BadInput, match="start differ"):
-        Journal.open(path, replace(SMALL, start=replace(THRIFTY_LIKE, cost=1.0)))
+        TuningJournal.open(path, replace(SMALL, start=replace(THRIFTY_LIKE, cost=1.0)))
 
 
 def test_training_and_validation_never_touch_the_evaluation_seeds():
