@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from tranquility.solver.batch.odds_summary import OddsGroup, OddsSummary, _policy_order
-from tranquility.solver.batch.plays import is_searching
+from tranquility.solver.batch.plays import is_ceiling, is_searching
 from tranquility.solver.errors import BadInput
 from tranquility.solver.formats.rules_text import rules_name
 
@@ -42,7 +42,8 @@ def figure(summary: OddsSummary) -> Any:
     perfect play (a series per rule set, and an inset zoomed on the points at 90% and
     above, where the 2-5 player series meet), and, when plays are stored, a panel for the
     policies at the silent table (a series per rule set and policy: dashed squares for the
-    silent ones, solid diamonds for ``lookahead:N``). Each label says how many
+    silent ones, solid diamonds for ``lookahead:N`` and ``open-hands:N``, which the title
+    names as the one that sees every hand). Each label says how many
     deals each point stands on (or each point says it, when they differ). The series of a
     panel sit side by side within ``DODGE`` of their player count, as the x label says.
     matplotlib draws without a display (a bare ``Figure`` renders through Agg)."""
@@ -67,7 +68,10 @@ def figure(summary: OddsSummary) -> Any:
     # Each legend where its panel has no point: perfect play is high but for solo, a silent
     # table low at few players.
     panels = [("Perfect play", perfect, "lower left")]
-    panels += [("Silent table (each policy plays each deal once)", silent, "upper left")] if silent else []
+    # open-hands:N sees every hand: the panel says so where it is drawn, it is no silent seat.
+    ceiling = any(is_ceiling(p) for p in policies)
+    title = "Silent table (each policy plays each deal once" + ("; open-hands sees every hand)" if ceiling else ")")
+    panels += [(title, silent, "upper left")] if silent else []
     axes_row = figure.subplots(1, len(panels), sharey=True, squeeze=False)[0]
     for axes, (title, series, legend) in zip(axes_row, panels, strict=True):
         _panel(axes, title, series, legend)

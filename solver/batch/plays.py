@@ -15,7 +15,7 @@ from tranquility.solver.engine.actions import Action
 from tranquility.solver.engine.line import Game
 from tranquility.solver.engine.state import State
 from tranquility.solver.errors import BadInput
-from tranquility.solver.search.lookahead import Lookahead, OpenHands
+from tranquility.solver.search.lookahead import CEILINGS, Lookahead, OpenHands
 from tranquility.solver.search.memory import SeatMemory
 from tranquility.solver.search.policies import POLICIES, Policy, SimResult, make_policy, simulate
 
@@ -79,6 +79,11 @@ def budget_of(name: str) -> int | None:
 def is_searching(name: str) -> bool:
     """Whether a stored name is a searching player's (its plays carry timed decisions)."""
     return name.partition(":")[0] in SEARCHERS
+
+
+def is_ceiling(name: str) -> bool:
+    """Whether a stored name is a ceiling's, a player that is no seat (``open-hands:N``)."""
+    return name.partition(":")[0] in CEILINGS
 
 
 def player(name: str, seed: int) -> Policy:

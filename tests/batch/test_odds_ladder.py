@@ -143,3 +143,14 @@ def test_odds_plays_open_hands(tmp_path):
     assert [r["name"] for r in group["rungs"]] == ["perfect", "open-hands:1"]
     bad = run("odds", "--players", "2", "--deals", "1", "--policy", "thrifty", "--samples", "2", "--db", db)
     assert bad.exit_code == 2 and "--samples goes with --policy lookahead or open-hands" in bad.output
+
+
+@pytest.mark.slow
+def test_the_plot_says_that_open_hands_sees_every_hand(store):
+    from tranquility.solver.batch.odds_plot import figure
+    from tranquility.solver.batch.odds_summary import summarise
+
+    silent = figure(summarise(store)).axes[1]
+    assert silent.get_title() == "Silent table (each policy plays each deal once; open-hands sees every hand)"
+    labels = [t.get_text() for t in silent.get_legend().get_texts()]
+    assert "official: open-hands:8 (n = 6 deals per point)" in labels
