@@ -13,6 +13,7 @@ from collections import Counter
 from dataclasses import replace
 
 import pytest
+from tranquility.app.source import seating_of
 from tranquility.solver.analysis.table import Seating
 from tranquility.solver.engine.cards import START, Card, is_island, sorted_cards
 from tranquility.solver.engine.deal import deal
@@ -135,6 +136,8 @@ def test_it_is_refused_where_a_seat_must_see_its_own_hand_only():
     assert OpenHands.name in MEASURED_POLICIES and OpenHands.name not in SIMULATE_POLICIES
     with pytest.raises(BadInput, match=r"open-hands sees every seat's hand.*a bot sees its own hand only"):
         Seating(0, OpenHands.name)
+    with pytest.raises(BadInput, match="open-hands sees every seat's hand"):  # a web table's request (the server: 400)
+        seating_of({"seat": 0, "bots": "open-hands"})
     _, state = cut(OFFICIAL, 3, 1, 4)
     with pytest.raises(BadInput, match="never from one seat's observation"):
         OpenHands(0, samples=2).decide(observe(state, state.seat), None)
