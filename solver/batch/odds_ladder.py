@@ -43,7 +43,7 @@ def rung_order(name: str) -> tuple[int, int] | None:
 
 
 @dataclass(frozen=True)
-class Step:
+class RungStep:
     """The rung ``upper`` against the rung ``lower`` below it, on the ``deals`` both played:
     the deals only one of them won, and the difference in points with its interval."""
 
@@ -81,8 +81,8 @@ class LadderGroup:
     rules: Rules
     players: int
     rungs: tuple[PolicyRate, ...]  # each rung's deals won of those it played (its name the policy's)
-    steps: tuple[Step, ...]
-    silence: tuple[Step, ...] = ()  # open hands (its largest budget) against every rung below it
+    steps: tuple[RungStep, ...]
+    silence: tuple[RungStep, ...] = ()  # open hands (its largest budget) against every rung below it
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -132,7 +132,7 @@ def ladder(store: OddsStore, scope: Scope | None = None) -> Ladder:
         rungs = tuple(PolicyRate(name, len(by_player[name]), sum(by_player[name].values())) for name in names)
         steps = tuple(_step(upper, by_player[upper], lower, by_player[lower]) for upper, lower in pairwise(names))
         opened = [i for i, name in enumerate(names) if name.partition(":")[0] == OpenHands.name]
-        silence: tuple[Step, ...] = ()
+        silence: tuple[RungStep, ...] = ()
         if opened:
             top = names[opened[0]]
             silence = tuple(_step(top, by_player[top], lower, by_player[lower]) for lower in names[opened[-1] + 1 :])
@@ -140,11 +140,11 @@ def ladder(store: OddsStore, scope: Scope | None = None) -> Ladder:
     return Ladder(tuple(groups))
 
 
-def _step(upper: str, upper_won: dict[int, bool], lower: str, lower_won: dict[int, bool]) -> Step:
+def _step(upper: str, upper_won: dict[int, bool], lower: str, lower_won: dict[int, bool]) -> RungStep:
     both = upper_won.keys() & lower_won.keys()
     only_upper = sum(upper_won[s] and not lower_won[s] for s in both)
     only_lower = sum(lower_won[s] and not upper_won[s] for s in both)
-    return Step(upper, lower, len(both), only_upper, only_lower)
+    return RungStep(upper, lower, len(both), only_upper, only_lower)
 
 
 LADDER_COLUMNS = ("rules", "players", "rung", "deals", "won", "win rate [95%]", "below the rung above: deals", "points [95%]")
@@ -156,7 +156,7 @@ def ladder_rows(found: Ladder) -> list[list[str]]:
     less this one, with the deals only the one above won / only this one won)."""
     rows = []
     for group in found.groups:
-        above: dict[str, Step] = {step.lower: step for step in group.steps}
+        above: dict[str, RungStep] = {step.lower: step for step in group.steps}
         for rung in group.rungs:
             step = above.get(rung.policy)
             gap = ["", ""] if step is None else [f"{step.deals:,}", _gap_text(step)]
@@ -167,7 +167,7 @@ def ladder_rows(found: Ladder) -> list[list[str]]:
     return rows
 
 
-def _gap_text(step: Step) -> str:
+def _gap_text(step: RungStep) -> str:
     """``+4.0 [+1.2, +6.8] (52 / 12)``: the upper rung less the lower, the deals only each won."""
     if step.points is None or step.interval is None:
         return "-"
