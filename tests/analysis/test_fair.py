@@ -3,8 +3,8 @@
 Small games (a 2x4 grid, twelve islands, two seats) keep every playout short: a lost thrifty
 game, a constructed blunder (discarding two while a free play waits), a line from a position,
 and the no-peeking check that re-deals every card the mover cannot see. One official game,
-thrifty's at 4 seats on seed 20, has a mistake whose intervals touch in whole percents and a
-loss of the win that was bad luck."""
+thrifty's at 4 seats on seed 20, has a loss of the win that was bad luck. The mistake rule
+(a lead surely at least the margin) is checked on win counts fair_check measured."""
 
 from __future__ import annotations
 
