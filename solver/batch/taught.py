@@ -5,17 +5,20 @@
 score, unless it may discard two and the best play costs ``discard_cost`` or more or scores
 ``discard_score`` or more. The score is linear in those six weights, so fitting them is a
 conditional logit (a softmax over the seat's legal island plays, of minus the score), fitted
-here with numpy by Newton's method to the decisions where the lookahead chose an island.
-The fitted six are scaled to lie nearest ``tuned``'s own (the logit fixes only their
-direction for the choice, and the discard thresholds are on the score's scale); then the two
-discard thresholds are chosen on a grid for the most agreement on the training labels. The
-other weights (the keep values, the Start event's) stay ``tuned``'s: the labels do not
-show them.
+here with numpy by Newton's method to the decisions where the lookahead chose an island:
+first its scale for ``tuned``'s own weights, then each weight's move away from ``tuned``'s,
+against a ridge (``fit_terms``). The discard thresholds are then chosen on a grid, and a
+search one weight at a time keeps any change that agrees with more training labels; of
+all that, ``tuned``'s own weights included, the fit keeps what agrees with the most
+(``fit``). The other weights (the keep values, the Start event's) stay ``tuned``'s: the
+labels do not show them.
 
 The labels are split by game: games whose seed is a multiple of ``HELD_OUT`` are held out,
 and the agreement (how often ``tuned``'s choice is the lookahead's) is reported on both
-parts, before and after. ``measure`` plays the fitted weights and ``tuned`` on the same
-seeded deals (0-999 by default, which no label came from), paired deal by deal.
+parts, before and after. Beside the fit (``fit``: the most agreement on the training part),
+the conditional logit's own weights at each ridge (``logit_only``) are reported too. Each is
+played with ``tuned`` on the same seeded deals (0-999 by default, which no label came from),
+paired deal by deal (``wins``, ``paired``).
 
     python -m tranquility.solver.batch.taught --labels labels.jsonl --out taught.json
 """
@@ -257,26 +260,36 @@ class Paired:
         }
 
 
-def measure(players: int, weights: Weights, deals: int) -> Paired:
-    """``tuned`` with ``weights`` against ``tuned`` on the seeded deals 0..deals-1, paired."""
+def wins(players: int, weights: Weights, deals: int) -> list[bool]:
+    """Whether ``tuned`` with ``weights`` wins each of the seeded deals 0..deals-1."""
     states = [State.initial(deal(OFFICIAL, players, seed)) for seed in range(deals)]
-    ours = playouts(states, Tuned(random.Random(0), WeightBook(OFFICIAL, {players: weights}, {})))
-    theirs = playouts(states, Tuned(random.Random(0)))
+    return [end.won for end in playouts(states, Tuned(random.Random(0), WeightBook(OFFICIAL, {players: weights}, {})))]
+
+
+def paired(players: int, ours: list[bool], theirs: list[bool]) -> Paired:
+    """``ours`` against ``theirs`` (``tuned``'s), deal by deal."""
     return Paired(
         players,
-        deals,
-        sum(e.won for e in theirs),
-        sum(e.won for e in ours),
-        sum(a.won and not b.won for a, b in zip(ours, theirs, strict=True)),
-        sum(b.won and not a.won for a, b in zip(ours, theirs, strict=True)),
+        len(ours),
+        sum(theirs),
+        sum(ours),
+        sum(a and not b for a, b in zip(ours, theirs, strict=True)),
+        sum(b and not a for a, b in zip(ours, theirs, strict=True)),
     )
+
+
+def logit_only(decisions: list[Decision], start: Weights, ridge: float) -> Weights:
+    """``start`` with TERMS as the conditional logit fits them at ``ridge`` alone (its own
+    discard thresholds): what the likelihood, not the agreement, prefers."""
+    fitted = fit_terms(Padded.of(decisions), start, ridge)
+    return replace(start, **dict(zip(TERMS, map(float, fitted), strict=True)))
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--labels", required=True, help="the labels journal (labels.py)")
     parser.add_argument("--deals", type=int, default=1000, help="evaluation deals 0..N-1 (default 1000)")
-    parser.add_argument("--out", help="write the fit and its measurement here (JSON)")
+    parser.add_argument("--out", help="write the fits and their measurements here (JSON)")
     args = parser.parse_args(argv)
     try:
         train, held = read_decisions(args.labels)
@@ -287,15 +300,23 @@ def main(argv: list[str] | None = None) -> int:
     report = []
     for players in sorted(train):
         tuned = book.weights[players]
-        taught = fit(train[players], tuned)
+        parts = (train[players], held.get(players, []))
+        arms = {"taught": fit(train[players], tuned)}
+        arms |= {f"logit {ridge}": logit_only(train[players], tuned, ridge) for ridge in RIDGES}
+        theirs = wins(players, tuned, args.deals)
         row = {
             "players": players,
-            "train": len(train[players]),
-            "held_out": len(held.get(players, [])),
-            "agreement_tuned": [round(agreement(tuned, ds), 4) for ds in (train[players], held.get(players, []))],
-            "agreement_taught": [round(agreement(taught, ds), 4) for ds in (train[players], held.get(players, []))],
-            "weights": taught.to_json(),
-            "measured": measure(players, taught, args.deals).to_json() if args.deals else None,
+            "train": len(parts[0]),
+            "held_out": len(parts[1]),
+            "agreement_tuned": [round(agreement(tuned, part), 4) for part in parts],
+            "arms": {
+                name: {
+                    "agreement": [round(agreement(weights, part), 4) for part in parts],
+                    "weights": weights.to_json(),
+                    "measured": paired(players, wins(players, weights, args.deals), theirs).to_json() if args.deals else None,
+                }
+                for name, weights in arms.items()
+            },
         }
         report.append(row)
         print(json.dumps(row), file=sys.stderr)
