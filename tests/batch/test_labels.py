@@ -17,6 +17,7 @@ from tranquility.solver.engine.deal import deal
 from tranquility.solver.engine.observation import observe
 from tranquility.solver.engine.rules import OFFICIAL
 from tranquility.solver.errors import BadInput
+from tranquility.solver.search.lookahead import Lookahead
 from tranquility.solver.search.policies import Reading, Tuned, simulate
 from tranquility.solver.search.weights import shipped_book
 
@@ -65,6 +66,14 @@ def test_a_rerun_plays_only_the_games_not_in_the_journal(tmp_path):
         assert len(indices) > 1 and d["chosen"] in indices
         assert all(-1 <= i < len(d["plays"]) for i in indices)
         assert len(d["terms"]) == len(d["plays"])
+
+
+def test_labelling_plays_the_lookaheads_own_line():
+    game = deal(OFFICIAL, 3, 100_002)
+    found: list[dict] = []
+    labelled = simulate(game, labels.Labelling(5, 2, found.append), 5).line
+    assert labelled == simulate(game, Lookahead(5, 2), 5).line
+    assert found and all(d["seat"] in (0, 1, 2) for d in found)
 
 
 def test_the_evaluation_seeds_are_refused_as_training_deals(tmp_path):
