@@ -59,6 +59,7 @@ class Decision:
     costs: np.ndarray  # each play's cost
     can_discard: bool
     chosen: int  # the lookahead's move: an index into the plays, or DISCARD
+    blueprint: int = DISCARD  # tuned's own move, the same way
 
 
 def read_decisions(path: str) -> tuple[dict[int, list[Decision]], dict[int, list[Decision]]]:
@@ -76,7 +77,8 @@ def read_decisions(path: str) -> tuple[dict[int, list[Decision]], dict[int, list
         for d in game["decisions"]:
             plays = np.array(d["plays"], np.float64).reshape(-1, 3)
             terms = np.array(d["terms"], np.float64).reshape(-1, len(TERMS))
-            into.setdefault(game["players"], []).append(Decision(terms, plays[:, 2], d["can_discard"], d["chosen"]))
+            decision = Decision(terms, plays[:, 2], d["can_discard"], d["chosen"], d["blueprint"])
+            into.setdefault(game["players"], []).append(decision)
     return train, held
 
 
@@ -308,6 +310,8 @@ def main(argv: list[str] | None = None) -> int:
             "players": players,
             "train": len(parts[0]),
             "held_out": len(parts[1]),
+            # How often the lookahead left tuned's move (tuned's own, as the game played it).
+            "departures": [round(sum(d.chosen != d.blueprint for d in part) / max(len(part), 1), 4) for part in parts],
             "agreement_tuned": [round(agreement(tuned, part), 4) for part in parts],
             "arms": {
                 name: {
