@@ -54,7 +54,7 @@ NUDGES = tuple(float(v) for v in np.linspace(-2.0, 2.0, 17) if v != 0.0)
 
 
 @dataclass(frozen=True)
-class Decision:
+class LabelledDecision:
     terms: np.ndarray  # one row of TERMS per legal island play
     costs: np.ndarray  # each play's cost
     can_discard: bool
@@ -62,10 +62,10 @@ class Decision:
     blueprint: int = DISCARD  # tuned's own move, the same way
 
 
-def read_decisions(path: str) -> tuple[dict[int, list[Decision]], dict[int, list[Decision]]]:
+def read_decisions(path: str) -> tuple[dict[int, list[LabelledDecision]], dict[int, list[LabelledDecision]]]:
     """The journal's decisions by player count: (training, held out)."""
-    train: dict[int, list[Decision]] = {}
-    held: dict[int, list[Decision]] = {}
+    train: dict[int, list[LabelledDecision]] = {}
+    held: dict[int, list[LabelledDecision]] = {}
     try:
         with open(path, encoding="utf-8") as lines:
             next(lines, None)  # the header
@@ -77,7 +77,7 @@ def read_decisions(path: str) -> tuple[dict[int, list[Decision]], dict[int, list
         for d in game["decisions"]:
             plays = np.array(d["plays"], np.float64).reshape(-1, 3)
             terms = np.array(d["terms"], np.float64).reshape(-1, len(TERMS))
-            decision = Decision(terms, plays[:, 2], d["can_discard"], d["chosen"], d["blueprint"])
+            decision = LabelledDecision(terms, plays[:, 2], d["can_discard"], d["chosen"], d["blueprint"])
             into.setdefault(game["players"], []).append(decision)
     return train, held
 
@@ -86,7 +86,7 @@ def coefficients(weights: Weights) -> np.ndarray:
     return np.array([getattr(weights, name) for name in TERMS])
 
 
-def choice(weights: Weights, d: Decision) -> int:
+def choice(weights: Weights, d: LabelledDecision) -> int:
     """``tuned``'s move at ``d`` with ``weights``: the first best-scored play, or DISCARD."""
     if len(d.costs) == 0:
         return DISCARD
@@ -97,7 +97,7 @@ def choice(weights: Weights, d: Decision) -> int:
     return best
 
 
-def agreement(weights: Weights, decisions: list[Decision]) -> float:
+def agreement(weights: Weights, decisions: list[LabelledDecision]) -> float:
     """The share of ``decisions`` where ``tuned`` with ``weights`` makes the lookahead's move."""
     return Padded.of(decisions).agreement(weights)
 
@@ -114,7 +114,7 @@ class Padded:
     chosen: np.ndarray
 
     @classmethod
-    def of(cls, decisions: list[Decision]) -> Padded:
+    def of(cls, decisions: list[LabelledDecision]) -> Padded:
         width = max((len(d.costs) for d in decisions), default=0)
         X = np.zeros((len(decisions), width, len(TERMS)))
         costs = np.zeros((len(decisions), width))
@@ -208,7 +208,7 @@ def newton(loss: Logit, x: np.ndarray) -> np.ndarray:
     return x
 
 
-def fit(decisions: list[Decision], start: Weights) -> Weights:
+def fit(decisions: list[LabelledDecision], start: Weights) -> Weights:
     """The weights that agree with the most of ``decisions``. The first guesses: ``start``'s,
     and TERMS fitted (``fit_terms``) at each of ``RIDGES``, each with the discard thresholds
     of the grid that agree the most. From the best, a search one weight at a time (TERMS
@@ -280,7 +280,7 @@ def paired(players: int, ours: list[bool], theirs: list[bool]) -> Paired:
     )
 
 
-def logit_only(decisions: list[Decision], start: Weights, ridge: float) -> Weights:
+def logit_only(decisions: list[LabelledDecision], start: Weights, ridge: float) -> Weights:
     """``start`` with TERMS as the conditional logit fits them at ``ridge`` alone (its own
     discard thresholds): what the likelihood, not the agreement, prefers."""
     fitted = fit_terms(Padded.of(decisions), start, ridge)
