@@ -82,7 +82,7 @@ def test_the_evaluation_seeds_are_refused_as_training_deals(tmp_path):
     assert labels.main(["--games", "1", "--first-seed", "10", "--out", str(tmp_path / "x.jsonl")]) == 2
 
 
-def shown(weights, count: int, seed: int) -> list[taught.Decision]:
+def shown(weights, count: int, seed: int) -> list[taught.LabelledDecision]:
     """Random decisions whose chosen move is ``weights``' own choice."""
     rng = np.random.default_rng(seed)
     found = []
@@ -99,7 +99,7 @@ def shown(weights, count: int, seed: int) -> list[taught.Decision]:
                 -rng.random(n) * (rng.random(n) < 0.3),
             ]
         )
-        d = taught.Decision(terms, costs, bool(rng.random() < 0.5), 0)
+        d = taught.LabelledDecision(terms, costs, bool(rng.random() < 0.5), 0)
         found.append(replace(d, chosen=taught.choice(weights, d)))
     return found
 
