@@ -7,16 +7,14 @@ holds the module's code, it is imported here at once. Imports no numba."""
 
 from __future__ import annotations
 
+import hashlib
 import importlib
 import os
+import subprocess
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:
-    from subprocess import Popen
-
-_loading: dict[str, Popen] = {}
+_loading: dict[str, subprocess.Popen] = {}
 NICER = 10  # the background load's niceness, above the caller's
 _failed: set[str] = set()
 
@@ -38,8 +36,6 @@ def cached(module: str) -> bool:
     uses alone) holds code of every file ``module`` compiles, written after the file was: then
     importing it reads the cache. A guess on the safe side: where it is wrong, the import
     compiles, as it would anyway."""
-    import hashlib  # here, not at the top: the quick commands import this module and never ask
-
     files = COMPILES.get(module)
     if files is None:
         return False
@@ -69,8 +65,6 @@ def ready(module: str) -> bool:
         importlib.import_module(module)
         return True
     if loading is None:
-        import subprocess  # here, not at the top: most commands never start a load
-
         group = SEARCHES if module in SEARCHES else (module,)
         # At a lower priority: where the cores are busy (a solve's CP-SAT workers and its
         # greedy thread), the caller's own search goes first; on a free core it costs nothing.
