@@ -222,24 +222,38 @@ def _told(progress: SendProgress) -> Callable[[Any], None]:
     return lambda step: progress(_step_json(step))
 
 
-def preload() -> None:
-    """Every module the jobs use, imported, and a small solve run: a worker does this before
-    its first job, so that no job spends its time (or meets a cancel) importing OR-Tools or
-    compiling the compiled core's functions (seconds, the first time in a process)."""
-    import tranquility.app.hints
-    import tranquility.solver.analysis.analyze
-    import tranquility.solver.analysis.board
-    import tranquility.solver.analysis.explain
-    import tranquility.solver.analysis.fair
-    import tranquility.solver.analysis.improving
-    import tranquility.solver.analysis.portfolio
-    import tranquility.solver.analysis.ranking
-    import tranquility.solver.cpsat.ladder
-    import tranquility.solver.cpsat.run_model  # noqa: F401
+# Every module the jobs use. A server's fork server imports them once for all its workers:
+# numba among them, whole, before any thread of a worker could import it beside another.
+MODULES = (
+    "numba",
+    "tranquility.app.hints",
+    "tranquility.app.work",
+    "tranquility.solver.analysis.analyze",
+    "tranquility.solver.analysis.board",
+    "tranquility.solver.analysis.explain",
+    "tranquility.solver.analysis.fair",
+    "tranquility.solver.analysis.improving",
+    "tranquility.solver.analysis.portfolio",
+    "tranquility.solver.analysis.ranking",
+    "tranquility.solver.cpsat.ladder",
+    "tranquility.solver.cpsat.run_model",
+)
+
+
+def preload(cap: float = MAX_SECONDS) -> None:
+    """A worker's start: the server's ``--job-cap`` (``cap_seconds``), every module of
+    ``MODULES`` imported and a small solve run, so that no job spends its time (or meets a
+    cancel) importing OR-Tools or compiling the compiled core's functions (seconds, the
+    first time in a process)."""
+    import importlib
+
     from tranquility.solver.analysis.portfolio import solve
     from tranquility.solver.engine.deal import deal
     from tranquility.solver.engine.rules import PRESETS
 
+    cap_seconds(cap)
+    for module in MODULES:
+        importlib.import_module(module)
     solve(deal(PRESETS["official"], 2, 0), Budget(seconds=10, workers=1))
 
 

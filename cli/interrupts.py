@@ -30,10 +30,34 @@ _phase = _STARTING
 _installed = False  # only the program installs it: a command run in-process (tests) leaves Ctrl-C alone
 
 
+def _swallowed(frame) -> bool:
+    """Whether an exception raised in ``frame`` would be printed and dropped on its way out:
+    the interpreter ignores what escapes a finalizer or a weak reference's callback (the
+    import system's module locks have one), so the interrupt would be lost."""
+    while frame is not None:
+        code = frame.f_code
+        if code.co_name == "__del__" or (code.co_name == "cb" and code.co_filename.startswith("<frozen importlib")):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _again(signum: int) -> None:
+    """The signal sent once more, from another thread, without waiting for it: this one
+    handles it when it next can, again until that frame has returned (raised from here,
+    it would be handled at once, in the same frame)."""
+    import _thread
+
+    _thread.start_new_thread(os.kill, (os.getpid(), signum))
+
+
 def _on_sigint(signum, frame) -> None:
     if _phase == _STARTING:
         os.write(2, b"Interrupted.\n")
         os._exit(130)
+    if _swallowed(frame):
+        _again(signum)
+        return
     raise KeyboardInterrupt
 
 
@@ -42,6 +66,9 @@ def _on_sigterm(signum, frame) -> None:
         os.write(2, b"Terminated.\n")
         os._exit(128 + signal.SIGTERM)
     if _phase == _ENDED:
+        return
+    if _swallowed(frame):
+        _again(signum)
         return
     from tranquility.solver import stop_signals  # loaded with cli.exits, before the command started
 

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
+from multiprocessing.context import ForkServerContext
 
 _terminated = False
 
@@ -57,3 +58,23 @@ def _deliver(signum: int, handler: signal._HANDLER) -> None:
         raise KeyboardInterrupt
     elif handler == signal.SIG_DFL:
         signal.raise_signal(signum)  # the default: the process ends, as it would have
+
+
+def forkserver(modules: Iterable[str]) -> ForkServerContext:
+    """The 'forkserver' context, its server started now with ``modules`` imported: worker
+    processes forked by that one-threaded server, never by a parent that runs threads (a
+    fork in the middle of another thread's import leaves the child a half-imported module,
+    and any lock that thread held, held for good). The server starts with Ctrl-C ignored
+    (SIG_IGN, the one disposition a new program inherits), which it and every process it
+    forks keep until they set their own: the parent alone answers Ctrl-C, by stopping them."""
+    import multiprocessing
+    from multiprocessing import forkserver as server
+
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(sorted(set(modules)))
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        server.ensure_running()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+    return context

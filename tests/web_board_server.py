@@ -44,12 +44,21 @@ def serving(*options: str) -> Iterator[tuple[subprocess.Popen, str]]:
 
 
 def workers(proc: subprocess.Popen) -> list[int]:
-    """The server's worker processes (its children), by pid (Linux: /proc)."""
+    """The server's worker processes, by pid (Linux: /proc): the children of its fork server."""
+    return [worker for child in _children(proc.pid) if _is_fork_server(child) for worker in _children(child)]
+
+
+def _children(pid: int) -> list[int]:
     found: list[int] = []
-    for task in os.listdir(f"/proc/{proc.pid}/task"):
-        with open(f"/proc/{proc.pid}/task/{task}/children", encoding="ascii") as children:
-            found.extend(int(pid) for pid in children.read().split())
+    for task in os.listdir(f"/proc/{pid}/task"):
+        with open(f"/proc/{pid}/task/{task}/children", encoding="ascii") as children:
+            found.extend(int(child) for child in children.read().split())
     return found
+
+
+def _is_fork_server(pid: int) -> bool:
+    with open(f"/proc/{pid}/cmdline", "rb") as cmdline:
+        return b"multiprocessing.forkserver" in cmdline.read()
 
 
 def stop(proc: subprocess.Popen) -> int:

@@ -24,15 +24,17 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import multiprocessing
 import os
 import signal
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
+from multiprocessing.context import ForkServerContext
 from typing import Any
+
+from tranquility.solver.stop_signals import forkserver
 
 GRACE = 5.0  # seconds a worker has to answer once interrupted, before it is killed
 LOADING = 120.0  # seconds a fresh worker may take to load the solver before its first job
@@ -71,17 +73,16 @@ def _serve(
     meant for is dropped once the server has acknowledged that job's answer."""
     from tranquility.solver.errors import BadInput
 
-    signal.set_wakeup_fd(-1)  # the server's loop set one: it is not this process's
+    held = {signal.SIGINT}
+    signal.pthread_sigmask(signal.SIG_BLOCK, held)  # before its handler: none comes before a job
     signal.signal(signal.SIGTERM, signal.SIG_DFL)
     signal.signal(signal.SIGINT, signal.default_int_handler)
-    held = {signal.SIGINT}
 
     def send(message: tuple[str, Any]) -> None:
         signal.pthread_sigmask(signal.SIG_BLOCK, held)
         conn.send(message)
         signal.pthread_sigmask(signal.SIG_UNBLOCK, held)
 
-    signal.pthread_sigmask(signal.SIG_BLOCK, held)
     preload()  # while the server answers: the first job then finds everything loaded
     conn.send(("ready", None))
     while True:
@@ -110,8 +111,7 @@ def _serve(
 
 
 class _Worker:
-    def __init__(self, jobs: Mapping[str, Any], preload: Callable[[], None]):
-        context = multiprocessing.get_context("fork")
+    def __init__(self, jobs: Mapping[str, Any], preload: Callable[[], None], context: ForkServerContext):
         self.conn, child = context.Pipe()
         self.process = context.Process(target=_serve, args=(child, jobs, preload), daemon=True, name="tranquility-serve-worker")
         self.process.start()
@@ -187,6 +187,11 @@ class _Worker:
         self.conn.close()
 
 
+def _module_of(job: Callable) -> str:
+    """The module a job (or a ``partial`` of one) is defined in: the fork server imports it."""
+    return getattr(job, "func", job).__module__
+
+
 @dataclass
 class Ticket:
     """A job's handle while it waits or runs: ``cancel`` stops it (with what it found)."""
@@ -202,11 +207,24 @@ class Ticket:
 
 class Pool:
     """``size`` worker processes and a queue of at most ``queue`` jobs (module docstring);
-    each job stopped (SIGINT) after ``cap`` seconds; each worker runs ``preload`` first."""
+    each job stopped (SIGINT) after ``cap`` seconds; each worker runs ``preload`` first.
+    The workers are forked by a fork server that has imported ``modules`` (and the jobs'
+    own), never by this process, whose event loop would fork a replacement while one of
+    its threads (a table's bots) may be importing: the child would find that module half
+    imported, and the import's lock held for good."""
 
-    def __init__(self, jobs: Mapping[str, Any], size: int, queue: int, cap: float, preload: Callable[[], None] = lambda: None):
+    def __init__(
+        self,
+        jobs: Mapping[str, Any],
+        size: int,
+        queue: int,
+        cap: float,
+        preload: Callable[[], None] = lambda: None,
+        modules: Iterable[str] = (),
+    ):
         self.jobs, self.size, self.queue, self.cap, self.preload = jobs, size, queue, cap, preload
-        self.workers = [_Worker(jobs, preload) for _ in range(size)]
+        self.context = forkserver([*modules, *(_module_of(job) for job in (preload, *jobs.values()))])
+        self.workers = [_Worker(jobs, preload, self.context) for _ in range(size)]
         self.threads = ThreadPoolExecutor(max_workers=size, thread_name_prefix="tranquility-serve-job")
         self.idle: asyncio.Queue[_Worker] | None = None
         self.waiting = 0
@@ -298,7 +316,7 @@ class Pool:
 
     def _replace(self, dead: _Worker) -> _Worker:
         dead.stop()
-        fresh = _Worker(self.jobs, self.preload)
+        fresh = _Worker(self.jobs, self.preload, self.context)
         self.workers[self.workers.index(dead)] = fresh
         return fresh
 

@@ -15,6 +15,7 @@ import signal
 import sys
 import threading
 import webbrowser
+from functools import partial
 
 import click
 from aiohttp import web
@@ -40,8 +41,8 @@ def run(
 ) -> None:
     """Serve at HOST:PORT (0: a free port) and say where, until SIGINT or SIGTERM; then the
     interrupt goes on as a KeyboardInterrupt, which the command's group turns into its code."""
-    work.cap_seconds(job_cap)  # before the workers are forked: they share the limit
-    pool = Pool(work.JOBS, workers, queue, job_cap, work.preload)
+    work.cap_seconds(job_cap)  # the requests' limit here; each worker sets it too
+    pool = Pool(work.JOBS, workers, queue, job_cap, partial(work.preload, job_cap), work.MODULES)
     loop = asyncio.new_event_loop()
     server = Server(pool, keep_jobs)
     runner = web.AppRunner(server.app(host, allow_origins), handle_signals=False, access_log=None)

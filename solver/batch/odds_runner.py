@@ -10,7 +10,6 @@ from __future__ import annotations
 import concurrent.futures as cf
 import math
 import os
-import signal
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
@@ -22,7 +21,7 @@ from tranquility.solver.engine.deal import check_players, deal
 from tranquility.solver.engine.rules import Rules
 from tranquility.solver.errors import BadInput
 from tranquility.solver.search.budget import Budget
-from tranquility.solver.stop_signals import held
+from tranquility.solver.stop_signals import forkserver, held
 from tranquility.solver.verdicts import DecidedBy, Verdict
 from tranquility.solver.version import __version__
 
@@ -299,18 +298,8 @@ def local_executor(jobs: int) -> cf.ProcessPoolExecutor:
     forked from a parent that runs threads, such as a progress display) with the solver
     loaded once in the server. The main process alone answers Ctrl-C, by stopping the
     pool, so a solve never ends early as 'interrupted' and nothing half-done is stored:
-    the server starts with Ctrl-C ignored (SIG_IGN, the one disposition a new program
-    inherits), which it and every worker it forks keep from their first instruction."""
-    import multiprocessing
-    from multiprocessing import forkserver
-
-    context = multiprocessing.get_context("forkserver")
-    context.set_forkserver_preload(["tranquility.solver.batch.odds_runner", "tranquility.solver.batch.plays"])
-    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
-    try:
-        forkserver.ensure_running()
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    the workers keep the server's ignored Ctrl-C from their first instruction."""
+    context = forkserver(["tranquility.solver.batch.odds_runner", "tranquility.solver.batch.plays"])
     pool = cf.ProcessPoolExecutor(max_workers=jobs, mp_context=context)
     # Every worker started at once: one whose start Ctrl-C cut short would be unknown to the
     # pool, so never stopped, and would fail noisily once this process had gone.

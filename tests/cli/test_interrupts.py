@@ -351,3 +351,30 @@ def test_sigterm_before_the_command_starts_exits_143_at_once():
     )
     child = subprocess.run([sys.executable, "-c", script], capture_output=True, timeout=60)
     assert (child.returncode, child.stdout, child.stderr) == (143, b"", b"Terminated.\n")
+
+
+def test_ctrl_c_that_lands_where_python_would_drop_it_is_delivered_after():
+    # A finalizer (or the import system's weak-reference callback) cannot pass an exception
+    # on: a Ctrl-C handled there would be printed as "Exception ignored" and lost, and the
+    # command would go on to exit 0. The handler sends it again, to land once that returns.
+    script = """
+import os, signal, time
+from tranquility.cli import interrupts
+interrupts.install()
+interrupts.command_started()
+
+class Finalized:
+    def __del__(self):
+        os.kill(os.getpid(), signal.SIGINT)
+        for _ in range(1000):
+            pass
+
+Finalized()
+try:
+    time.sleep(5)
+    print("lost")
+except KeyboardInterrupt:
+    print("delivered")
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "delivered" and "Exception ignored" not in done.stderr, (done.stdout, done.stderr)
