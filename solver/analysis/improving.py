@@ -42,7 +42,7 @@ from tranquility.solver.search.objectives import (
     score,
     scorer,
 )
-from tranquility.solver.verdicts import DecidedBy, Objective
+from tranquility.solver.verdicts import DecidedBy, Objective, Proof
 
 IMPROVING_PLAYOUTS = 200  # the baseline's playouts per keeper before the ladder (about 2 s)
 IMPROVING = "improving"  # their stats' key
@@ -63,6 +63,12 @@ BESIDE = Objective.SPARE  # the objective whose ladder runs with the greedy phas
 # about the same time each (a restart costs half a playout: docs/performance.md).
 BESIDE_RESTARTS = 200
 BESIDE_PLAYOUTS = 50  # per Finish keeper
+# Beside the greedy thread on two cores the ladder has one CP-SAT thread, too few to race the
+# whole step against its split by the Start's slot (--proof both): at these player counts it
+# runs the split alone, at the others the whole step (the optimal suite on a quiet machine, 2
+# players: 5 of 15 proven by the split, 4 by the whole step, no line worse; at 3 players the
+# whole step's own proofs are 5 of the 8: docs/performance.md).
+SPLIT_BESIDE = (2,)
 T = TypeVar("T")
 
 
@@ -181,10 +187,23 @@ class _Improvement:
 
 def _improving_playouts(run: _Improvement, best: _Best) -> _Best:
     """The baseline's first ``IMPROVING_PLAYOUTS`` playouts per keeper: cheap, and often
-    better than the first win found, so the ladder starts from the best of them. Not when
-    the whole baseline runs beside the ladder: they are its first playouts, and the whole
-    step the ladder then runs takes no hint."""
-    return _playouts(run, best, IMPROVING_PLAYOUTS, IMPROVING_SHARE, IMPROVING, DecidedBy.GREEDY)
+    better than the first win found, so the ladder starts from the best of them. With the
+    whole baseline beside the ladder, only when the ladder's steps take a hint (the split by
+    the Start's slot: the best line's Start names the case looked at first); a whole step
+    takes none, and the thread plays them first anyway."""
+    if run.greedy_beside and _ladder_proof(run) != Proof.START_SLOT:
+        return best
+    return _playouts(run, best, IMPROVING_PLAYOUTS, IMPROVING_SHARE, IMPROVING, DecidedBy.GREEDY, beside=True)
+
+
+def _ladder_proof(run: _Improvement) -> Proof:
+    """How the ladder decides its steps: as asked (``--proof``), but beside the greedy thread,
+    with one CP-SAT thread left to it, ``both`` (a race) is the split alone at the player
+    counts of ``SPLIT_BESIDE`` and the whole step at the others."""
+    proof = run.budget.proof
+    if run.greedy_beside and proof == Proof.BOTH and run.budget.threads - 1 < 2:
+        return Proof.START_SLOT if run.position.players in SPLIT_BESIDE else Proof.WHOLE
+    return proof
 
 
 def _greedy_baseline(run: _Improvement, best: _Best) -> _Best:
@@ -196,12 +215,13 @@ def _greedy_baseline(run: _Improvement, best: _Best) -> _Best:
     return _playouts(run, best, run.budget.greedy_playouts, BASELINE_SHARE, BASELINE, BASELINE)
 
 
-def _playouts(run: _Improvement, best: _Best, count: int, share: float, key: str, how: str) -> _Best:
+def _playouts(run: _Improvement, best: _Best, count: int, share: float, key: str, how: str, beside: bool = False) -> _Best:
     """The baseline's first ``count`` playouts per keeper, timed as the phase ``how``, their
     stats under ``key``. On the clock they may take ``share`` of the time left, so a short
-    solve plays what fits and says how many."""
+    solve plays what fits and says how many. Not with the greedy thread beside the ladder,
+    which plays them, unless ``beside``."""
     objective, position = run.objective, run.position
-    if best.settled or run.greedy_beside:
+    if best.settled or (run.greedy_beside and not beside):
         return best
     run.say(f"improving {objective}: greedy {key}", f"best {objective} {best.value} so far, bound {best.bound}")
     first = best.value
@@ -278,7 +298,7 @@ def _ladder(run: _Improvement, best: _Best) -> _Best:
     if run.greedy_beside:
         # One thread plays greedy, CP-SAT has the others: one strong run on two cores, the
         # whole step and its split side by side only from two CP-SAT threads on.
-        part = replace(part, workers=budget.threads - 1)
+        part = replace(part, workers=budget.threads - 1, proof=_ladder_proof(run))
         beside = _GreedyBeside(run, best, part.seconds)
     try:
         climbed = climb(

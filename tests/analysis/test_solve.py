@@ -27,7 +27,7 @@ from tranquility.solver.search.bounds import least_total_cost, refutation
 from tranquility.solver.search.budget import Budget, Deadline
 from tranquility.solver.search.greedy import RESTARTS, restarts
 from tranquility.solver.search.objectives import objective_bound, objective_value, scorer
-from tranquility.solver.verdicts import Method, Objective
+from tranquility.solver.verdicts import Method, Objective, Proof
 
 from ..helpers import run, small_deals
 
@@ -123,6 +123,7 @@ TWO_STEPS = small_deals(41, seed=15)[40]
 
 def test_on_two_cores_the_spare_ladder_is_one_whole_run_with_the_greedy_phases_beside_it(monkeypatch):
     monkeypatch.setattr(budget_module, "cores", lambda: 2)
+    monkeypatch.setattr(improving, "SPLIT_BESIDE", ())  # the whole step at every player count
     result = solve(TWO_STEPS, Budget(seconds=30, workers=2), objective=Objective.SPARE)
     best = result.best
     assert best is not None and best.optimal and best.value == best.bound == 3, best
@@ -151,6 +152,24 @@ def test_on_two_cores_the_spare_ladder_is_one_whole_run_with_the_greedy_phases_b
     assert baseline.value is not None and baseline.line is not None and best.value >= baseline.value
     found = restarts(position, list(baseline.line), scorer(position, Objective.SPARE), Deadline(nodes=2000), 0, KEEPERS)
     assert best.value >= objective_value(position, found.line, Objective.SPARE)
+
+
+def test_at_two_players_the_ladder_beside_the_greedy_thread_splits_its_steps_by_the_start_s_slot(monkeypatch):
+    # One CP-SAT thread cannot race the whole step and its split: at 2 players it runs the
+    # split, after the baseline's first playouts (the best of them names the case looked at
+    # first), and proves the same optimum.
+    monkeypatch.setattr(budget_module, "cores", lambda: 2)
+    assert improving.SPLIT_BESIDE == (2,) and TWO_STEPS.players == 2
+    result = solve(TWO_STEPS, Budget(seconds=30, workers=2), objective=Objective.SPARE)
+    best = result.best
+    assert best is not None and best.optimal and best.value == best.bound == 3, best
+    assert verify(result.winning_line).won
+    assert result.stats["ladder"]["proof"] == "start-slot", result.stats["ladder"]
+    assert result.stats[IMPROVING]["playouts"] > 0
+    assert any("beside the ladder" in p.found for p in result.phases)
+    # Asked for, the whole step it is.
+    whole = solve(TWO_STEPS, Budget(seconds=30, workers=2, proof=Proof.WHOLE), objective=Objective.SPARE)
+    assert whole.stats["ladder"]["proof"] == "whole" and IMPROVING not in whole.stats
 
 
 def test_the_ladder_is_done_once_a_line_beside_it_meets_its_bound():
