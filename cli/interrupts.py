@@ -42,21 +42,24 @@ def _swallowed(frame) -> bool:
     return False
 
 
-def _again(signum: int) -> None:
-    """The signal sent once more, from another thread, without waiting for it: this one
-    handles it when it next can, again until that frame has returned (raised from here,
-    it would be handled at once, in the same frame)."""
+def _deferred(signum: int, frame) -> bool:
+    """Whether the signal lands where its exception would be dropped (``_swallowed``): then
+    it is sent once more, from another thread, without waiting for it, and this one handles
+    it when it next can, again until that frame has returned (raised from here, it would be
+    handled at once, in the same frame)."""
+    if not _swallowed(frame):
+        return False
     import _thread
 
     _thread.start_new_thread(os.kill, (os.getpid(), signum))
+    return True
 
 
 def _on_sigint(signum, frame) -> None:
     if _phase == _STARTING:
         os.write(2, b"Interrupted.\n")
         os._exit(130)
-    if _swallowed(frame):
-        _again(signum)
+    if _deferred(signum, frame):
         return
     raise KeyboardInterrupt
 
@@ -67,8 +70,7 @@ def _on_sigterm(signum, frame) -> None:
         os._exit(128 + signal.SIGTERM)
     if _phase == _ENDED:
         return
-    if _swallowed(frame):
-        _again(signum)
+    if _deferred(signum, frame):
         return
     from tranquility.solver import stop_signals  # loaded with cli.exits, before the command started
 
