@@ -160,6 +160,7 @@ class _Improvement:
     stats: dict = field(default_factory=dict)
     mark: float = 0.0  # when the last phase ended
     greedy_beside: bool = False  # the baseline and the restarts ran beside the ladder
+    series: BaselineSeries | None = None  # the baseline's first playouts, when played before the thread
 
     def __post_init__(self) -> None:
         self.mark = self.started
@@ -219,14 +220,19 @@ def _playouts(run: _Improvement, best: _Best, count: int, share: float, key: str
     """The baseline's first ``count`` playouts per keeper, timed as the phase ``how``, their
     stats under ``key``. On the clock they may take ``share`` of the time left, so a short
     solve plays what fits and says how many. Not with the greedy thread beside the ladder,
-    which plays them, unless ``beside``."""
+    which plays them, unless ``beside``: the thread's baseline then plays on from these."""
     objective, position = run.objective, run.position
     if best.settled or (run.greedy_beside and not beside):
         return best
     run.say(f"improving {objective}: greedy {key}", f"best {objective} {best.value} so far, bound {best.bound}")
     first = best.value
     seconds = None if run.budget.reproducible else share * run.left()
-    baseline = greedy_baseline(position, objective, count, run.budget.seed, seconds)
+    if run.greedy_beside:
+        run.series = BaselineSeries(position, objective, run.budget.greedy_playouts, run.budget.seed)
+        run.series.play(Deadline(seconds=seconds), count)
+        baseline = run.series.result(count)
+    else:
+        baseline = greedy_baseline(position, objective, count, run.budget.seed, seconds)
     best = _took_baseline(run, best, baseline, key)
     run.ran(how, first, best.value)
     run.phases[-1] = replace(run.phases[-1], found=f"{run.phases[-1].found}; {baseline.in_words}")
@@ -332,7 +338,8 @@ def beside_share(left: float) -> float:
 class _GreedyBeside:
     """Greedy in a thread of its own until ``end``, beside the ladder, whose CP-SAT runs leave
     Python's lock free (docs/model.md, The schedule on two cores): the baseline's first
-    ``IMPROVING_PLAYOUTS`` playouts per keeper, then in turn ``BESIDE_RESTARTS`` greedy
+    ``IMPROVING_PLAYOUTS`` playouts per keeper (unless played before the ladder: it plays on
+    from them), then in turn ``BESIDE_RESTARTS`` greedy
     restarts from the best line and the baseline's next ``BESIDE_PLAYOUTS`` per keeper
     (about the same time each), so that on a loaded machine, where the whole baseline does
     not fit, the restarts still run; once the baseline is done, restarts alone. For the
@@ -341,7 +348,7 @@ class _GreedyBeside:
 
     def __init__(self, run: _Improvement, best: _Best, seconds: float):
         self.stop = threading.Event()
-        self.series = BaselineSeries(run.position, run.objective, run.budget.greedy_playouts, run.budget.seed)
+        self.series = run.series or BaselineSeries(run.position, run.objective, run.budget.greedy_playouts, run.budget.seed)
         self.restarted: Restarted | None = None
         self.seconds = [0.0, 0.0]  # the baseline's, the restarts'
         self.failed: BaseException | None = None

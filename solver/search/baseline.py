@@ -104,11 +104,13 @@ class BaselineSeries:
         except KeyboardInterrupt:
             self.interrupted = True
 
-    def result(self) -> Baseline:
+    def result(self, per_keeper: int | None = None) -> Baseline:
+        """What the series has played, of its first ``per_keeper`` playouts per keeper (of
+        all of them when None)."""
         best = self.series.best
         return Baseline(
             self.series.played,
-            self.total,
+            self.total if per_keeper is None else min(self.total, per_keeper * len(KEEPERS)),
             self.series.wins,
             None if best is None else tuple(best),
             None if best is None else objective_value(self.position, best, self.objective),

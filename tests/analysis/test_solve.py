@@ -22,7 +22,7 @@ from tranquility.solver.engine.state import State
 from tranquility.solver.engine.verify import verify
 from tranquility.solver.formats.codecs import deal_to_json, line_to_json
 from tranquility.solver.search import budget as budget_module
-from tranquility.solver.search.baseline import BASELINE, KEEPERS, greedy_baseline
+from tranquility.solver.search.baseline import BASELINE, KEEPERS, BaselineSeries, greedy_baseline
 from tranquility.solver.search.bounds import least_total_cost, refutation
 from tranquility.solver.search.budget import Budget, Deadline
 from tranquility.solver.search.greedy import RESTARTS, restarts
@@ -167,6 +167,11 @@ def test_at_two_players_the_ladder_beside_the_greedy_thread_splits_its_steps_by_
     assert result.stats["ladder"]["proof"] == "start-slot", result.stats["ladder"]
     assert result.stats[IMPROVING]["playouts"] > 0
     assert any("beside the ladder" in p.found for p in result.phases)
+    # The thread's baseline plays on from those first playouts: none is played twice.
+    played = []
+    monkeypatch.setattr(BaselineSeries, "play", counted(BaselineSeries.play, played))
+    again = solve(TWO_STEPS, Budget(seconds=30, workers=2), objective=Objective.SPARE)
+    assert again.best == best and sum(played) == again.stats[BASELINE]["playouts"] > again.stats[IMPROVING]["playouts"]
     # Asked for, the whole step it is.
     whole = solve(TWO_STEPS, Budget(seconds=30, workers=2, proof=Proof.WHOLE), objective=Objective.SPARE)
     assert whole.stats["ladder"]["proof"] == "whole" and IMPROVING not in whole.stats
@@ -376,3 +381,14 @@ def test_ctrl_c_as_the_improvement_starts_keeps_the_win_found(monkeypatch, where
     result = solve(TWO_STEPS, Budget(seconds=10, workers=1), objective=Objective.SPARE)
     assert result.verdict == "win" and result.interrupted and result.line is not None
     assert verify(result.line).won
+
+
+def counted(play, played: list[int]):
+    """``BaselineSeries.play`` that records how many playouts each call played."""
+
+    def wrapped(series, *args, **kwargs):
+        before = series.series.played
+        play(series, *args, **kwargs)
+        played.append(series.series.played - before)
+
+    return wrapped
