@@ -63,6 +63,9 @@ LADDER_SHARE = {Objective.SPARE: 0.6, Objective.TURNS: 0.2}
 # docs/performance.md).
 PROBE_SHARE = 0.15
 LEAD_SHARE = 0.8
+# A spare step's CP-SAT runs without the linear relaxation: its steps are decided in about
+# half the CPU (docs/model.md, The linear relaxation in a step); turns' keep CP-SAT's own.
+STEP_LINEARIZATION = {Objective.SPARE: 0}
 
 
 @dataclass
@@ -317,6 +320,7 @@ def climb(
     if proof == Proof.BOTH and (seconds is None or workers < 2):
         proof = Proof.WHOLE  # the race needs the clock and a CP-SAT worker for each side (step)
     down = objective == Objective.SPARE  # spare's bound is lowered, turns' raised
+    linearization = STEP_LINEARIZATION.get(objective)
 
     def met(target: int) -> bool:
         """The best line known keeps ``target`` cards (spare) or takes ``target`` turns."""
@@ -331,13 +335,13 @@ def climb(
                 if deterministic <= 0.05:
                     climbed.status = "out of time"
                     break
-                limits = CpsatLimits(workers=1, deterministic=deterministic, seed=seed)
+                limits = CpsatLimits(workers=1, deterministic=deterministic, seed=seed, linearization=linearization)
             else:
                 left = seconds - (time.monotonic() - started)
                 if left < 0.5:
                     climbed.status = "out of time"
                     break
-                limits = CpsatLimits(workers=workers, seconds=left, seed=seed)
+                limits = CpsatLimits(workers=workers, seconds=left, seed=seed, linearization=linearization)
             target = climbed.bound
             status, actions, spent, runs = step(position, objective, target, limits, proof, known, partial(met, target))
             deterministic -= spent

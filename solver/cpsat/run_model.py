@@ -30,12 +30,14 @@ TurnFact = tuple[str, int | None, int | None]  # (kind, card, cell); card and ce
 @dataclass(frozen=True)
 class CpsatLimits:
     """How long CP-SAT may search, and with what: wall-clock seconds and deterministic time
-    (None: no limit), its workers, and a seed (None: CP-SAT's own)."""
+    (None: no limit), its workers, a seed (None: CP-SAT's own) and the linear relaxation's
+    level (CP-SAT's ``linearization_level``; None: its own, 0: no LP)."""
 
     workers: int = 1
     seconds: float | None = None
     deterministic: float | None = None
     seed: int | None = None
+    linearization: int | None = None
 
 
 def new_solver(limits: CpsatLimits) -> cp_model.CpSolver:
@@ -52,6 +54,8 @@ def new_solver(limits: CpsatLimits) -> cp_model.CpSolver:
         params.max_deterministic_time = limits.deterministic
     if limits.seed is not None:
         params.random_seed = limits.seed
+    if limits.linearization is not None:
+        params.linearization_level = limits.linearization
     return solver
 
 
