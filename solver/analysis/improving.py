@@ -63,12 +63,6 @@ BESIDE = Objective.SPARE  # the objective whose ladder runs with the greedy phas
 # about the same time each (a restart costs half a playout: docs/performance.md).
 BESIDE_RESTARTS = 200
 BESIDE_PLAYOUTS = 50  # per Finish keeper
-# Beside the greedy thread on two cores the ladder has one CP-SAT thread, too few to race the
-# whole step against its split by the Start's slot (--proof both): at these player counts it
-# runs the split alone, at the others the whole step (the optimal suite on a quiet machine, 2
-# players: 5 of 15 proven by the split, 4 by the whole step, no line worse; at 3 players the
-# whole step's own proofs are 5 of the 8: docs/performance.md).
-SPLIT_BESIDE = (2,)
 T = TypeVar("T")
 
 
@@ -199,11 +193,12 @@ def _improving_playouts(run: _Improvement, best: _Best) -> _Best:
 
 def _ladder_proof(run: _Improvement) -> Proof:
     """How the ladder decides its steps: as asked (``--proof``), but beside the greedy thread,
-    with one CP-SAT thread left to it, ``both`` (a race) is the split alone at the player
-    counts of ``SPLIT_BESIDE`` and the whole step at the others."""
+    with one CP-SAT thread left to it, ``both`` (a race) is the whole step alone: without the
+    linear relaxation it decides more steps of the optimal suite than the split alone (2
+    players: 10 of 15 first steps against 7, docs/model.md, The linear relaxation in a step)."""
     proof = run.budget.proof
     if run.greedy_beside and proof == Proof.BOTH and run.budget.threads - 1 < 2:
-        return Proof.START_SLOT if run.position.players in SPLIT_BESIDE else Proof.WHOLE
+        return Proof.WHOLE
     return proof
 
 

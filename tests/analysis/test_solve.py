@@ -123,7 +123,6 @@ TWO_STEPS = small_deals(41, seed=15)[40]
 
 def test_on_two_cores_the_spare_ladder_is_one_whole_run_with_the_greedy_phases_beside_it(monkeypatch):
     monkeypatch.setattr(budget_module, "cores", lambda: 2)
-    monkeypatch.setattr(improving, "SPLIT_BESIDE", ())  # the whole step at every player count
     result = solve(TWO_STEPS, Budget(seconds=30, workers=2), objective=Objective.SPARE)
     best = result.best
     assert best is not None and best.optimal and best.value == best.bound == 3, best
@@ -154,27 +153,22 @@ def test_on_two_cores_the_spare_ladder_is_one_whole_run_with_the_greedy_phases_b
     assert best.value >= objective_value(position, found.line, Objective.SPARE)
 
 
-def test_at_two_players_the_ladder_beside_the_greedy_thread_splits_its_steps_by_the_start_s_slot(monkeypatch):
-    # One CP-SAT thread cannot race the whole step and its split: at 2 players it runs the
-    # split, after the baseline's first playouts (the best of them names the case looked at
-    # first), and proves the same optimum.
+def test_beside_the_greedy_thread_the_split_asked_for_starts_from_the_first_playouts(monkeypatch):
+    # --proof start-slot beside the greedy thread: the baseline's first playouts come first
+    # (the best of them names the case looked at first), the thread plays on from them (none
+    # is played twice), and the split proves the same optimum.
     monkeypatch.setattr(budget_module, "cores", lambda: 2)
-    assert improving.SPLIT_BESIDE == (2,) and TWO_STEPS.players == 2
-    result = solve(TWO_STEPS, Budget(seconds=30, workers=2), objective=Objective.SPARE)
+    played = []
+    monkeypatch.setattr(BaselineSeries, "play", counted(BaselineSeries.play, played))
+    result = solve(TWO_STEPS, Budget(seconds=30, workers=2, proof=Proof.START_SLOT), objective=Objective.SPARE)
     best = result.best
     assert best is not None and best.optimal and best.value == best.bound == 3, best
     assert verify(result.winning_line).won
     assert result.stats["ladder"]["proof"] == "start-slot", result.stats["ladder"]
-    assert result.stats[IMPROVING]["playouts"] > 0
     assert any("beside the ladder" in p.found for p in result.phases)
-    # The thread's baseline plays on from those first playouts: none is played twice.
-    played = []
-    monkeypatch.setattr(BaselineSeries, "play", counted(BaselineSeries.play, played))
-    again = solve(TWO_STEPS, Budget(seconds=30, workers=2), objective=Objective.SPARE)
-    assert again.best is not None and again.best.optimal and again.best.value == 3
-    assert sum(played) == again.stats[BASELINE]["playouts"] > again.stats[IMPROVING]["playouts"]
-    # Asked for, the whole step it is.
-    whole = solve(TWO_STEPS, Budget(seconds=30, workers=2, proof=Proof.WHOLE), objective=Objective.SPARE)
+    assert sum(played) == result.stats[BASELINE]["playouts"] > result.stats[IMPROVING]["playouts"] > 0
+    # The default (both) is the whole step there, the first playouts the thread's own.
+    whole = solve(TWO_STEPS, Budget(seconds=30, workers=2), objective=Objective.SPARE)
     assert whole.stats["ladder"]["proof"] == "whole" and IMPROVING not in whole.stats
 
 
