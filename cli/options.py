@@ -270,8 +270,7 @@ PROOF_HELP = (
     "How the ladder proves the bound of --objective spare or turns: whole = one CP-SAT run per "
     "step; start-slot = each step case by case on the turn the Start is played; both = the two "
     "side by side, one CP-SAT thread each, the first answer taken (with --workers 1 or "
-    "--reproducible: whole; spare on two cores, beside greedy: start-slot at 2 players, else "
-    "whole). docs/explain.md."
+    "--reproducible: whole; spare on two cores, beside greedy: whole). docs/explain.md."
 )
 
 
