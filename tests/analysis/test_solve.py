@@ -158,7 +158,7 @@ def test_beside_the_greedy_thread_the_split_asked_for_starts_from_the_first_play
     # (the best of them names the case looked at first), the thread plays on from them (none
     # is played twice), and the split proves the same optimum.
     monkeypatch.setattr(budget_module, "cores", lambda: 2)
-    played = []
+    played: list[int] = []
     monkeypatch.setattr(BaselineSeries, "play", counted(BaselineSeries.play, played))
     result = solve(TWO_STEPS, Budget(seconds=30, workers=2, proof=Proof.START_SLOT), objective=Objective.SPARE)
     best = result.best
