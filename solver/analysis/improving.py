@@ -29,7 +29,7 @@ from tranquility.solver.analysis.results import (
 from tranquility.solver.engine.actions import Action
 from tranquility.solver.engine.line import Line
 from tranquility.solver.engine.state import State
-from tranquility.solver.search.baseline import BASELINE, KEEPERS, Baseline, BaselineSeries, greedy_baseline
+from tranquility.solver.search.baseline import BASELINE, KEEPERS, Baseline, BaselineSeries
 from tranquility.solver.search.budget import Budget, Deadline
 from tranquility.solver.search.greedy import RESTARTS, Restarted, restarts
 from tranquility.solver.search.objectives import (
@@ -222,12 +222,12 @@ def _playouts(run: _Improvement, best: _Best, count: int, share: float, key: str
     run.say(f"improving {objective}: greedy {key}", f"best {objective} {best.value} so far, bound {best.bound}")
     first = best.value
     seconds = None if run.budget.reproducible else share * run.left()
+    # Beside the thread, the series is the whole baseline's, for the thread to play on.
+    series = BaselineSeries(position, objective, run.budget.greedy_playouts if run.greedy_beside else count, run.budget.seed)
+    series.play(Deadline(seconds=seconds), count)
+    baseline = series.result(count)
     if run.greedy_beside:
-        run.series = BaselineSeries(position, objective, run.budget.greedy_playouts, run.budget.seed)
-        run.series.play(Deadline(seconds=seconds), count)
-        baseline = run.series.result(count)
-    else:
-        baseline = greedy_baseline(position, objective, count, run.budget.seed, seconds)
+        run.series = series
     best = _took_baseline(run, best, baseline, key)
     run.ran(how, first, best.value)
     run.phases[-1] = replace(run.phases[-1], found=f"{run.phases[-1].found}; {baseline.in_words}")

@@ -187,7 +187,7 @@ def test_the_ladder_is_done_once_a_line_beside_it_meets_its_bound():
 
 
 @pytest.mark.parametrize("objective", ladder.LADDER_OBJECTIVES)
-def test_a_spare_step_runs_cp_sat_without_the_linear_relaxation(objective, monkeypatch):
+def test_spare_steps_run_cp_sat_without_the_linear_relaxation_and_turns_steps_with_it(objective, monkeypatch):
     # Measured: a spare step is decided in about half the CPU without it; turns keep CP-SAT's own.
     levels = []
 
