@@ -28,6 +28,7 @@ from ..web_board_server import SECONDS, request, served
 
 pytest.importorskip("playwright.sync_api")
 axe_api = pytest.importorskip("axe_playwright_python.sync_playwright")
+PlaywrightTimeout = pytest.importorskip("playwright.sync_api").TimeoutError
 pytestmark = [pytest.mark.slow, pytest.mark.skipif(CHROMIUM is None, reason="no chromium binary installed")]
 
 PUZZLE = "tq1-1p-8cf48077-2"  # official rules, one seat, grade 1: 39 moves
@@ -96,8 +97,17 @@ def tokens(page) -> list[str]:
 
 
 def wait_view(page, condition: str) -> None:
-    """Wait until ``condition`` (JavaScript on ``v``, the page's view) holds."""
-    page.wait_for_function(f"() => {{ const v = tranquility.state.view; return Boolean(v && ({condition})); }}")
+    """Wait until ``condition`` (JavaScript on ``v``, the page's view) holds; if it never
+    does, fail with what the page showed instead (its turn, choice, panel, news and error)."""
+    try:
+        page.wait_for_function(f"() => {{ const v = tranquility.state.view; return Boolean(v && ({condition})); }}")
+    except PlaywrightTimeout:
+        shown = page.evaluate(
+            """() => ({turn: tranquility.state.view && tranquility.state.view.turn, mode: tranquility.state.mode,
+                       panel: document.querySelector('#panel').innerText, news: document.querySelector('#news').innerText,
+                       error: document.querySelector('#error').innerText, focus: document.activeElement && document.activeElement.id})"""
+        )
+        pytest.fail(f"the page never reached {condition}: {shown}; page errors {page.errors}")
 
 
 def wait_turn(page, turn: int) -> None:
