@@ -64,7 +64,8 @@ lookahead does; it measures what silence costs and cannot sit at a table.
     "each [default: 60]."
 )
 @seat_option(
-    "--lookahead-seat", "lookahead: only seat K looks ahead; the other seats play its blueprint, tuned [default: every seat looks ahead]."
+    "--lookahead-seat",
+    "lookahead: only seat K looks ahead; the other seats play its blueprint, tuned [default: every seat looks ahead].",
 )
 @json_option
 def simulate(

@@ -104,8 +104,10 @@ def wait_view(page, condition: str) -> None:
     except PlaywrightTimeout:
         shown = page.evaluate(
             """() => ({turn: tranquility.state.view && tranquility.state.view.turn, mode: tranquility.state.mode,
-                       panel: document.querySelector('#panel').innerText, news: document.querySelector('#news').innerText,
-                       error: document.querySelector('#error').innerText, focus: document.activeElement && document.activeElement.id})"""
+                       panel: document.querySelector('#panel').innerText,
+                       news: document.querySelector('#news').innerText,
+                       error: document.querySelector('#error').innerText,
+                       focus: document.activeElement && document.activeElement.id})"""
         )
         pytest.fail(f"the page never reached {condition}: {shown}; page errors {page.errors}")
 
