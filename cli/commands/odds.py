@@ -18,6 +18,7 @@ from ..options import (
     player_counts_option,
     reject,
     samples_option,
+    seat_option,
     seconds_option,
     solver_options,
 )
@@ -46,6 +47,7 @@ ODDS_SOLVING = {
     "policies": "--policies",
     "policy_names": "--policy",
     "samples": "--samples",
+    "lookahead_seat": "--lookahead-seat",
     "jobs": "--jobs",
     "scheduler": "--scheduler",
     "scheduler_timeout": "--scheduler-timeout",
@@ -109,6 +111,11 @@ docs/odds.md.
 @samples_option(
     "With --policy lookahead or open-hands: worlds per round [default: 60]; plays of each N are stored and shown apart."
 )
+@seat_option(
+    "--lookahead-seat",
+    "With --policy lookahead: only seat K searches, the others play its blueprint, tuned; stored as lookahead:N@K "
+    "[default: every seat searches].",
+)
 @click.option(
     "--db",
     type=click.Path(dir_okay=False),
@@ -163,6 +170,7 @@ def odds(
     policies: bool,
     policy_names: tuple[str, ...],
     samples: int | None,
+    lookahead_seat: int | None,
     db: str,
     jobs: int | None,
     scheduler: str | None,
@@ -220,11 +228,11 @@ def odds(
         reject(ctx, {"scheduler_timeout": "--scheduler-timeout"}, "only taken with --scheduler")
     rules = source.rules()
     seeds = range(start_seed, start_seed + deals)
+    names = _odds_policies(policies, policy_names, samples, lookahead_seat)
     try:
-        check_odds(rules, players, seeds)
+        check_odds(rules, players, seeds, names)
     except DealError as exc:
         raise usage_error(f"cannot deal: {exc}") from None
-    names = _odds_policies(policies, policy_names, samples)
     budget = limits.budget()
     executor, slots, executor_name, close = _odds_executor(scheduler, scheduler_timeout, jobs)  # before --db is created
     label = f"odds {players_text(players)}"
@@ -263,16 +271,24 @@ def odds(
         ctx.exit(130)
 
 
-def _odds_policies(policies: bool, names: tuple[str, ...], samples: int | None) -> tuple[str, ...]:
+def _odds_policies(policies: bool, names: tuple[str, ...], samples: int | None, seat: int | None) -> tuple[str, ...]:
     """The stored names of the policies to play: the silent ones (``--policies``), then each
-    ``--policy``, a searching one with its budget (``lookahead:N``, ``open-hands:N``)."""
-    from tranquility.solver.batch.plays import SEARCHERS, stored_name
+    ``--policy``, a searching one with its budget (``lookahead:N``, ``open-hands:N``; the
+    lookahead at one seat ``lookahead:N@K``)."""
+    from tranquility.solver.batch.plays import SEARCHERS, SEARCHING, stored_name
     from tranquility.solver.search.lookahead import DEFAULT_SAMPLES
 
     if samples is not None and not set(SEARCHERS) & set(names):
         raise usage_error(f"--samples goes with --policy {' or '.join(SEARCHERS)}; no other policy samples worlds")
+    if seat is not None and SEARCHING not in names:
+        raise usage_error(f"--lookahead-seat goes with --policy {SEARCHING}: no other policy searches at a seat")
     wanted = [*(_policies() if policies else ()), *names]
-    return tuple(dict.fromkeys(stored_name(n, (samples or DEFAULT_SAMPLES) if n in SEARCHERS else None) for n in wanted))
+    return tuple(
+        dict.fromkeys(
+            stored_name(n, (samples or DEFAULT_SAMPLES) if n in SEARCHERS else None, seat if n == SEARCHING else None)
+            for n in wanted
+        )
+    )
 
 
 def _odds_executor(scheduler: str | None, timeout: float, jobs: int | None):

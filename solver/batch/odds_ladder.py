@@ -1,8 +1,8 @@
 """The ceiling ladder of an odds store: how much each kind of knowledge is worth, on the same
 deals. Its rungs, from the top: perfect play (the solver's verdict: every card and the
 piles seen), open hands (``open-hands:N``: one mind that sees every hand but not the
-piles), the lookahead (``lookahead:N``: each seat its own hand, searching), ``tuned`` and
-``thrifty`` (silent, no search). Each rung's win rate stands on every deal it played, with
+piles), the lookahead (``lookahead:N``: each seat its own hand, searching; ``lookahead:N@K``:
+seat K alone searching), ``tuned`` and ``thrifty`` (silent, no search). Each rung's win rate stands on every deal it played, with
 its Wilson interval; each step down, the rung above less the rung below, stands on the
 deals both played, paired deal by deal (Agresti and Min's interval): the gap between open
 hands and perfect play is the piles' luck, the gap between a silent player and open hands
@@ -17,7 +17,7 @@ from typing import Any
 
 from tranquility.solver.batch.odds_store import OddsStore, Scope
 from tranquility.solver.batch.odds_summary import PolicyRate, shown_percent
-from tranquility.solver.batch.plays import budget_of
+from tranquility.solver.batch.plays import budget_of, seat_of
 from tranquility.solver.engine.rules import Rules
 from tranquility.solver.formats.rules_text import rules_name
 from tranquility.solver.search.lookahead import Lookahead, OpenHands
@@ -29,16 +29,17 @@ SILENT_RUNGS = ("tuned", "thrifty")  # the silent players on the ladder, the str
 SEARCHING_RUNGS = (OpenHands.name, Lookahead.name)  # the searching players, open hands first
 
 
-def rung_order(name: str) -> tuple[int, int] | None:
+def rung_order(name: str) -> tuple[int, int, int] | None:
     """Where a stored name sits on the ladder (smaller is higher; a searching player's larger
-    budget higher); None for a player that is no rung (cautious, greedy...)."""
+    budget higher, and at one budget every seat searching above one seat alone, which
+    searches a few of the decisions); None for a player that is no rung (cautious, greedy...)."""
     if name == PERFECT:
-        return 0, 0
+        return 0, 0, 0
     kind = name.partition(":")[0]
     if kind in SEARCHING_RUNGS:
-        return 1 + SEARCHING_RUNGS.index(kind), -(budget_of(name) or 0)
+        return 1 + SEARCHING_RUNGS.index(kind), -(budget_of(name) or 0), int(seat_of(name) is not None)
     if name in SILENT_RUNGS:
-        return 1 + len(SEARCHING_RUNGS) + SILENT_RUNGS.index(name), 0
+        return 1 + len(SEARCHING_RUNGS) + SILENT_RUNGS.index(name), 0, 0
     return None
 
 
@@ -128,7 +129,7 @@ def ladder(store: OddsStore, scope: Scope | None = None) -> Ladder:
             won[digest, players].setdefault(policy, {})[seed] = bool(played_won)
     groups = []
     for (digest, players), by_player in won.items():
-        names = sorted(by_player, key=lambda name: rung_order(name) or (0, 0))
+        names = sorted(by_player, key=lambda name: rung_order(name) or (0, 0, 0))
         rungs = tuple(PolicyRate(name, len(by_player[name]), sum(by_player[name].values())) for name in names)
         steps = tuple(_step(upper, by_player[upper], lower, by_player[lower]) for upper, lower in pairwise(names))
         opened = [i for i, name in enumerate(names) if name.partition(":")[0] == OpenHands.name]

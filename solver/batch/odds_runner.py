@@ -82,15 +82,17 @@ def check_odds(rules: Rules, players: Iterable[int], seeds: range, policies: Ite
     """BadInput unless every deal of the run can be dealt, its seeds fit the database
     (0 .. 2^63-1) and every policy is a stored name (plays.py). Every rule set the engine
     accepts is solved (the modules too)."""
-    from tranquility.solver.batch.plays import budget_of
+    from tranquility.solver.batch.plays import seat_of
 
     if seeds.start < 0 or seeds.stop - 1 > MAX_SEED:
         raise BadInput(f"the seeds of an odds run must lie in 0..{MAX_SEED} (SQLite integers)")
-    for name in policies:
-        budget_of(name)
+    seats = {seat for seat in map(seat_of, policies) if seat is not None}
     for p in players:
         check_players(rules, p)
         deal(rules, p, seeds.start).check()
+        for seat in seats:
+            if seat >= p:
+                raise BadInput(f"a lookahead at seat {seat} cannot play: a {p}-player game has seats 0..{p - 1}")
 
 
 @dataclass

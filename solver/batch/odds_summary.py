@@ -269,8 +269,8 @@ def summarise(store: OddsStore, scope: Scope | None = None, deals_per_s: float |
 
 
 def _policy_order(name: str) -> tuple[int, int, str]:
-    """The silent policies in their order, then ``lookahead:N`` and ``open-hands:N``, each by
-    its budget."""
+    """The silent policies in their order, then ``lookahead:N`` (and its one-seat
+    ``lookahead:N@K``) and ``open-hands:N``, each by its budget."""
     from tranquility.solver.batch.plays import SEARCHERS
     from tranquility.solver.search.policies import POLICIES
 
@@ -278,5 +278,6 @@ def _policy_order(name: str) -> tuple[int, int, str]:
     if name in names:
         return names.index(name), 0, name
     kind, _, budget = name.partition(":")
+    budget = budget.partition("@")[0]
     searcher = SEARCHERS.index(kind) if kind in SEARCHERS else len(SEARCHERS)
     return len(names) + searcher, int(budget) if budget.isdigit() else 0, name

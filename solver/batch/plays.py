@@ -1,9 +1,10 @@
-"""A deal played by a policy named as the odds store and the benchmark name it: a silent
-policy by its name (``thrifty``), a searching one with its budget (``lookahead:12``, 12
-worlds per decision; ``open-hands:60``, the ceiling that sees every hand), so that plays of
-different budgets never share a name. Every decision a searching player makes is timed in
-CPU seconds of the thread that makes it (``time.thread_time``): one core's seconds, in a
-pool's process or a Dask worker's thread."""
+"""A deal played by a policy named as the odds store and the benchmark name it: a silent policy
+by its name (``thrifty``), a searching one with its budget (``lookahead:12``, 12 worlds per
+decision; ``open-hands:60``, the ceiling that sees every hand), and a lookahead searching at
+one seat only, the others playing its blueprint, with that seat (``lookahead:60@0``), so
+that plays of different budgets or modes never share a name. Every decision a searching
+player makes is timed in CPU seconds of the thread that makes it (``time.thread_time``): one
+core's seconds, in a pool's process or a Dask worker's thread."""
 
 from __future__ import annotations
 
@@ -52,13 +53,16 @@ class TimedOpenHands(Timed, OpenHands):
 TIMED: dict[str, type[Lookahead]] = {Lookahead.name: TimedLookahead, OpenHands.name: TimedOpenHands}
 
 
-def stored_name(policy: str, samples: int | None = None) -> str:
+def stored_name(policy: str, samples: int | None = None, seat: int | None = None) -> str:
     """The name a play is stored under: a silent policy's own, ``lookahead:N`` or
-    ``open-hands:N`` for a searching one with ``samples`` worlds per decision (which it needs)."""
+    ``open-hands:N`` for a searching one with ``samples`` worlds per decision (which it needs),
+    ``lookahead:N@K`` for a lookahead that searches at ``seat`` K alone."""
+    if seat is not None and (policy != SEARCHING or seat < 0):
+        raise BadInput(f"only {SEARCHING} searches at one seat ({SEARCHING}:N@K, K a seat from 0), not {policy}")
     if policy in SEARCHERS:
         if samples is None or samples < 1:
             raise BadInput(f"{policy} is stored with its worlds per decision: {policy}:N, N at least 1")
-        return f"{policy}:{samples}"
+        return f"{policy}:{samples}" + ("" if seat is None else f"@{seat}")
     if samples is not None:
         raise BadInput(f"{policy} does not sample worlds: only {' and '.join(SEARCHERS)} take a budget")
     if policy not in POLICIES:
@@ -67,13 +71,27 @@ def stored_name(policy: str, samples: int | None = None) -> str:
 
 
 def budget_of(name: str) -> int | None:
-    """The worlds per decision of a stored ``lookahead:N`` or ``open-hands:N``; None for a
-    silent policy's name. BadInput for a name that is neither."""
-    policy, colon, samples = name.partition(":")
-    if colon and policy in SEARCHERS and samples.isdigit() and stored_name(policy, int(samples)) == name:
-        return int(samples)
+    """The worlds per decision of a stored ``lookahead:N``, ``lookahead:N@K`` or
+    ``open-hands:N``; None for a silent policy's name. BadInput for a name that is neither."""
+    return _parsed(name)[0]
+
+
+def seat_of(name: str) -> int | None:
+    """The one seat that searches in a stored ``lookahead:N@K``; None when every seat does
+    (or for a player that does not search)."""
+    return _parsed(name)[1]
+
+
+def _parsed(name: str) -> tuple[int | None, int | None]:
+    """(worlds per decision, searching seat) of a stored name, each None where it has none."""
+    policy, colon, rest = name.partition(":")
+    samples, at, seat = rest.partition("@")
+    if colon and policy in SEARCHERS and samples.isdigit() and (not at or seat.isdigit()):
+        found = int(samples), int(seat) if at else None
+        if stored_name(policy, *found) == name:
+            return found
     stored_name(name)  # a silent policy's name, or BadInput
-    return None
+    return None, None
 
 
 def is_searching(name: str) -> bool:
@@ -88,8 +106,11 @@ def is_ceiling(name: str) -> bool:
 
 def player(name: str, seed: int) -> Policy:
     """The policy a stored name stands for, made with ``seed`` (the sim seed)."""
-    samples = budget_of(name)
-    return make_policy(name, seed) if samples is None else TIMED[name.partition(":")[0]](seed, samples)
+    samples, seat = _parsed(name)
+    if samples is None:
+        return make_policy(name, seed)
+    made = TIMED[name.partition(":")[0]]
+    return made(seed, samples) if seat is None else made(seed, samples, seat)
 
 
 def play(game: Game, policy: Policy, seed: int) -> tuple[SimResult, tuple[Decision, ...]]:

@@ -597,6 +597,13 @@ def test_retry_unknown_replaces_a_stored_unknown(tmp_path, monkeypatch):
         (["--players", "2", "--deals", "2", "--policy", "lookahead", "--samples", "0"], "--samples"),
         (["--report", "--policy", "lookahead"], "--policy is not taken with --report"),
         (["--report", "--samples", "3"], "--samples is not taken with --report"),
+        (["--players", "2", "--deals", "2", "--policy", "tuned", "--lookahead-seat", "0"], "--lookahead-seat goes with"),
+        (
+            ["--players", "3,2", "--deals", "2", "--policy", "lookahead", "--lookahead-seat", "2"],
+            "a lookahead at seat 2 cannot play: a 2-player game has seats 0..1",
+        ),
+        (["--players", "2", "--deals", "2", "--policy", "lookahead", "--lookahead-seat", "-1"], "--lookahead-seat"),
+        (["--report", "--lookahead-seat", "0"], "--lookahead-seat is not taken with --report"),
     ],
 )
 def test_odds_options_that_cannot_be_used_exit_2(tmp_path, monkeypatch, args, message):

@@ -14,10 +14,10 @@ import subprocess
 import sys
 
 import pytest
-from tranquility.solver.batch.odds_runner import RunProgress, batch_size, run_odds
+from tranquility.solver.batch.odds_runner import RunProgress, batch_size, check_odds, run_odds
 from tranquility.solver.batch.odds_store import OddsStore, Scope
 from tranquility.solver.batch.odds_summary import odds_markdown, summarise
-from tranquility.solver.batch.plays import TimedLookahead, budget_of, is_searching, play, player, stored_name
+from tranquility.solver.batch.plays import TimedLookahead, budget_of, is_searching, play, player, seat_of, stored_name
 from tranquility.solver.engine.deal import deal
 from tranquility.solver.engine.rules import PRESETS
 from tranquility.solver.errors import BadInput
@@ -57,6 +57,31 @@ def test_stored_names_carry_the_budget():
         stored_name("thrifty", 4)
     made = player("lookahead:3", 7)
     assert isinstance(made, TimedLookahead) and (made.seed, made.samples, made.seat) == (7, 3, None)
+
+
+def test_a_lookahead_at_one_seat_is_stored_with_its_seat():
+    assert stored_name("lookahead", 60, 1) == "lookahead:60@1"
+    assert (budget_of("lookahead:60@1"), seat_of("lookahead:60@1"), seat_of("lookahead:60")) == (60, 1, None)
+    made = player("lookahead:3@1", 7)
+    assert isinstance(made, TimedLookahead) and (made.seed, made.samples, made.seat) == (7, 3, 1)
+    for bad in ("lookahead:3@", "lookahead:3@x", "lookahead:3@01", "lookahead:3@-1", "open-hands:3@0", "tuned@0"):
+        with pytest.raises(BadInput):
+            budget_of(bad)
+    with pytest.raises(BadInput, match="only lookahead searches at one seat"):
+        stored_name("open-hands", 8, 0)
+
+
+def test_a_run_at_one_seat_plays_that_seats_search_and_times_its_decisions_alone(tmp_path):
+    with OddsStore(tmp_path / "odds.sqlite") as store, cf.ThreadPoolExecutor(1) as pool:
+        run_odds(store, OFFICIAL, [2], range(1), REPRODUCIBLE, pool, policies=("lookahead:1@1",))
+        assert store.conn.execute("SELECT policy FROM plays").fetchall() == [("lookahead:1@1",)]
+        seats = store.conn.execute("SELECT DISTINCT seat FROM decisions WHERE policy = 'lookahead:1@1'").fetchall()
+        won, turns = store.conn.execute("SELECT won, turns FROM plays").fetchone()
+    assert seats == [(1,)]
+    game = simulate(deal(OFFICIAL, 2, 0), Lookahead(0, 1, seat=1), 0)
+    assert (bool(won), turns) == (game.won, game.turns)
+    with pytest.raises(BadInput, match=r"a lookahead at seat 2 cannot play: a 2-player game has seats 0\.\.1"):
+        check_odds(OFFICIAL, [3, 2], range(1), ("lookahead:1@2",))
 
 
 def test_a_timed_play_is_lookaheads_own_line_with_every_decision_timed():

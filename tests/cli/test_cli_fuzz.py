@@ -55,6 +55,7 @@ BY_COMMAND = {
     ("simulate", "lookahead_seat"): (["0", "1"], ["-1", "x", ""]),
     ("odds", "policy_names"): (list(POLICIES), ["", "nope"]),  # as simulate's: lookahead runs in its own tests
     ("odds", "samples"): (["1", "4"], ["0", "-1", "x", ""]),
+    ("odds", "lookahead_seat"): (["0", "1"], ["-1", "x", ""]),
     # --suite table's and fair's own options, which the other suites refuse.
     ("bench", "samples"): (["1", "4"], ["0", "-1", "x", ""]),
     ("bench", "budgets"): (["1", "1,2"], ["0", "1,0", "x", "", "1,,2"]),
