@@ -65,13 +65,14 @@ def figure(summary: OddsSummary) -> Any:
             silent.append((f"{name}: {policy}", played, "D" if searching else "s", "-" if searching else "--"))
     silent = [s for s in silent if s[1]]
     figure = Figure(figsize=SIZE, dpi=100, layout="constrained")
-    # Each legend where its panel has no point: perfect play is high but for solo, a silent
-    # table low at few players.
+    # Each legend where its panel has no point: perfect play is high but for solo; a silent
+    # table's points lie anywhere (searching players high at every count, random low), so
+    # matplotlib finds the emptiest corner.
     panels = [("Perfect play", perfect, "lower left")]
     # open-hands:N sees every hand: the panel says so where it is drawn, it is no silent seat.
     ceiling = any(is_ceiling(p) for p in policies)
     title = "Silent table (each policy plays each deal once" + ("; open-hands sees every hand)" if ceiling else ")")
-    panels += [(title, silent, "upper left")] if silent else []
+    panels += [(title, silent, "best")] if silent else []
     axes_row = figure.subplots(1, len(panels), sharey=True, squeeze=False)[0]
     for axes, (title, series, legend) in zip(axes_row, panels, strict=True):
         _panel(axes, title, series, legend)
